@@ -1,0 +1,82 @@
+//! `dlx gen`: classic problems in Knuth's format, to pipe into `dlx cover`
+//! (or into Knuth's own DLX1, for comparison).
+
+use std::io::{self, BufWriter};
+
+use clap::{Args, ValueEnum};
+
+use super::exit;
+use dlx::problems::{langford, polyomino, queens};
+
+#[derive(Args, Debug)]
+pub(crate) struct GenArgs {
+    /// Which problem.
+    problem: Problem,
+    /// Its size: n for queens and langford; ROWSxCOLS for pentominoes.
+    size: String,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Problem {
+    /// N queens (rows, columns primary; diagonals secondary).
+    Queens,
+    /// Langford pairs of order n.
+    Langford,
+    /// The 12 pentominoes packed into a ROWSxCOLS box.
+    Pentominoes,
+}
+
+pub(crate) fn run(args: GenArgs) -> u8 {
+    let matrix = match args.problem {
+        Problem::Queens | Problem::Langford => match args.size.parse::<usize>() {
+            Ok(n) if n <= 1000 => {
+                if matches!(args.problem, Problem::Queens) {
+                    queens(n)
+                } else {
+                    langford(n)
+                }
+            }
+            _ => {
+                return usage(&format!(
+                    "size `{}` is not a number from 0 to 1000",
+                    args.size
+                ))
+            }
+        },
+        Problem::Pentominoes => {
+            let dims = args
+                .size
+                .split_once(['x', 'X'])
+                .and_then(|(r, c)| Some((r.parse::<i32>().ok()?, c.parse::<i32>().ok()?)));
+            match dims {
+                Some((r, c)) if (1..=100).contains(&r) && (1..=100).contains(&c) => {
+                    polyomino::packing(&polyomino::PENTOMINOES, r, c)
+                }
+                _ => {
+                    return usage(&format!(
+                        "size `{}` is not ROWSxCOLS (1 to 100 each)",
+                        args.size
+                    ))
+                }
+            }
+        }
+    };
+    let matrix = match matrix {
+        Ok(m) => m,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    match dlx::knuth::write(&matrix, &mut out) {
+        Ok(()) => {
+            super::flush_or_quiet(&mut out);
+            exit::FOUND
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::FOUND,
+        Err(e) => usage(&e.to_string()),
+    }
+}
+
+fn usage(msg: &str) -> u8 {
+    eprintln!("dlx gen: {msg}");
+    exit::BAD_INPUT
+}

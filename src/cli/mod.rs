@@ -1,0 +1,100 @@
+//! The command line: argument parsing (clap), and the only place that prints
+//! or chooses an exit code. The library never does either.
+//!
+//! Exit codes (documented in README.md):
+//! * 0 — answered: solutions found (or every puzzle answered);
+//! * 1 — a "no" answer: no solution exists;
+//! * 2 — bad input or an I/O error;
+//! * 3 — stopped by a budget before the answer was known.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod cover;
+mod gen;
+pub(crate) mod json;
+
+/// Exact cover by Dancing Links.
+#[derive(Parser, Debug)]
+#[command(name = "dlx", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve an exact-cover problem given in Knuth's DLX text format.
+    Cover(cover::CoverArgs),
+    /// Print a classic exact-cover problem in Knuth's DLX text format.
+    Gen(gen::GenArgs),
+}
+
+/// How the search chooses its branching item.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum BranchingArg {
+    /// DLX1's rule: fewest options, leftmost on ties (Knuth's counts).
+    Knuth,
+    /// Take the first item with at most one option without scanning further.
+    FirstForced,
+}
+
+impl From<BranchingArg> for dlx::Branching {
+    fn from(b: BranchingArg) -> Self {
+        match b {
+            BranchingArg::Knuth => dlx::Branching::Knuth,
+            BranchingArg::FirstForced => dlx::Branching::FirstForced,
+        }
+    }
+}
+
+/// Exit codes, as README.md documents them.
+pub(crate) mod exit {
+    pub const FOUND: u8 = 0;
+    pub const NONE: u8 = 1;
+    pub const BAD_INPUT: u8 = 2;
+    pub const BUDGET: u8 = 3;
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Cover(args) => cover::run(args),
+        Command::Gen(args) => gen::run(args),
+    };
+    ExitCode::from(code)
+}
+
+/// Opens a path for reading; `-` (or no path) is standard input.
+pub(crate) fn open_input(path: Option<&Path>) -> io::Result<Box<dyn BufRead>> {
+    match path {
+        None => Ok(Box::new(BufReader::new(io::stdin()))),
+        Some(p) if p == Path::new("-") => Ok(Box::new(BufReader::new(io::stdin()))),
+        Some(p) => Ok(Box::new(BufReader::with_capacity(1 << 16, File::open(p)?))),
+    }
+}
+
+/// A name for an input in messages.
+pub(crate) fn input_name(path: Option<&PathBuf>) -> String {
+    match path {
+        None => "<stdin>".to_string(),
+        Some(p) if p.as_os_str() == "-" => "<stdin>".to_string(),
+        Some(p) => p.display().to_string(),
+    }
+}
+
+/// Writes to stdout, treating a closed pipe (`dlx … | head`) as the end.
+pub(crate) fn flush_or_quiet(out: &mut impl Write) -> bool {
+    match out.flush() {
+        Ok(()) => true,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => false,
+        Err(e) => {
+            eprintln!("dlx: cannot write output: {e}");
+            false
+        }
+    }
+}

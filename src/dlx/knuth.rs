@@ -1,0 +1,243 @@
+//! Knuth's DLX text format: the input of DLX1 and DLX2, and a writer for it.
+//!
+//! ```text
+//! | a comment: any line whose first non-blank character is `|`
+//! A B C | x y        <- the item line: primary items, `|`, secondary items
+//! A B x              <- each further line is one option
+//! C y:red            <- `name:color` colors a secondary item (DLX2)
+//! ```
+//!
+//! Blank lines and comment lines are skipped everywhere. Without a `|` on the
+//! item line every item is primary. Everything DLX1 and DLX2 accept is
+//! accepted; in addition names may be longer than 8 characters, the last line
+//! may lack its newline, and CRLF line ends are fine. An option that names no
+//! primary item is kept but ignored by the search, as in DLX1
+//! ([`Matrix::ignored_options`]).
+//!
+//! Errors are [`ParseError`]s that name the line (1-based) and the problem.
+
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+use super::matrix::{BuildError, Matrix, MatrixBuilder};
+
+/// A problem in a DLX text file, with its line number.
+#[derive(Debug)]
+pub struct ParseError {
+    line: usize,
+    kind: ParseErrorKind,
+}
+
+/// What [`ParseError`] found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// Reading the input failed.
+    Io(io::Error),
+    /// The input has no item line.
+    NoItems,
+    /// The item line has two `|` separators.
+    SeparatorTwice,
+    /// A line that is not valid UTF-8.
+    NotUtf8,
+    /// The matrix builder refused an item or option.
+    Build(BuildError),
+}
+
+impl ParseError {
+    /// The 1-based line of the problem (0 when the input is empty).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// What the problem is.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ParseErrorKind::Io(e) => write!(f, "line {}: read error: {e}", self.line),
+            ParseErrorKind::NoItems => write!(f, "no item line: the input has no items"),
+            ParseErrorKind::SeparatorTwice => {
+                write!(f, "line {}: the item line contains `|` twice", self.line)
+            }
+            ParseErrorKind::NotUtf8 => write!(f, "line {}: not valid UTF-8", self.line),
+            ParseErrorKind::Build(e) => write!(f, "line {}: {e}", self.line),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Reads a matrix in Knuth's format.
+///
+/// ```
+/// let text = "A B | x\nA x:red\nB x:red\nA B\n";
+/// let matrix = dlx::knuth::read(text.as_bytes()).unwrap();
+/// assert_eq!(dlx::Solver::new(&matrix).count().solutions, 2);
+/// ```
+pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
+    let mut builder = MatrixBuilder::new();
+    let mut have_items = false;
+    let mut line_no = 0;
+    let mut buf = Vec::new();
+    let mut input = input;
+    loop {
+        buf.clear();
+        line_no += 1;
+        let err = |kind| ParseError {
+            line: line_no,
+            kind,
+        };
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(err(ParseErrorKind::Io(e))),
+        }
+        let line = std::str::from_utf8(&buf).map_err(|_| err(ParseErrorKind::NotUtf8))?;
+        let body = line.trim_start();
+        if body.is_empty() || body.starts_with('|') {
+            continue;
+        }
+        let build = |e| err(ParseErrorKind::Build(e));
+        if !have_items {
+            have_items = true;
+            let mut secondary = false;
+            for token in body.split_whitespace() {
+                let mut name = token;
+                while let Some(rest) = name.strip_prefix('|') {
+                    if secondary {
+                        return Err(err(ParseErrorKind::SeparatorTwice));
+                    }
+                    secondary = true;
+                    name = rest;
+                }
+                if name.is_empty() {
+                    continue;
+                }
+                if secondary {
+                    builder.secondary(name).map_err(build)?;
+                } else {
+                    builder.primary(name).map_err(build)?;
+                }
+            }
+        } else {
+            builder
+                .option_by_names(body.split_whitespace())
+                .map_err(build)?;
+        }
+    }
+    if !have_items {
+        return Err(ParseError {
+            line: 0,
+            kind: ParseErrorKind::NoItems,
+        });
+    }
+    builder.build().map_err(|e| ParseError {
+        line: line_no - 1,
+        kind: ParseErrorKind::Build(e),
+    })
+}
+
+/// Writes `matrix` in Knuth's format; [`read`] gives back the same matrix.
+///
+/// A matrix with no primary item cannot be written: its item line would
+/// start with `|` and read as a comment.
+pub fn write(matrix: &Matrix, mut out: impl Write) -> io::Result<()> {
+    let n = matrix.item_count();
+    let np = matrix.primary_count();
+    if np == 0 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "Knuth's format cannot express a matrix with no primary item",
+        ));
+    }
+    let mut line = String::new();
+    for i in 0..n {
+        if i == np && np < n {
+            line.push_str(" |");
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&matrix.item_name(super::ItemId::must(i)));
+    }
+    writeln!(out, "{line}")?;
+    for k in 0..matrix.option_count() {
+        line.clear();
+        for (item, color) in matrix.option_items(super::OptionId::must(k)) {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&matrix.item_name(item));
+            if let Some(c) = color {
+                line.push(':');
+                line.push_str(matrix.color_name(c));
+            }
+        }
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dlx::matrix::BuildErrorKind;
+
+    fn err(text: &str) -> ParseError {
+        read(text.as_bytes()).unwrap_err()
+    }
+
+    #[test]
+    fn comments_blank_lines_crlf_and_no_final_newline() {
+        let m = read("| comment\n\n  A B |C\r\n| again\nA C\r\n\nB".as_bytes()).unwrap();
+        assert_eq!(m.item_count(), 3);
+        assert_eq!(m.primary_count(), 2);
+        assert_eq!(m.option_count(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = err("A B\nA\nA Z\n");
+        assert_eq!(e.line(), 3);
+        assert!(e.to_string().contains("unknown item `Z`"), "{e}");
+        assert!(matches!(
+            err("A | B | C\n").kind(),
+            ParseErrorKind::SeparatorTwice
+        ));
+        assert!(matches!(
+            err("| only a comment\n\n").kind(),
+            ParseErrorKind::NoItems
+        ));
+        assert!(matches!(err("").kind(), ParseErrorKind::NoItems));
+        let e = err("A\nA A\n");
+        assert_eq!(e.line(), 2);
+        assert!(
+            matches!(e.kind(), ParseErrorKind::Build(b) if matches!(b.kind(), BuildErrorKind::RepeatedItem { .. }))
+        );
+        assert!(matches!(err("A:x B\n").kind(), ParseErrorKind::Build(_)));
+        assert!(matches!(
+            err("A B\nA:red\n").kind(),
+            ParseErrorKind::Build(_)
+        ));
+        assert!(matches!(err("A A\n").kind(), ParseErrorKind::Build(_)));
+        assert_eq!(read(&b"A\n\xff\n"[..]).unwrap_err().line(), 2);
+    }
+
+    #[test]
+    fn writer_round_trips() {
+        let text = "A B | x y\nA x:red\nB x:red y\nA B\nx\n";
+        let m = read(text.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        write(&m, &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text);
+        // With no primary item the item line would read as a comment.
+        let mut b = MatrixBuilder::new();
+        b.secondary("x").unwrap();
+        assert!(write(&b.build().unwrap(), Vec::new()).is_err());
+    }
+}

@@ -1,0 +1,710 @@
+//! Building an exact-cover matrix: items, options, colors, and validation.
+//!
+//! A [`Matrix`] is built once with a [`MatrixBuilder`] and never changes
+//! afterwards; every search works on its own copy of the links (see
+//! [`crate::dlx::Solver`]). That split is what lets one matrix serve many
+//! solves and many threads.
+//!
+//! # Layout (Knuth's DLX1/DLX2)
+//!
+//! With `n` items, the arrays are laid out as:
+//!
+//! * `items[0]` is the root of the circular list of *primary* items;
+//!   `items[1..=n]` are the items (item id `k` at slot `k + 1`); `items[n + 1]`
+//!   heads the circular list of secondary items, which the search never scans.
+//! * `nodes[1..=n]` are the item header nodes: `up`/`down` link the item's
+//!   options, and `itm` holds the item's *len* (its number of active options).
+//! * `nodes[n + 1]` is the first *spacer*. After it, each option's nodes stand
+//!   one after another, each closed by a spacer. A spacer's `itm` is `-(k+1)`
+//!   for the option `k` it closes (0 for the first spacer); its `up` is the
+//!   first node of the option before it and its `down` the last node of the
+//!   option after it. So an option is walked by index arithmetic, with no
+//!   left/right links.
+//! * `colors`, only when some option gives a color, is parallel to `nodes`:
+//!   0 for no color, `c + 1` for color id `c`.
+//!
+//! Options that name no primary item are *ignored*, as DLX1 ignores them: they
+//! keep their [`OptionId`] and their items (so a caller's numbering does not
+//! shift) but get no nodes and can never be chosen.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use super::index::{ColorId, ItemId, OptionId};
+
+/// One node of the toroidal structure. For a header node, `itm` is the len.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Node {
+    pub(crate) up: u32,
+    pub(crate) down: u32,
+    /// Item slot (> 0) of an option node; len of a header; `<= 0` on a spacer.
+    pub(crate) itm: i32,
+}
+
+/// The prev/next links of an item in its circular list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Link {
+    pub(crate) prev: u32,
+    pub(crate) next: u32,
+}
+
+/// A built, immutable exact-cover matrix.
+///
+/// ```
+/// use dlx::{MatrixBuilder, Solver};
+///
+/// // TAOCP 7.2.2.1's example: items A-G, six options, one exact cover.
+/// let mut b = MatrixBuilder::new();
+/// for name in ["A", "B", "C", "D", "E", "F", "G"] {
+///     b.primary(name).unwrap();
+/// }
+/// for option in ["C E F", "A D G", "B C F", "A D", "B G", "D E G"] {
+///     b.option_by_names(option.split(' ')).unwrap();
+/// }
+/// let matrix = b.build().unwrap();
+/// let mut solver = Solver::new(&matrix);
+/// assert_eq!(solver.count().solutions, 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Matrix {
+    /// Item names by item id; an empty name is an anonymous item.
+    names: Vec<Box<str>>,
+    color_names: Vec<Box<str>>,
+    n_primary: u32,
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) items: Vec<Link>,
+    /// Parallel to `nodes` when any option is colored, else empty.
+    pub(crate) colors: Vec<i32>,
+    /// Every option's entries, ignored ones too: `entries[option_start[k]..option_start[k+1]]`.
+    entries: Vec<(u32, u32)>,
+    option_start: Vec<u32>,
+    /// First node of each option, or `u32::MAX` for an ignored option.
+    pub(crate) option_node: Vec<u32>,
+    ignored: Vec<OptionId>,
+}
+
+impl Matrix {
+    /// A new, empty builder.
+    pub fn builder() -> MatrixBuilder {
+        MatrixBuilder::new()
+    }
+
+    /// The number of items, primary and secondary.
+    pub fn item_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The number of primary items; they are items `0..primary_count()`.
+    pub fn primary_count(&self) -> usize {
+        self.n_primary as usize
+    }
+
+    /// The number of options, ignored ones included.
+    pub fn option_count(&self) -> usize {
+        self.option_node.len()
+    }
+
+    /// The number of option nodes in the dancing structure (entries of the
+    /// options that are not ignored).
+    pub fn node_count(&self) -> usize {
+        self.nodes.len() - self.names.len() - 2 - self.live_option_count()
+    }
+
+    fn live_option_count(&self) -> usize {
+        self.option_count() - self.ignored.len()
+    }
+
+    /// Whether `item` is primary (to be covered exactly once).
+    pub fn is_primary(&self, item: ItemId) -> bool {
+        item.as_usize() < self.n_primary as usize
+    }
+
+    /// Whether any option gives a secondary item a color.
+    pub fn has_colors(&self) -> bool {
+        !self.colors.is_empty()
+    }
+
+    /// The name of an item; anonymous items (from
+    /// [`MatrixBuilder::primary_items`]) are named `#k`, `k` their id.
+    pub fn item_name(&self, item: ItemId) -> Cow<'_, str> {
+        match self.names.get(item.as_usize()) {
+            Some(name) if !name.is_empty() => Cow::Borrowed(name),
+            _ => Cow::Owned(format!("#{}", item.as_usize())),
+        }
+    }
+
+    /// The name of a color.
+    pub fn color_name(&self, color: ColorId) -> &str {
+        self.color_names.get(color.as_usize()).map_or("?", |s| s)
+    }
+
+    /// The items of an option, in the order given, each with its color.
+    pub fn option_items(
+        &self,
+        option: OptionId,
+    ) -> impl ExactSizeIterator<Item = (ItemId, Option<ColorId>)> + '_ {
+        let k = option.as_usize();
+        let range = match (self.option_start.get(k), self.option_start.get(k + 1)) {
+            (Some(&a), Some(&b)) => a as usize..b as usize,
+            _ => 0..0,
+        };
+        self.entries[range].iter().map(|&(item, color)| {
+            let color = if color == 0 {
+                None
+            } else {
+                Some(ColorId::must(color as usize - 1))
+            };
+            (ItemId::must(item as usize), color)
+        })
+    }
+
+    /// Options that name no primary item: they can never be chosen and are
+    /// left out of the search, as DLX1 leaves them out.
+    pub fn ignored_options(&self) -> &[OptionId] {
+        &self.ignored
+    }
+
+    /// The option whose node `x` is (walking forward to its closing spacer).
+    #[inline]
+    pub(crate) fn option_of_node(&self, mut x: usize) -> OptionId {
+        while self.nodes[x].itm > 0 {
+            x += 1;
+        }
+        OptionId::must((-self.nodes[x].itm) as usize - 1)
+    }
+
+    /// Slot of the first spacer: header nodes are below it, option nodes above.
+    #[inline]
+    pub(crate) fn first_spacer(&self) -> usize {
+        self.names.len() + 1
+    }
+}
+
+/// What went wrong while building a matrix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildErrorKind {
+    /// Two items share a name.
+    DuplicateItem {
+        /// The item concerned.
+        name: String,
+    },
+    /// A name that is empty or holds white space, `:` or `|`.
+    IllegalItemName {
+        /// The item concerned.
+        name: String,
+    },
+    /// A primary item was declared after a secondary one.
+    PrimaryAfterSecondary {
+        /// The item concerned.
+        name: String,
+    },
+    /// An option names an item that was never declared.
+    UnknownItem {
+        /// The item concerned.
+        name: String,
+    },
+    /// An option names the same item twice.
+    RepeatedItem {
+        /// The item concerned.
+        name: String,
+    },
+    /// An option gives a color to a primary item.
+    ColorOnPrimary {
+        /// The item concerned.
+        name: String,
+    },
+    /// An option item of the form `name:` with no color after the colon.
+    EmptyColor {
+        /// The item concerned.
+        name: String,
+    },
+    /// The matrix has no items at all.
+    NoItems,
+    /// More items, options or nodes than 32-bit indices can address.
+    TooLarge {
+        /// The kind of thing concerned.
+        what: &'static str,
+    },
+}
+
+/// An error from [`MatrixBuilder`]; [`BuildError::kind`] says which.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    kind: BuildErrorKind,
+    option: Option<OptionId>,
+}
+
+impl BuildError {
+    fn new(kind: BuildErrorKind) -> Self {
+        BuildError { kind, option: None }
+    }
+
+    /// Which error this is.
+    pub fn kind(&self) -> &BuildErrorKind {
+        &self.kind
+    }
+
+    /// The option being added when the error was found, if any.
+    pub fn option(&self) -> Option<OptionId> {
+        self.option
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use BuildErrorKind::*;
+        match &self.kind {
+            DuplicateItem { name } => write!(f, "duplicate item name `{name}`"),
+            IllegalItemName { name } => write!(
+                f,
+                "illegal item name `{name}` (empty, or has white space, `:` or `|`)"
+            ),
+            PrimaryAfterSecondary { name } => {
+                write!(f, "primary item `{name}` declared after a secondary item")
+            }
+            UnknownItem { name } => write!(f, "unknown item `{name}`"),
+            RepeatedItem { name } => write!(f, "item `{name}` appears twice in one option"),
+            ColorOnPrimary { name } => write!(f, "primary item `{name}` cannot have a color"),
+            EmptyColor { name } => write!(f, "item `{name}:` has an empty color"),
+            NoItems => write!(f, "the matrix has no items"),
+            TooLarge { what } => write!(f, "too many {what} for 32-bit indices"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Builds a [`Matrix`]: declare the items (primary first), then add options.
+///
+/// Items can be named ([`primary`](Self::primary), [`secondary`](Self::secondary),
+/// options by name with [`option_by_names`](Self::option_by_names)) or
+/// anonymous ([`primary_items`](Self::primary_items), options by [`ItemId`]
+/// with [`option`](Self::option)), so generated matrices need no strings.
+#[derive(Clone, Debug, Default)]
+pub struct MatrixBuilder {
+    names: Vec<Box<str>>,
+    lookup: HashMap<Box<str>, ItemId>,
+    n_primary: usize,
+    color_names: Vec<Box<str>>,
+    color_lookup: HashMap<Box<str>, ColorId>,
+    entries: Vec<(u32, u32)>,
+    option_start: Vec<u32>,
+    has_primary: Vec<bool>,
+    /// Per item: 1 + the last option that used it (Knuth's `aux`), for the
+    /// repeated-item check.
+    stamp: Vec<u32>,
+}
+
+impl MatrixBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        MatrixBuilder {
+            option_start: vec![0],
+            ..Default::default()
+        }
+    }
+
+    fn add_item(&mut self, name: &str, primary: bool) -> Result<ItemId, BuildError> {
+        if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':' || c == '|') {
+            return Err(BuildError::new(BuildErrorKind::IllegalItemName {
+                name: name.to_string(),
+            }));
+        }
+        if self.lookup.contains_key(name) {
+            return Err(BuildError::new(BuildErrorKind::DuplicateItem {
+                name: name.to_string(),
+            }));
+        }
+        let id = self.push_item(name.into(), primary, name)?;
+        self.lookup.insert(name.into(), id);
+        Ok(id)
+    }
+
+    fn push_item(
+        &mut self,
+        name: Box<str>,
+        primary: bool,
+        shown: &str,
+    ) -> Result<ItemId, BuildError> {
+        if primary && self.names.len() > self.n_primary {
+            return Err(BuildError::new(BuildErrorKind::PrimaryAfterSecondary {
+                name: shown.to_string(),
+            }));
+        }
+        let id = ItemId::new(self.names.len())
+            .filter(|id| id.as_usize() < i32::MAX as usize / 2)
+            .ok_or(BuildError::new(BuildErrorKind::TooLarge { what: "items" }))?;
+        self.names.push(name);
+        self.stamp.push(0);
+        if primary {
+            self.n_primary += 1;
+        }
+        Ok(id)
+    }
+
+    /// Declares a primary item (covered exactly once).
+    pub fn primary(&mut self, name: &str) -> Result<ItemId, BuildError> {
+        self.add_item(name, true)
+    }
+
+    /// Declares a secondary item (covered at most once, or by any number of
+    /// options that agree on its color).
+    pub fn secondary(&mut self, name: &str) -> Result<ItemId, BuildError> {
+        self.add_item(name, false)
+    }
+
+    /// Declares `n` anonymous primary items and returns the first one's id;
+    /// they are numbered consecutively.
+    pub fn primary_items(&mut self, n: usize) -> Result<ItemId, BuildError> {
+        self.anonymous_items(n, true)
+    }
+
+    /// Declares `n` anonymous secondary items and returns the first one's id.
+    pub fn secondary_items(&mut self, n: usize) -> Result<ItemId, BuildError> {
+        self.anonymous_items(n, false)
+    }
+
+    fn anonymous_items(&mut self, n: usize, primary: bool) -> Result<ItemId, BuildError> {
+        let first = self.names.len();
+        for k in 0..n {
+            self.push_item(Box::from(""), primary, &format!("#{}", first + k))?;
+        }
+        Ok(ItemId::must(first))
+    }
+
+    /// The id of a named item.
+    pub fn item(&self, name: &str) -> Option<ItemId> {
+        self.lookup.get(name).copied()
+    }
+
+    /// The id of a color, interning the name on first use.
+    pub fn color(&mut self, name: &str) -> Result<ColorId, BuildError> {
+        if let Some(&c) = self.color_lookup.get(name) {
+            return Ok(c);
+        }
+        let c = ColorId::new(self.color_names.len())
+            .filter(|c| c.as_usize() < i32::MAX as usize - 1)
+            .ok_or(BuildError::new(BuildErrorKind::TooLarge { what: "colors" }))?;
+        self.color_names.push(name.into());
+        self.color_lookup.insert(name.into(), c);
+        Ok(c)
+    }
+
+    fn shown_name(&self, item: usize) -> String {
+        match self.names.get(item) {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => format!("#{item}"),
+        }
+    }
+
+    /// Adds an option covering `items` (none colored).
+    pub fn option(&mut self, items: &[ItemId]) -> Result<OptionId, BuildError> {
+        self.colored_option(items.iter().map(|&i| (i, None)))
+    }
+
+    /// Adds an option whose secondary items may carry colors.
+    ///
+    /// On error nothing is added.
+    pub fn colored_option(
+        &mut self,
+        items: impl IntoIterator<Item = (ItemId, Option<ColorId>)>,
+    ) -> Result<OptionId, BuildError> {
+        let k = self.option_start.len() - 1;
+        let id = OptionId::new(k)
+            .filter(|_| k < i32::MAX as usize - 1)
+            .ok_or(BuildError::new(BuildErrorKind::TooLarge {
+                what: "options",
+            }))?;
+        let start = self.entries.len();
+        let mut primary = false;
+        for (item, color) in items {
+            if let Err(mut e) = self.check_entry(item, color, k) {
+                self.entries.truncate(start);
+                // Forget the stamps this option left, so a retry is clean.
+                for s in self.stamp.iter_mut() {
+                    if *s == k as u32 + 1 {
+                        *s = 0;
+                    }
+                }
+                e.option = Some(id);
+                return Err(e);
+            }
+            primary |= item.as_usize() < self.n_primary;
+            let color = color.map_or(0, |c| c.as_usize() as u32 + 1);
+            self.entries.push((item.as_usize() as u32, color));
+        }
+        let end = u32::try_from(self.entries.len())
+            .ok()
+            .filter(|&e| e < i32::MAX as u32 / 2)
+            .ok_or(BuildError::new(BuildErrorKind::TooLarge { what: "nodes" }))?;
+        self.option_start.push(end);
+        self.has_primary.push(primary);
+        Ok(id)
+    }
+
+    fn check_entry(
+        &mut self,
+        item: ItemId,
+        color: Option<ColorId>,
+        k: usize,
+    ) -> Result<(), BuildError> {
+        let i = item.as_usize();
+        if i >= self.names.len() {
+            return Err(BuildError::new(BuildErrorKind::UnknownItem {
+                name: format!("#{i}"),
+            }));
+        }
+        if self.stamp[i] == k as u32 + 1 {
+            return Err(BuildError::new(BuildErrorKind::RepeatedItem {
+                name: self.shown_name(i),
+            }));
+        }
+        if color.is_some() && i < self.n_primary {
+            return Err(BuildError::new(BuildErrorKind::ColorOnPrimary {
+                name: self.shown_name(i),
+            }));
+        }
+        if let Some(c) = color {
+            if c.as_usize() >= self.color_names.len() {
+                return Err(BuildError::new(BuildErrorKind::TooLarge { what: "colors" }));
+            }
+        }
+        self.stamp[i] = k as u32 + 1;
+        Ok(())
+    }
+
+    /// Adds an option given as item names, each `name` or `name:color`
+    /// (DLX2's notation for a colored secondary item).
+    pub fn option_by_names<'a>(
+        &mut self,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<OptionId, BuildError> {
+        let mut resolved: Vec<(ItemId, Option<ColorId>)> = Vec::new();
+        for token in names {
+            let (name, color) = match token.split_once(':') {
+                Some((n, c)) => (n, Some(c)),
+                None => (token, None),
+            };
+            let item = self.item(name).ok_or_else(|| {
+                BuildError::new(BuildErrorKind::UnknownItem {
+                    name: name.to_string(),
+                })
+            })?;
+            let color = match color {
+                Some("") => {
+                    return Err(BuildError::new(BuildErrorKind::EmptyColor {
+                        name: name.to_string(),
+                    }))
+                }
+                Some(c) => Some(self.color(c)?),
+                None => None,
+            };
+            resolved.push((item, color));
+        }
+        self.colored_option(resolved)
+    }
+
+    /// Lays out the dancing structure.
+    pub fn build(self) -> Result<Matrix, BuildError> {
+        let n = self.names.len();
+        if n == 0 {
+            return Err(BuildError::new(BuildErrorKind::NoItems));
+        }
+        let m = self.has_primary.len();
+        let colored = self.entries.iter().any(|&(_, c)| c != 0);
+        let total = n + 2 + self.entries.len() + m;
+        if total >= i32::MAX as usize {
+            return Err(BuildError::new(BuildErrorKind::TooLarge { what: "nodes" }));
+        }
+
+        // Items: primary ones on the root's list, secondary ones on the list
+        // headed by slot n + 1.
+        let np = self.n_primary;
+        let mut items = vec![Link::default(); n + 2];
+        link_ring(&mut items, std::iter::once(0).chain(1..=np));
+        link_ring(&mut items, std::iter::once(n + 1).chain(np + 1..=n));
+
+        let mut nodes = Vec::with_capacity(total);
+        nodes.push(Node::default());
+        for k in 1..=n {
+            nodes.push(Node {
+                up: k as u32,
+                down: k as u32,
+                itm: 0,
+            });
+        }
+        let mut colors = if colored {
+            vec![0i32; total]
+        } else {
+            Vec::new()
+        };
+        let mut option_node = vec![u32::MAX; m];
+        let mut ignored = Vec::new();
+        let mut spacer = nodes.len();
+        nodes.push(Node::default()); // the first spacer, itm 0
+        for (k, slot) in option_node.iter_mut().enumerate() {
+            if !self.has_primary[k] {
+                ignored.push(OptionId::must(k));
+                continue;
+            }
+            let first = nodes.len();
+            *slot = first as u32;
+            let range = self.option_start[k] as usize..self.option_start[k + 1] as usize;
+            for &(item, color) in &self.entries[range] {
+                let header = item as usize + 1;
+                let x = nodes.len();
+                let last = nodes[header].up as usize;
+                nodes.push(Node {
+                    up: last as u32,
+                    down: header as u32,
+                    itm: header as i32,
+                });
+                nodes[last].down = x as u32;
+                nodes[header].up = x as u32;
+                nodes[header].itm += 1;
+                if colored {
+                    colors[x] = color as i32;
+                }
+            }
+            nodes[spacer].down = (nodes.len() - 1) as u32;
+            spacer = nodes.len();
+            nodes.push(Node {
+                up: first as u32,
+                down: 0,
+                itm: -(k as i32) - 1,
+            });
+        }
+        if colored {
+            colors.truncate(nodes.len());
+        }
+        Ok(Matrix {
+            names: self.names,
+            color_names: self.color_names,
+            n_primary: np as u32,
+            nodes,
+            items,
+            colors,
+            entries: self.entries,
+            option_start: self.option_start,
+            option_node,
+            ignored,
+        })
+    }
+}
+
+/// Links `ring` (a head slot, then members) into one circular list.
+fn link_ring(items: &mut [Link], ring: impl Iterator<Item = usize>) {
+    let ring: Vec<usize> = ring.collect();
+    for (w, &x) in ring.iter().enumerate() {
+        let y = ring[(w + 1) % ring.len()];
+        items[x].next = y as u32;
+        items[y].prev = x as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(r: Result<impl fmt::Debug, BuildError>) -> BuildErrorKind {
+        r.unwrap_err().kind().clone()
+    }
+
+    #[test]
+    fn validation_errors() {
+        let mut b = MatrixBuilder::new();
+        let a = b.primary("a").unwrap();
+        let s = b.secondary("s").unwrap();
+        assert!(matches!(
+            kind(b.primary("a")),
+            BuildErrorKind::DuplicateItem { .. }
+        ));
+        assert!(matches!(
+            kind(b.primary("z")),
+            BuildErrorKind::PrimaryAfterSecondary { .. }
+        ));
+        assert!(matches!(
+            kind(b.secondary("x:y")),
+            BuildErrorKind::IllegalItemName { .. }
+        ));
+        assert!(matches!(
+            kind(b.secondary("")),
+            BuildErrorKind::IllegalItemName { .. }
+        ));
+        assert!(matches!(
+            kind(b.option(&[a, a])),
+            BuildErrorKind::RepeatedItem { .. }
+        ));
+        assert!(matches!(
+            kind(b.option(&[ItemId::must(7)])),
+            BuildErrorKind::UnknownItem { .. }
+        ));
+        assert!(matches!(
+            kind(b.option_by_names(["a", "nope"])),
+            BuildErrorKind::UnknownItem { .. }
+        ));
+        assert!(matches!(
+            kind(b.option_by_names(["a:red"])),
+            BuildErrorKind::ColorOnPrimary { .. }
+        ));
+        assert!(matches!(
+            kind(b.option_by_names(["a", "s:"])),
+            BuildErrorKind::EmptyColor { .. }
+        ));
+        // A failed option leaves nothing behind: the same items work afterwards.
+        assert_eq!(b.option(&[a, s]).unwrap(), OptionId::must(0));
+        assert!(matches!(
+            kind(MatrixBuilder::new().build()),
+            BuildErrorKind::NoItems
+        ));
+    }
+
+    #[test]
+    fn option_without_primary_is_ignored() {
+        let mut b = MatrixBuilder::new();
+        let a = b.primary("a").unwrap();
+        let s = b.secondary("s").unwrap();
+        b.option(&[s]).unwrap();
+        b.option(&[a, s]).unwrap();
+        let m = b.build().unwrap();
+        assert_eq!(m.ignored_options(), &[OptionId::must(0)]);
+        assert_eq!(m.option_count(), 2);
+        assert_eq!(m.node_count(), 2);
+        assert_eq!(m.option_items(OptionId::must(0)).count(), 1);
+    }
+
+    #[test]
+    fn layout_follows_knuth() {
+        let mut b = MatrixBuilder::new();
+        for name in ["a", "b"] {
+            b.primary(name).unwrap();
+        }
+        b.secondary("x").unwrap();
+        b.option_by_names(["a", "x"]).unwrap();
+        b.option_by_names(["b"]).unwrap();
+        let m = b.build().unwrap();
+        // root <-> a <-> b <-> root; secondary head (4) <-> x (3).
+        assert_eq!(m.items[0].next, 1);
+        assert_eq!(m.items[2].next, 0);
+        assert_eq!(m.items[0].prev, 2);
+        assert_eq!(m.items[4].next, 3);
+        assert_eq!(m.items[3].next, 4);
+        // spacer at 4, option 0 at 5..=6, spacer 7, option 1 at 8, spacer 9.
+        assert_eq!(m.first_spacer(), 4);
+        assert_eq!(m.nodes[4].down, 6);
+        assert_eq!(
+            m.nodes[7],
+            Node {
+                up: 5,
+                down: 8,
+                itm: -1
+            }
+        );
+        assert_eq!(m.nodes[9].itm, -2);
+        assert_eq!(m.nodes[1].itm, 1);
+        assert_eq!(m.option_of_node(6), OptionId::must(0));
+        assert_eq!(m.option_of_node(8), OptionId::must(1));
+    }
+}

@@ -1,0 +1,47 @@
+//! The exact-cover core: Knuth's Dancing Links, with no Sudoku knowledge.
+//!
+//! Which type to use:
+//! * [`MatrixBuilder`] → [`Matrix`]: declare items (primary, then secondary),
+//!   add options (by name, by [`ItemId`], with colors). Built once, immutable.
+//! * [`Solver`]: one search over a matrix, with its own copy of the links.
+//!   Queries: [`Solver::first_solution`], [`Solver::count`],
+//!   [`Solver::count_up_to`], [`Solver::solutions`] (a lazy iterator),
+//!   [`Solver::next_solution`] (step by step), with a [`Budget`] and
+//!   [`Solver::preselect`] for options fixed in advance.
+//! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
+//!   checker of solutions.
+//!
+//! # The structure
+//!
+//! Items 1..=n (slot 0 is the root; only primary items are on its list) and,
+//! below them in the node array, the options between spacers. Here TAOCP's
+//! example `A B C` with options `A C` and `B`:
+//!
+//! ```text
+//!  items:   root <-> A <-> B <-> C <-> root           (prev/next)
+//!  nodes:   0    1(A) 2(B) 3(C) | 4 spacer | 5 A  6 C | 7 spacer | 8 B | 9 spacer
+//!                 ^len          |   itm 0  |  up/down |  itm -1  |     |  itm -2
+//!  A's list: 1 <-> 5 <-> 1      C's list: 3 <-> 6 <-> 3      B's: 2 <-> 8 <-> 2
+//! ```
+//!
+//! A spacer's `up` points to the first node of the option before it, its
+//! `down` to the last node of the option after it, so an option is walked by
+//! `q + 1` and a jump at the spacer: no left/right links.
+//!
+//! Knuth's words are used throughout: *item*, *option*, *node*, *spacer*,
+//! *len*, *cover*, *uncover*, *hide*, *unhide*, *purify*. The counters
+//! ([`Stats`]) are DLX1's: *nodes* and *updates*.
+
+mod dance;
+mod index;
+pub mod knuth;
+mod matrix;
+mod search;
+mod stats;
+mod verify;
+
+pub use index::{ColorId, ItemId, OptionId};
+pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
+pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Step};
+pub use stats::Stats;
+pub use verify::verify_cover;

@@ -1,0 +1,627 @@
+//! Algorithm X (DLX1) and Algorithm C (DLX2, with colors) as an explicit,
+//! resumable state machine.
+//!
+//! A [`Solver`] is the search's scratch state for one [`Matrix`]: its own copy
+//! of the links, the level stack (`choice`), the counters. The matrix stays
+//! untouched, so any number of solvers (one per thread) can share it. Building
+//! a solver allocates; nothing else does: solving, counting, resetting and
+//! preselecting reuse the same arrays, puzzle after puzzle.
+//!
+//! The search is DLX1's loop with its labels as states:
+//!
+//! * *forward*: count a node; branch on the primary item with the smallest
+//!   len, leftmost on ties ([`Branching::Knuth`]); cover it; try its first option.
+//! * *advance*: commit to the option at `choice[level]` (cover its other
+//!   items); on an empty root list that is a solution, else go a level deeper.
+//! * *backdown*: go back a level, uncommit its option and try the next one;
+//!   past the last option, uncover the branching item and back down again.
+//!
+//! Between calls the solver is paused in a state where levels `0..level` are
+//! fully entered (item covered, option committed) and nothing else is: that
+//! one invariant is what lets [`Solver::next_solution`] resume, a budget stop
+//! resume, and [`Solver::reset`] unwind from anywhere.
+//!
+//! A preselected option (see [`Solver::preselect`]) is committed before the
+//! search at a level of its own below level 0; solutions list preselected
+//! options first.
+
+use super::dance::{commit_others, cover, uncommit_others, uncover};
+use super::index::OptionId;
+use super::matrix::{Link, Matrix, Node};
+use super::stats::Stats;
+use std::fmt;
+
+/// How the search picks the item to branch on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Branching {
+    /// DLX1's rule: the smallest len, leftmost on ties. Node and update
+    /// counts match Knuth's programs exactly.
+    #[default]
+    Knuth,
+    /// Stop scanning at the first item with len 0 or 1. A different (and for
+    /// tightly constrained problems such as Sudoku, cheaper) tree: a forced
+    /// item is taken at once instead of after a scan of every item.
+    FirstForced,
+}
+
+/// Limits on a search, counted from the start of the current search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop before entering a node once this many nodes were counted.
+    pub nodes: Option<u64>,
+    /// Stop before entering a node once this many updates were counted.
+    pub updates: Option<u64>,
+}
+
+/// What [`Solver::next_solution`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A solution; read it with [`Solver::solution`].
+    Solution,
+    /// The search is over: every solution has been reported.
+    Exhausted,
+    /// The budget ran out. Nothing is known about the rest of the tree; the
+    /// search can resume after [`Solver::set_budget`] raises the limit.
+    Budget,
+}
+
+/// The result of counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found.
+    pub solutions: u64,
+    /// Whether the whole tree was searched. `false` when a limit or budget
+    /// stopped the count: then `solutions` is a lower bound.
+    pub complete: bool,
+}
+
+/// Why an option could not be preselected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PreselectError {
+    /// No such option in the matrix.
+    UnknownOption(OptionId),
+    /// The option names no primary item, so it is not in the search.
+    IgnoredOption(OptionId),
+    /// The option clashes with an option preselected before it: they share
+    /// an item (or disagree on a secondary item's color).
+    Conflict {
+        /// The option that was refused.
+        option: OptionId,
+        /// The earlier preselected option it clashes with.
+        with: OptionId,
+    },
+}
+
+impl fmt::Display for PreselectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PreselectError::UnknownOption(o) => write!(f, "option {o} does not exist"),
+            PreselectError::IgnoredOption(o) => {
+                write!(f, "option {o} has no primary item and is not searched")
+            }
+            PreselectError::Conflict { option, with } => {
+                write!(
+                    f,
+                    "option {option} conflicts with preselected option {with}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PreselectError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// About to enter a node at `level`.
+    Forward,
+    /// Just reported a solution (or stopped): back down from `level`.
+    Backdown,
+    /// The tree is exhausted and every level unwound.
+    Done,
+}
+
+/// The search state for one matrix. See the [module](self) documentation.
+#[derive(Clone, Debug)]
+pub struct Solver<'m> {
+    matrix: &'m Matrix,
+    nodes: Vec<Node>,
+    items: Vec<Link>,
+    colors: Vec<i32>,
+    /// `choice[l]` is the node of the option committed at level `l`.
+    choice: Vec<u32>,
+    level: usize,
+    phase: Phase,
+    /// Preselected options: the node their commitment started from.
+    preselected: Vec<u32>,
+    /// Per item slot: the preselected option holding it, plus 1 (0: free).
+    held_by: Vec<u32>,
+    stats: Stats,
+    /// Stats when the current search started, for the budget.
+    base: Stats,
+    budget: Budget,
+    branching: Branching,
+    profile: Option<Vec<u64>>,
+}
+
+impl<'m> Solver<'m> {
+    /// A solver for `matrix`, ready to search. This allocates the solver's
+    /// copy of the links; nothing after it does.
+    pub fn new(matrix: &'m Matrix) -> Self {
+        Solver {
+            matrix,
+            nodes: matrix.nodes.clone(),
+            items: matrix.items.clone(),
+            colors: matrix.colors.clone(),
+            choice: vec![0; matrix.primary_count() + 1],
+            level: 0,
+            phase: Phase::Forward,
+            preselected: Vec::with_capacity(matrix.primary_count()),
+            held_by: vec![0; matrix.items.len()],
+            stats: Stats::default(),
+            base: Stats::default(),
+            budget: Budget::default(),
+            branching: Branching::Knuth,
+            profile: None,
+        }
+    }
+
+    /// The matrix this solver searches.
+    pub fn matrix(&self) -> &'m Matrix {
+        self.matrix
+    }
+
+    /// The counters since the solver was made or last [`reset`](Self::reset).
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Limits the search; applies to the current search from its start.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Chooses the branching rule (takes effect at the next node).
+    pub fn set_branching(&mut self, branching: Branching) {
+        self.branching = branching;
+    }
+
+    /// Turns on counting nodes per level (DLX1's profile).
+    pub fn enable_profile(&mut self) {
+        self.profile = Some(vec![0; self.matrix.primary_count() + 2]);
+    }
+
+    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
+    pub fn profile(&self) -> Option<&[u64]> {
+        self.profile.as_deref().map(|p| {
+            let end = p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
+            &p[..end]
+        })
+    }
+
+    /// Whether the current search has been exhausted.
+    pub fn is_exhausted(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// Undoes everything: the search in progress and all preselected options.
+    /// Zeroes the counters. The solver is then as new.
+    pub fn reset(&mut self) {
+        self.restart();
+        while let Some(p) = self.preselected.pop() {
+            self.unselect(p as usize);
+        }
+        self.stats = Stats::default();
+        self.base = Stats::default();
+        if let Some(p) = &mut self.profile {
+            p.fill(0);
+        }
+    }
+
+    /// Abandons the search in progress (keeping preselected options), so the
+    /// next query starts from the root.
+    pub fn restart(&mut self) {
+        if self.matrix.has_colors() {
+            self.unwind::<true>();
+        } else {
+            self.unwind::<false>();
+        }
+        self.phase = Phase::Forward;
+        self.base = self.stats;
+    }
+
+    fn unwind<const COLORS: bool>(&mut self) {
+        let first = self.matrix.first_spacer();
+        while self.level > 0 {
+            self.level -= 1;
+            let p = self.choice[self.level] as usize;
+            let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+            uncommit_others::<COLORS>(nodes, items, colors, p, first);
+            let c = nodes[p].itm as usize;
+            uncover::<COLORS>(nodes, items, colors, c, first);
+        }
+    }
+
+    /// Commits to `option` before the search, as if it had been chosen at a
+    /// level above the root: its items are covered and every option that
+    /// clashes with it is hidden. This is how the Sudoku layer applies givens.
+    ///
+    /// Any search in progress is abandoned first. Undo with [`reset`](Self::reset).
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        let k = option.as_usize();
+        let Some(&start) = self.matrix.option_node.get(k) else {
+            return Err(PreselectError::UnknownOption(option));
+        };
+        if start == u32::MAX {
+            return Err(PreselectError::IgnoredOption(option));
+        }
+        self.restart();
+        let n_primary = self.matrix.primary_count();
+        let first = self.matrix.first_spacer();
+        let matrix = self.matrix;
+        let colored = matrix.has_colors();
+        let color_of = |x: usize| if colored { matrix.colors[x] } else { 0 };
+        // Check every item first, so a refused option changes nothing.
+        let mut p = 0;
+        let mut x = start as usize;
+        while self.nodes[x].itm > 0 {
+            let c = self.nodes[x].itm as usize;
+            let holder = self.held_by[c];
+            if holder != 0 {
+                let with = self
+                    .matrix
+                    .option_of_node(self.preselected[holder as usize - 1] as usize);
+                // A colored item already purified to the same color is fine.
+                let held_color = color_of(self.preselected_node_for(holder, c));
+                if color_of(x) == 0 || color_of(x) != held_color {
+                    return Err(PreselectError::Conflict { option, with });
+                }
+            }
+            if p == 0 && c <= n_primary {
+                p = x;
+            }
+            x += 1;
+        }
+        let slot = self.preselected.len() as u32 + 1;
+        let mut x = start as usize;
+        while self.nodes[x].itm > 0 {
+            let c = self.nodes[x].itm as usize;
+            if self.held_by[c] == 0 {
+                self.held_by[c] = slot;
+            }
+            x += 1;
+        }
+        let c = self.nodes[p].itm as usize;
+        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+        let updates = if colored {
+            cover::<true>(nodes, items, colors, c, first)
+                + commit_others::<true>(nodes, items, colors, p, first)
+        } else {
+            cover::<false>(nodes, items, colors, c, first)
+                + commit_others::<false>(nodes, items, colors, p, first)
+        };
+        self.stats.updates += updates;
+        self.preselected.push(p as u32);
+        self.base = self.stats;
+        Ok(())
+    }
+
+    /// The node of preselected option `holder` (1-based) that lies in item slot `c`.
+    fn preselected_node_for(&self, holder: u32, c: usize) -> usize {
+        let mut x = self.preselected[holder as usize - 1] as usize;
+        while self.nodes[x].itm > 0 {
+            x -= 1;
+        }
+        x += 1;
+        while self.nodes[x].itm as usize != c {
+            x += 1;
+        }
+        x
+    }
+
+    fn unselect(&mut self, p: usize) {
+        let first = self.matrix.first_spacer();
+        let slot = self.preselected.len() as u32 + 1;
+        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+        let c = nodes[p].itm as usize;
+        if self.matrix.has_colors() {
+            uncommit_others::<true>(nodes, items, colors, p, first);
+            uncover::<true>(nodes, items, colors, c, first);
+        } else {
+            uncommit_others::<false>(nodes, items, colors, p, first);
+            uncover::<false>(nodes, items, colors, c, first);
+        }
+        // Release the items this option held: walk it from its first node.
+        let mut x = p;
+        while self.nodes[x - 1].itm > 0 {
+            x -= 1;
+        }
+        while self.nodes[x].itm > 0 {
+            let c = self.nodes[x].itm as usize;
+            if self.held_by[c] == slot {
+                self.held_by[c] = 0;
+            }
+            x += 1;
+        }
+    }
+
+    /// Options preselected so far, in order.
+    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
+        self.preselected
+            .iter()
+            .map(|&p| self.matrix.option_of_node(p as usize))
+    }
+
+    /// The solution just reported by [`next_solution`](Self::next_solution):
+    /// preselected options first, then the options chosen by the search.
+    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
+        let chosen = if self.phase == Phase::Backdown {
+            self.level
+        } else {
+            0
+        };
+        self.preselected
+            .iter()
+            .chain(&self.choice[..chosen])
+            .map(|&p| self.matrix.option_of_node(p as usize))
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        match (self.matrix.has_colors(), self.branching) {
+            (false, Branching::Knuth) => self.run::<false, false>(),
+            (false, Branching::FirstForced) => self.run::<false, true>(),
+            (true, Branching::Knuth) => self.run::<true, false>(),
+            (true, Branching::FirstForced) => self.run::<true, true>(),
+        }
+    }
+
+    /// The first solution, from a fresh search: `Ok(None)` when there is none,
+    /// `Err(Step::Budget)` when the budget ran out first.
+    pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
+        self.restart();
+        match self.next_solution() {
+            Step::Solution => Ok(Some(self.solution().collect())),
+            Step::Exhausted => Ok(None),
+            Step::Budget => Err(Step::Budget),
+        }
+    }
+
+    /// Counts all solutions of a fresh search (within the budget).
+    pub fn count(&mut self) -> Count {
+        self.count_up_to(u64::MAX)
+    }
+
+    /// Counts solutions of a fresh search, stopping at `limit`.
+    pub fn count_up_to(&mut self, limit: u64) -> Count {
+        self.restart();
+        let mut solutions = 0;
+        while solutions < limit {
+            match self.next_solution() {
+                Step::Solution => solutions += 1,
+                Step::Exhausted => {
+                    return Count {
+                        solutions,
+                        complete: true,
+                    }
+                }
+                Step::Budget => {
+                    return Count {
+                        solutions,
+                        complete: false,
+                    }
+                }
+            }
+        }
+        Count {
+            solutions,
+            complete: self.phase == Phase::Done,
+        }
+    }
+
+    /// All solutions of a fresh search, lazily; each is a `Vec` of options
+    /// (preselected ones first). The iterator ends early when the budget runs
+    /// out: then [`is_exhausted`](Self::is_exhausted) is false.
+    pub fn solutions(&mut self) -> Solutions<'_, 'm> {
+        self.restart();
+        Solutions { solver: self }
+    }
+
+    /// The branching item: smallest len among the active primary items.
+    #[inline]
+    fn choose<const FORCED: bool>(&self) -> usize {
+        let (nodes, items) = (&self.nodes, &self.items);
+        let mut best = 0;
+        let mut t = i32::MAX;
+        let mut k = items[0].next as usize;
+        while k != 0 {
+            let len = nodes[k].itm;
+            if len < t {
+                best = k;
+                t = len;
+                if t <= FORCED as i32 {
+                    break;
+                }
+            }
+            k = items[k].next as usize;
+        }
+        best
+    }
+
+    fn over_budget(&self) -> bool {
+        let b = &self.budget;
+        b.nodes
+            .is_some_and(|n| self.stats.nodes - self.base.nodes >= n)
+            || b.updates
+                .is_some_and(|u| self.stats.updates - self.base.updates >= u)
+    }
+
+    /// DLX1's main loop (DLX2's with `COLORS`), from the paused state.
+    fn run<const COLORS: bool, const FORCED: bool>(&mut self) -> Step {
+        let first = self.matrix.first_spacer();
+        let check_budget = self.budget != Budget::default();
+        // `cur` is the node being tried at `level`; `cur <= first` means the
+        // options of the branching item are used up.
+        let mut cur;
+        match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Backdown => match self.back_down::<COLORS>() {
+                Some(next) => cur = next,
+                None => return Step::Exhausted,
+            },
+            Phase::Forward => match self.forward::<COLORS, FORCED>(check_budget) {
+                Ok(next) => cur = next,
+                Err(step) => return step,
+            },
+        }
+        loop {
+            // advance
+            if cur < first {
+                // The branching item (cur itself) has no option left.
+                let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &self.colors);
+                uncover::<COLORS>(nodes, items, colors, cur, first);
+                match self.back_down::<COLORS>() {
+                    Some(next) => cur = next,
+                    None => return Step::Exhausted,
+                }
+                continue;
+            }
+            self.choice[self.level] = cur as u32;
+            let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+            self.stats.updates += commit_others::<COLORS>(nodes, items, colors, cur, first);
+            self.level += 1;
+            if items[0].next == 0 {
+                self.stats.nodes += 1;
+                self.stats.solutions += 1;
+                if let Some(p) = &mut self.profile {
+                    p[self.level] += 1;
+                }
+                self.phase = Phase::Backdown;
+                return Step::Solution;
+            }
+            match self.forward::<COLORS, FORCED>(check_budget) {
+                Ok(next) => cur = next,
+                Err(step) => return step,
+            }
+        }
+    }
+
+    /// Enters a node: picks and covers the branching item, returns its first
+    /// option node (or the item itself when it has none).
+    #[inline]
+    fn forward<const COLORS: bool, const FORCED: bool>(
+        &mut self,
+        check_budget: bool,
+    ) -> Result<usize, Step> {
+        if check_budget && self.over_budget() {
+            self.phase = Phase::Forward;
+            return Err(Step::Budget);
+        }
+        self.stats.nodes += 1;
+        if let Some(p) = &mut self.profile {
+            p[self.level] += 1;
+        }
+        if self.items[0].next == 0 {
+            // Only at the root: nothing left to cover, the empty choice is
+            // the one solution.
+            self.stats.solutions += 1;
+            self.phase = Phase::Backdown;
+            return Err(Step::Solution);
+        }
+        let best = self.choose::<FORCED>();
+        let first = self.matrix.first_spacer();
+        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &self.colors);
+        self.stats.updates += cover::<COLORS>(nodes, items, colors, best, first);
+        Ok(nodes[best].down as usize)
+    }
+
+    /// Leaves the current level's option and moves to the next option of the
+    /// level's branching item; `None` when level 0 is finished.
+    #[inline]
+    fn back_down<const COLORS: bool>(&mut self) -> Option<usize> {
+        if self.level == 0 {
+            self.phase = Phase::Done;
+            return None;
+        }
+        self.level -= 1;
+        let first = self.matrix.first_spacer();
+        let p = self.choice[self.level] as usize;
+        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+        uncommit_others::<COLORS>(nodes, items, colors, p, first);
+        Some(nodes[p].down as usize)
+    }
+
+    /// Verifies every link, as DLX1's `sanity()` does: each active item's list
+    /// is doubly linked, its nodes name it, and its len is their number.
+    /// For tests and debugging; O(size of the matrix).
+    pub fn check_links(&self) -> Result<(), String> {
+        let (nodes, items) = (&self.nodes, &self.items);
+        let mut q = 0;
+        let mut p = items[0].next as usize;
+        let mut steps = 0;
+        loop {
+            if items[p].prev as usize != q {
+                return Err(format!("bad prev field at item slot {p}"));
+            }
+            if p == 0 {
+                break;
+            }
+            steps += 1;
+            if steps > items.len() {
+                return Err("item list does not close".into());
+            }
+            let (mut qq, mut pp, mut k) = (p, nodes[p].down as usize, 0);
+            loop {
+                if nodes[pp].up as usize != qq {
+                    return Err(format!("bad up field at node {pp}"));
+                }
+                if pp == p {
+                    break;
+                }
+                if nodes[pp].itm as usize != p {
+                    return Err(format!("bad itm field at node {pp}"));
+                }
+                k += 1;
+                if k > nodes.len() {
+                    return Err(format!("list of item slot {p} does not close"));
+                }
+                qq = pp;
+                pp = nodes[pp].down as usize;
+            }
+            if nodes[p].itm as usize != k {
+                return Err(format!(
+                    "bad len at item slot {p}: {} for {k} nodes",
+                    nodes[p].itm
+                ));
+            }
+            q = p;
+            p = items[p].next as usize;
+        }
+        Ok(())
+    }
+
+    /// Whether every link is back where the matrix started (after a finished
+    /// search, or a [`reset`](Self::reset)). For tests.
+    pub fn is_pristine(&self) -> bool {
+        self.nodes == self.matrix.nodes
+            && self.items == self.matrix.items
+            && self.colors == self.matrix.colors
+    }
+}
+
+/// The lazy iterator of [`Solver::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'s, 'm> {
+    solver: &'s mut Solver<'m>,
+}
+
+impl Iterator for Solutions<'_, '_> {
+    type Item = Vec<OptionId>;
+
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        match self.solver.next_solution() {
+            Step::Solution => Some(self.solver.solution().collect()),
+            Step::Exhausted | Step::Budget => None,
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! The search's own account of its work, counted as DLX1 counts it.
+//!
+//! * `nodes`: nodes of the search tree. One for every entry to a level
+//!   (DLX1's `forward`), plus one for every solution found.
+//! * `updates`: link removals. One when an item leaves its list in `cover`,
+//!   and one for every node unlinked from an item's list while hiding an
+//!   option (also inside `purify`). Undoing work is not counted.
+//! * `solutions`: exact covers found.
+//!
+//! `Stats` adds with `+=`, so totals over many puzzles or threads are a sum.
+
+use std::ops::AddAssign;
+
+/// Counters of a search (see the module documentation for what they count).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Search-tree nodes, DLX1's `nodes`.
+    pub nodes: u64,
+    /// Link removals, DLX1's `updates`.
+    pub updates: u64,
+    /// Exact covers found.
+    pub solutions: u64,
+}
+
+impl AddAssign for Stats {
+    fn add_assign(&mut self, other: Stats) {
+        self.nodes += other.nodes;
+        self.updates += other.updates;
+        self.solutions += other.solutions;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_assign_sums_every_field() {
+        let mut a = Stats {
+            nodes: 1,
+            updates: 2,
+            solutions: 3,
+        };
+        a += Stats {
+            nodes: 10,
+            updates: 20,
+            solutions: 30,
+        };
+        assert_eq!(
+            a,
+            Stats {
+                nodes: 11,
+                updates: 22,
+                solutions: 33
+            }
+        );
+    }
+}

@@ -1,0 +1,41 @@
+//! # dlx: exact cover by Dancing Links
+//!
+//! A generic exact-cover engine after Knuth's DLX1 and DLX2 (TAOCP 7.2.2.1,
+//! Algorithms X and C), with a thin Sudoku layer on top.
+//!
+//! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`],
+//!   [`Solver`], Knuth's text format ([`knuth`]).
+//! * [`problems`] — generators for classic exact-cover problems (N queens,
+//!   Langford pairs, polyomino packing), used by tests, benches and the CLI.
+//!
+//! ```
+//! use dlx::{MatrixBuilder, Solver};
+//!
+//! // Items A, B, C; find the ways to cover each exactly once.
+//! let mut b = MatrixBuilder::new();
+//! let [a, bb, c] = ["A", "B", "C"].map(|n| b.primary(n).unwrap());
+//! b.option(&[a, bb]).unwrap();
+//! b.option(&[c]).unwrap();
+//! b.option(&[a]).unwrap();
+//! b.option(&[bb, c]).unwrap();
+//! let matrix = b.build().unwrap();
+//!
+//! let mut solver = Solver::new(&matrix);
+//! let all: Vec<_> = solver.solutions().collect();
+//! assert_eq!(all.len(), 2);
+//! for solution in &all {
+//!     dlx::verify_cover(&matrix, solution).unwrap();
+//! }
+//! println!("{} nodes, {} updates", solver.stats().nodes, solver.stats().updates);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod dlx;
+pub mod problems;
+
+pub use crate::dlx::{
+    knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, ItemId,
+    Matrix, MatrixBuilder, OptionId, PreselectError, Solutions, Solver, Stats, Step,
+};

@@ -1,0 +1,361 @@
+//! The exact-cover core against known answers: Knuth's node and update
+//! counts, OEIS counts, colors against brute force, and the query API.
+//! Every solution reported is run through the independent `verify_cover`.
+
+use dlx::problems::{langford, polyomino, queens};
+use dlx::{knuth, verify_cover, Branching, Budget, Matrix, OptionId, PreselectError, Solver, Step};
+use proptest::prelude::*;
+
+fn read(text: &str) -> Matrix {
+    knuth::read(text.as_bytes()).unwrap()
+}
+
+/// Counts solutions, checking every one with the independent verifier.
+fn count_verified(m: &Matrix) -> u64 {
+    let mut solver = Solver::new(m);
+    let mut n = 0;
+    for solution in solver.solutions() {
+        verify_cover(m, &solution).unwrap();
+        n += 1;
+    }
+    assert!(solver.is_exhausted());
+    assert!(solver.is_pristine(), "links not restored after the search");
+    n
+}
+
+const TAOCP: &str = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+
+fn langford4_text() -> String {
+    let mut s = String::from("v1 v2 v3 v4 s1 s2 s3 s4 s5 s6 s7 s8\n");
+    for i in 1..=4 {
+        for j in 1.. {
+            let k = j + i + 1;
+            if k > 8 {
+                break;
+            }
+            s += &format!("v{i} s{j} s{k}\n");
+        }
+    }
+    s
+}
+
+#[test]
+fn taocp_example_matches_dlx1() {
+    let m = read(TAOCP);
+    let mut solver = Solver::new(&m);
+    let sols: Vec<Vec<OptionId>> = solver.solutions().collect();
+    assert_eq!(sols.len(), 1);
+    let mut opts: Vec<usize> = sols[0].iter().map(|o| o.as_usize()).collect();
+    opts.sort();
+    assert_eq!(opts, [0, 3, 4]); // C E F, A D, B G
+    let s = solver.stats();
+    assert_eq!((s.solutions, s.nodes, s.updates), (1, 6, 30));
+}
+
+#[test]
+fn langford4_matches_dlx1() {
+    let m = read(&langford4_text());
+    let mut solver = Solver::new(&m);
+    assert_eq!(solver.count().solutions, 2);
+    let s = solver.stats();
+    assert_eq!((s.nodes, s.updates), (18, 184));
+    // The generator builds the same file.
+    let mut out = Vec::new();
+    knuth::write(&langford(4).unwrap(), &mut out).unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), langford4_text());
+}
+
+#[test]
+fn queens_counts_oeis_a000170() {
+    let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+    for (n, &want) in (1..=12).zip(&expected) {
+        let m = queens(n).unwrap();
+        if n <= 9 {
+            assert_eq!(count_verified(&m), want, "n = {n}");
+        } else {
+            assert_eq!(Solver::new(&m).count().solutions, want, "n = {n}");
+        }
+    }
+}
+
+#[test]
+fn langford_counts_oeis_a014552_doubled() {
+    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+        let m = langford(n).unwrap();
+        let got = if n <= 8 {
+            count_verified(&m)
+        } else {
+            Solver::new(&m).count().solutions
+        };
+        assert_eq!(got, want, "n = {n}");
+    }
+}
+
+#[test]
+fn pentominoes_3x20() {
+    let m = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    assert_eq!(count_verified(&m), 8);
+}
+
+#[test]
+#[ignore = "long: about a billion updates"]
+fn pentominoes_6x10_and_5x12() {
+    let m = polyomino::packing(&polyomino::PENTOMINOES, 6, 10).unwrap();
+    assert_eq!(Solver::new(&m).count().solutions, 9356);
+    let m = polyomino::packing(&polyomino::PENTOMINOES, 5, 12).unwrap();
+    assert_eq!(Solver::new(&m).count().solutions, 4040);
+}
+
+#[test]
+fn first_budget_and_resume() {
+    let m = queens(8).unwrap();
+    let mut solver = Solver::new(&m);
+    let first = solver.first_solution().unwrap().unwrap();
+    verify_cover(&m, &first).unwrap();
+    assert_eq!(first.len(), 8);
+
+    let c = solver.count_up_to(10);
+    assert_eq!((c.solutions, c.complete), (10, false));
+
+    // A budget never turns into a false "no solution".
+    solver.reset();
+    solver.set_budget(Budget {
+        nodes: Some(5),
+        updates: None,
+    });
+    assert_eq!(solver.first_solution(), Err(Step::Budget));
+    assert_eq!(solver.stats().nodes, 5);
+    let c = solver.count();
+    assert!(!c.complete);
+    assert_eq!(solver.stats().nodes, 10); // 5 more: the budget is per search
+
+    // Raising the budget resumes where the search stopped.
+    solver.restart();
+    let mut found = 0;
+    let mut budget = 0;
+    loop {
+        budget += 50;
+        solver.set_budget(Budget {
+            nodes: None,
+            updates: Some(budget),
+        });
+        match solver.next_solution() {
+            Step::Solution => found += 1,
+            Step::Budget => {}
+            Step::Exhausted => break,
+        }
+    }
+    assert_eq!(found, 92);
+
+    solver.set_budget(Budget::default());
+    let c = solver.count();
+    assert_eq!((c.solutions, c.complete), (92, true));
+    solver.reset();
+    assert!(solver.is_pristine());
+}
+
+#[test]
+fn stopping_early_and_reset_restore_every_link() {
+    let m = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    let mut solver = Solver::new(&m);
+    let first = solver.first_solution().unwrap().unwrap();
+    verify_cover(&m, &first).unwrap();
+    solver.check_links().unwrap();
+    solver.reset();
+    assert!(solver.is_pristine());
+    assert_eq!(solver.stats(), dlx::Stats::default());
+}
+
+#[test]
+fn preselect_fixes_options_and_reports_conflicts() {
+    let m = queens(8).unwrap();
+    let square = |i: usize, j: usize| OptionId::must(i * 8 + j);
+    let mut solver = Solver::new(&m);
+    solver.preselect(square(0, 0)).unwrap();
+    let c = solver.count();
+    assert_eq!(c.solutions, 4); // 4 of the 92 have a queen in a corner square (0,0)
+    for sol in solver.solutions() {
+        assert_eq!(sol[0], square(0, 0));
+        verify_cover(&m, &sol).unwrap();
+    }
+    // Same row, and same diagonal: both conflict; the state is unchanged.
+    assert_eq!(
+        solver.preselect(square(0, 5)),
+        Err(PreselectError::Conflict {
+            option: square(0, 5),
+            with: square(0, 0)
+        })
+    );
+    assert!(matches!(
+        solver.preselect(square(3, 3)),
+        Err(PreselectError::Conflict { .. })
+    ));
+    assert_eq!(solver.count().solutions, 4);
+    assert!(matches!(
+        solver.preselect(OptionId::must(64)),
+        Err(PreselectError::UnknownOption(_))
+    ));
+    solver.reset();
+    assert!(solver.is_pristine());
+    assert_eq!(solver.count().solutions, 92);
+}
+
+#[test]
+fn preselect_everything_gives_the_empty_search_one_solution() {
+    let m = read("A B\nA\nB\nA B\n");
+    let mut solver = Solver::new(&m);
+    solver.preselect(OptionId::must(2)).unwrap();
+    let sols: Vec<_> = solver.solutions().collect();
+    assert_eq!(sols, vec![vec![OptionId::must(2)]]);
+}
+
+#[test]
+fn colors_hand_checked() {
+    // x may be shared by options that agree on its color.
+    let m = read("A B C | x\nA x:red\nB x:red\nC x:blue\nC\nB x\n");
+    // {A,B,C}: A x:red, B x:red, C -> 1;  A x:red, B x:red, C x:blue -> clash;
+    // B x (uncolored) with A x:red -> clash.
+    assert_eq!(count_verified(&m), 1);
+    let m = read("A B | x y\nA x:1 y:2\nB x:1 y:2\nB x:1 y:3\nB y:2\n");
+    assert_eq!(count_verified(&m), 2);
+    // An uncolored secondary item is exclusive.
+    let m = read("A B | x\nA x\nB x\nA\nB\n");
+    assert_eq!(count_verified(&m), 3);
+}
+
+#[test]
+fn preselect_with_colors() {
+    let m = read("A B C | x\nA x:red\nB x:red\nC x:blue\nC\n");
+    let mut solver = Solver::new(&m);
+    solver.preselect(OptionId::must(0)).unwrap();
+    solver.preselect(OptionId::must(1)).unwrap(); // agrees on red
+    assert!(matches!(
+        solver.preselect(OptionId::must(2)),
+        Err(PreselectError::Conflict { .. })
+    ));
+    let sols: Vec<_> = solver.solutions().collect();
+    assert_eq!(sols.len(), 1);
+    verify_cover(&m, &sols[0]).unwrap();
+    solver.reset();
+    assert!(solver.is_pristine());
+}
+
+#[test]
+fn branching_rules_agree_on_counts() {
+    for m in [queens(8).unwrap(), langford(7).unwrap()] {
+        let mut a = Solver::new(&m);
+        let mut b = Solver::new(&m);
+        b.set_branching(Branching::FirstForced);
+        assert_eq!(a.count(), b.count());
+    }
+}
+
+#[test]
+fn profile_counts_nodes_per_level() {
+    let m = read(TAOCP);
+    let mut solver = Solver::new(&m);
+    solver.enable_profile();
+    solver.count();
+    let p = solver.profile().unwrap();
+    assert_eq!(p.iter().sum::<u64>(), solver.stats().nodes);
+    assert_eq!(p[0], 1);
+}
+
+#[test]
+fn one_matrix_many_threads() {
+    let m = queens(8).unwrap();
+    let counts: Vec<u64> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| Solver::new(&m).count().solutions))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(counts, [92; 4]);
+}
+
+/// Cross-check with the `dlx` crate 0.8.5 (another DLX1 tree walker).
+#[test]
+fn agrees_with_dlx_crate_0_8_5() {
+    use dlx085::choose::{mrv_chooser, no_tiebreak, prefer_any};
+    use dlx085::x::{INodes, ONodes, Problem};
+    use dlx085::{OptOrder, Solver as Their};
+    for (n, m) in [(7, langford(7).unwrap()), (8, langford(8).unwrap())] {
+        let options: Vec<Vec<dlx085::Uint>> = (0..m.option_count())
+            .map(|k| {
+                m.option_items(OptionId::must(k))
+                    .map(|(i, _)| i.as_usize() as dlx085::Uint)
+                    .collect()
+            })
+            .collect();
+        let items = INodes::new(m.item_count() as dlx085::Uint, 0);
+        let opts = ONodes::new(
+            m.item_count() as dlx085::Uint,
+            m.item_count() as dlx085::Uint,
+            &options,
+            OptOrder::Seq,
+        );
+        let mut problem = Problem::new(items, opts);
+        let mut their = Their::new(&mut problem);
+        let mut chooser = mrv_chooser(prefer_any(), no_tiebreak());
+        let mut count = 0;
+        while their.next_solution(&mut chooser) {
+            count += 1;
+        }
+        assert_eq!(count, Solver::new(&m).count().solutions, "langford {n}");
+    }
+}
+
+/// Brute force: try every subset of options (small instances only).
+fn brute_force(m: &Matrix) -> u64 {
+    let k = m.option_count();
+    (0u32..1 << k)
+        .filter(|mask| {
+            let chosen: Vec<OptionId> = (0..k)
+                .filter(|b| mask >> b & 1 == 1)
+                .map(OptionId::must)
+                .collect();
+            verify_cover(m, &chosen).is_ok()
+        })
+        .count() as u64
+}
+
+fn random_instance() -> impl Strategy<Value = String> {
+    (1usize..4, 0usize..3, 1usize..11).prop_flat_map(|(np, ns, k)| {
+        let item = (0..np + ns, 0usize..3);
+        prop::collection::vec(prop::collection::vec(item, 1..4), k).prop_map(move |options| {
+            let mut s: String = (0..np).map(|i| format!("p{i} ")).collect();
+            s += "|";
+            for i in 0..ns {
+                s += &format!(" s{i}");
+            }
+            s += "\n";
+            for opt in options {
+                let mut seen = Vec::new();
+                for (i, c) in opt {
+                    if seen.contains(&i) {
+                        continue;
+                    }
+                    seen.push(i);
+                    if i < np {
+                        s += &format!("p{i} ");
+                    } else if c == 0 {
+                        s += &format!("s{} ", i - np);
+                    } else {
+                        s += &format!("s{}:{c} ", i - np);
+                    }
+                }
+                s += "\n";
+            }
+            s
+        })
+    })
+}
+
+proptest! {
+    #[test]
+    fn random_colored_instances_match_brute_force(text in random_instance()) {
+        let m = read(&text);
+        prop_assume!(m.option_count() <= 12);
+        prop_assert_eq!(count_verified(&m), brute_force(&m), "{}", text);
+    }
+}
