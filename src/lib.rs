@@ -29,7 +29,7 @@
 //! println!("{} nodes, {} updates", solver.stats().nodes, solver.stats().updates);
 //! ```
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod dlx;

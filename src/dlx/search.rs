@@ -25,7 +25,7 @@
 //! search at a level of its own below level 0; solutions list preselected
 //! options first.
 
-use super::dance::{commit_others, cover, uncommit_others, uncover};
+use super::dance::{choose, commit_others, cover, uncommit_others, uncover};
 use super::index::OptionId;
 use super::matrix::{Link, Matrix, Node};
 use super::stats::Stats;
@@ -427,27 +427,6 @@ impl<'m> Solver<'m> {
         Solutions { solver: self }
     }
 
-    /// The branching item: smallest len among the active primary items.
-    #[inline]
-    fn choose<const FORCED: bool>(&self) -> usize {
-        let (nodes, items) = (&self.nodes, &self.items);
-        let mut best = 0;
-        let mut t = i32::MAX;
-        let mut k = items[0].next as usize;
-        while k != 0 {
-            let len = nodes[k].itm;
-            if len < t {
-                best = k;
-                t = len;
-                if t <= FORCED as i32 {
-                    break;
-                }
-            }
-            k = items[k].next as usize;
-        }
-        best
-    }
-
     fn over_budget(&self) -> bool {
         let b = &self.budget;
         b.nodes
@@ -528,7 +507,7 @@ impl<'m> Solver<'m> {
             self.phase = Phase::Backdown;
             return Err(Step::Solution);
         }
-        let best = self.choose::<FORCED>();
+        let best = choose::<FORCED>(&self.nodes, &self.items);
         let first = self.matrix.first_spacer();
         let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &self.colors);
         self.stats.updates += cover::<COLORS>(nodes, items, colors, best, first);
@@ -623,5 +602,81 @@ impl Iterator for Solutions<'_, '_> {
             Step::Solution => Some(self.solver.solution().collect()),
             Step::Exhausted | Step::Budget => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the dancing (uncolored, colored,
+    //! preselect, budget stop and reset). Quick enough to run under Miri,
+    //! which checks the unchecked indexing of `dance.rs`.
+    use crate::dlx::{knuth, verify_cover, Branching, Budget, OptionId, Solver, Step};
+
+    fn solve_all(text: &str, branching: Branching) -> (u64, bool) {
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut s = Solver::new(&m);
+        s.set_branching(branching);
+        let mut n = 0;
+        for sol in s.solutions() {
+            verify_cover(&m, &sol).unwrap();
+            n += 1;
+        }
+        s.check_links().unwrap();
+        (n, s.is_pristine())
+    }
+
+    #[test]
+    fn small_searches_restore_every_link() {
+        let queens5 = {
+            let mut t = String::from("r0 r1 r2 r3 r4 c0 c1 c2 c3 c4 |");
+            for d in 0..9 {
+                t += &format!(" a{d} b{d}");
+            }
+            t += "\n";
+            for i in 0..5 {
+                for j in 0..5 {
+                    t += &format!("r{i} c{j} a{} b{}\n", i + j, i + 4 - j);
+                }
+            }
+            t
+        };
+        for branching in [Branching::Knuth, Branching::FirstForced] {
+            assert_eq!(
+                solve_all(
+                    "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n",
+                    branching
+                ),
+                (1, true)
+            );
+            assert_eq!(solve_all(&queens5, branching), (10, true));
+            assert_eq!(
+                solve_all(
+                    "A B C | x y\nA x:1 y:2\nB x:1 y:2\nB x:1 y:3\nB y:2\nC x\nC\n",
+                    branching
+                ),
+                (2, true)
+            );
+        }
+    }
+
+    #[test]
+    fn stops_preselects_and_resets_restore_every_link() {
+        let text = "A B C | x\nA x:red\nB x:red\nC x:blue\nC\nA B\nB C\n";
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut s = Solver::new(&m);
+        s.preselect(OptionId::must(0)).unwrap();
+        s.preselect(OptionId::must(1)).unwrap();
+        assert!(s.preselect(OptionId::must(2)).is_err());
+        assert_eq!(s.next_solution(), Step::Solution);
+        s.check_links().unwrap();
+        s.reset();
+        assert!(s.is_pristine());
+        s.set_budget(Budget {
+            nodes: Some(1),
+            updates: None,
+        });
+        assert_eq!(s.next_solution(), Step::Budget);
+        s.reset();
+        assert!(s.is_pristine());
     }
 }
