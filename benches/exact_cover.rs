@@ -1,1 +1,96 @@
-fn main() {}
+//! The exact-cover core on classic problems, and the same instances through
+//! the `dlx` crate 0.8.5 (which walks DLX1's search tree) for comparison.
+//!
+//! `cargo bench --bench exact_cover`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use dlx::problems::{langford, polyomino, queens};
+use dlx::sudoku::{format, SudokuMatrix};
+use dlx::{Matrix, OptionId, Solver};
+use std::time::Duration;
+
+fn instances() -> Vec<(&'static str, Matrix)> {
+    vec![
+        ("queens-12", queens(12).unwrap()),
+        ("langford-11", langford(11).unwrap()),
+        (
+            "pentominoes-3x20",
+            polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap(),
+        ),
+    ]
+}
+
+/// A 9×9 Sudoku with many solutions: enumerate them all.
+const MANY: &str =
+    "1.3.5.7.9.....................................................................2";
+
+fn ours(c: &mut Criterion) {
+    let mut g = c.benchmark_group("dlx");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, m) in instances() {
+        let mut solver = Solver::new(&m);
+        let updates = {
+            solver.count();
+            solver.stats().updates
+        };
+        g.throughput(Throughput::Elements(updates));
+        g.bench_function(BenchmarkId::new("count", name), |b| {
+            b.iter(|| {
+                solver.reset();
+                solver.count().solutions
+            })
+        });
+    }
+    let cover = SudokuMatrix::new(3).unwrap();
+    let puzzle = format::parse_line(MANY).unwrap();
+    let mut solver = Solver::new(cover.matrix());
+    g.bench_function(BenchmarkId::new("enumerate", "sudoku-many"), |b| {
+        b.iter(|| {
+            solver.reset();
+            for (k, &d) in puzzle.cells().iter().enumerate() {
+                if d != 0 {
+                    solver.preselect(cover.option(k / 9, k % 9, d)).unwrap();
+                }
+            }
+            solver.solutions().take(20_000).count()
+        })
+    });
+    g.finish();
+}
+
+fn theirs(c: &mut Criterion) {
+    use dlx085::choose::{mrv_chooser, no_tiebreak, prefer_any};
+    use dlx085::x::{INodes, ONodes, Problem};
+    use dlx085::{OptOrder, Solver as Their, Uint};
+    let mut g = c.benchmark_group("dlx-crate-0.8.5");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, m) in instances() {
+        let options: Vec<Vec<Uint>> = (0..m.option_count())
+            .map(|k| {
+                m.option_items(OptionId::must(k))
+                    .map(|(i, _)| i.as_usize() as Uint)
+                    .collect()
+            })
+            .collect();
+        let n = m.item_count() as Uint;
+        let np = m.primary_count() as Uint;
+        g.bench_function(BenchmarkId::new("count", name), |b| {
+            b.iter(|| {
+                let items = INodes::new(np, n - np);
+                let opts = ONodes::new(n, np, &options, OptOrder::Seq);
+                let mut problem = Problem::new(items, opts);
+                let mut solver = Their::new(&mut problem);
+                let mut chooser = mrv_chooser(prefer_any(), no_tiebreak());
+                let mut count = 0u64;
+                while solver.next_solution(&mut chooser) {
+                    count += 1;
+                }
+                count
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ours, theirs);
+criterion_main!(benches);

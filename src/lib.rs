@@ -34,6 +34,7 @@
 
 pub mod dlx;
 pub mod problems;
+pub mod sudoku;
 
 pub use crate::dlx::{
     knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, ItemId,

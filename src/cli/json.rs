@@ -62,6 +62,23 @@ impl Object {
         self.num(key, v)
     }
 
+    pub(crate) fn str(mut self, key: &str, v: &str) -> Self {
+        self.key(key);
+        string(&mut self.buf, v);
+        self
+    }
+
+    pub(crate) fn opt_str(mut self, key: &str, v: Option<&str>) -> Self {
+        match v {
+            Some(v) => self.str(key, v),
+            None => {
+                self.key(key);
+                self.buf.push_str("null");
+                self
+            }
+        }
+    }
+
     /// A field whose value is already JSON.
     pub(crate) fn raw(mut self, key: &str, json: &str) -> Self {
         self.key(key);

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod cover;
 mod gen;
 pub(crate) mod json;
+mod sudoku;
 
 /// Exact cover by Dancing Links.
 #[derive(Parser, Debug)]
@@ -32,6 +33,9 @@ enum Command {
     Cover(cover::CoverArgs),
     /// Print a classic exact-cover problem in Knuth's DLX text format.
     Gen(gen::GenArgs),
+    /// Solve, count or check Sudoku puzzles, or benchmark the solvers.
+    #[command(subcommand)]
+    Sudoku(sudoku::SudokuCommand),
 }
 
 /// How the search chooses its branching item.
@@ -65,12 +69,13 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Cover(args) => cover::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Sudoku(cmd) => sudoku::run(cmd),
     };
     ExitCode::from(code)
 }
 
 /// Opens a path for reading; `-` (or no path) is standard input.
-pub(crate) fn open_input(path: Option<&Path>) -> io::Result<Box<dyn BufRead>> {
+pub(crate) fn open_input(path: Option<&Path>) -> io::Result<Box<dyn BufRead + Send>> {
     match path {
         None => Ok(Box::new(BufReader::new(io::stdin()))),
         Some(p) if p == Path::new("-") => Ok(Box::new(BufReader::new(io::stdin()))),

@@ -1,0 +1,515 @@
+//! `dlx sudoku solve | count | check | bench`.
+//!
+//! Puzzles stream through: the reader is pulled in chunks by worker threads
+//! (each with its own solvers over the shared matrices), and answers are
+//! written in input order. At most a fixed window of chunks is in flight, so
+//! memory stays flat however long the input is.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::{exit, json};
+use dlx::sudoku::format::{self, Format, ReadOptions, Reader, Record};
+use dlx::sudoku::{
+    Alphabet, Answer, Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver,
+};
+
+mod bench;
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum SudokuCommand {
+    /// Print one solution of each puzzle, in the format it was given in.
+    Solve(SolveArgs),
+    /// Print the number of solutions of each puzzle.
+    Count(CountArgs),
+    /// Print unique, multiple, none or invalid for each puzzle.
+    Check(CommonArgs),
+    /// Measure solvers (DLX and the backtracking baselines) on puzzle files.
+    Bench(bench::BenchArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub(crate) struct CommonArgs {
+    /// Puzzle files; none or `-` reads standard input.
+    files: Vec<PathBuf>,
+    /// Input format (detected from the first data line when not given).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Output format (default: the input's).
+    #[arg(long, value_enum)]
+    output_format: Option<FormatArg>,
+    /// Symbols for digits (default: 1-9 up to 9×9; letters, or 1-9A-… when
+    /// the puzzle uses digits, beyond).
+    #[arg(long, value_enum)]
+    alphabet: Option<AlphabetArg>,
+    /// Worker threads (default: all cores). Output keeps input order.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Print a summary on standard error.
+    #[arg(long)]
+    stats: bool,
+    /// Print one JSON object per puzzle instead.
+    #[arg(long)]
+    json: bool,
+    /// Solver to use.
+    #[arg(long, value_enum, default_value = "dlx")]
+    solver: SolverArg,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SolveArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Also check uniqueness (count to 2), for --stats and --json.
+    #[arg(long)]
+    check_unique: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct CountArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Stop counting a puzzle at N solutions.
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum FormatArg {
+    Line,
+    Poj3074,
+    Poj2676,
+    Poj3076,
+    Hdu1426,
+    Leetcode,
+    Grid,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Line => Format::Line,
+            FormatArg::Poj3074 => Format::Poj3074,
+            FormatArg::Poj2676 => Format::Poj2676,
+            FormatArg::Poj3076 => Format::Poj3076,
+            FormatArg::Hdu1426 => Format::Hdu1426,
+            FormatArg::Leetcode => Format::Leetcode,
+            FormatArg::Grid => Format::Grid,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum AlphabetArg {
+    /// 1-9, then A, B, … (1-9A-G for 16×16).
+    Digits,
+    /// A = 1, B = 2, … (A-P for 16×16, A-Y for 25×25).
+    Letters,
+    /// 0-9A-F…, with 0 = 1.
+    Hex,
+}
+
+impl From<AlphabetArg> for Alphabet {
+    fn from(a: AlphabetArg) -> Alphabet {
+        match a {
+            AlphabetArg::Digits => Alphabet::Digits,
+            AlphabetArg::Letters => Alphabet::Letters,
+            AlphabetArg::Hex => Alphabet::Hex,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub(crate) enum SolverArg {
+    Dlx,
+    Backtrack,
+    BacktrackMrv,
+}
+
+impl From<SolverArg> for SolverKind {
+    fn from(s: SolverArg) -> SolverKind {
+        match s {
+            SolverArg::Dlx => SolverKind::Dlx,
+            SolverArg::Backtrack => SolverKind::Backtrack,
+            SolverArg::BacktrackMrv => SolverKind::BacktrackMrv,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Solve,
+    Count,
+    Check,
+}
+
+pub(crate) fn run(cmd: SudokuCommand) -> u8 {
+    match cmd {
+        SudokuCommand::Solve(a) => {
+            let limit = if a.check_unique { 2 } else { 1 };
+            answer_all(&a.common, Mode::Solve, limit)
+        }
+        SudokuCommand::Count(a) => answer_all(&a.common, Mode::Count, a.limit.unwrap_or(u64::MAX)),
+        SudokuCommand::Check(a) => answer_all(&a, Mode::Check, 2),
+        SudokuCommand::Bench(a) => bench::run(a),
+    }
+}
+
+/// One puzzle answered.
+pub(crate) struct Outcome {
+    pub(crate) record: Record,
+    pub(crate) answer: Option<Answer>,
+    pub(crate) solution: Option<Grid>,
+    pub(crate) micros: f64,
+}
+
+/// Solves one record with `solvers`.
+pub(crate) fn solve_record(solvers: &mut Solvers<'_>, record: Record, limits: &Limits) -> Outcome {
+    let start = Instant::now();
+    let (answer, solution) = match &record.grid {
+        Ok(puzzle) => {
+            let mut solution = puzzle.clone();
+            let answer = solvers.solve(puzzle, limits, &mut solution);
+            let solution = (answer.solutions > 0).then_some(solution);
+            (Some(answer), solution)
+        }
+        Err(_) => (None, None),
+    };
+    Outcome {
+        record,
+        answer,
+        solution,
+        micros: start.elapsed().as_secs_f64() * 1e6,
+    }
+}
+
+/// Puzzles taken by a worker at a time.
+const CHUNK: usize = 64;
+/// Chunks that may be in flight (taken but not yet written) per worker.
+const WINDOW_PER_JOB: usize = 8;
+
+struct Queue<R> {
+    reader: Reader<R>,
+    next_seq: usize,
+    written: usize,
+    done: bool,
+}
+
+/// Runs `reader`'s puzzles through `jobs` workers; `sink` gets the outcomes
+/// in input order. Returns when the input is exhausted.
+pub(crate) fn pipeline<R: BufRead + Send>(
+    reader: Reader<R>,
+    jobs: usize,
+    kind: SolverKind,
+    matrices: &Matrices,
+    limits: &(dyn Fn() -> Limits + Sync),
+    sink: &mut dyn FnMut(Outcome),
+) {
+    if jobs <= 1 {
+        let mut solvers = Solvers::new(kind, matrices);
+        for record in reader {
+            sink(solve_record(&mut solvers, record, &limits()));
+        }
+        return;
+    }
+    let window = jobs * WINDOW_PER_JOB;
+    let queue = Mutex::new(Queue {
+        reader,
+        next_seq: 0,
+        written: 0,
+        done: false,
+    });
+    let room = Condvar::new();
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<Outcome>)>();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (queue, room) = (&queue, &room);
+            s.spawn(move || {
+                let mut solvers = Solvers::new(kind, matrices);
+                loop {
+                    let (seq, chunk) = {
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        while !q.done && q.next_seq >= q.written + window {
+                            q = room.wait(q).unwrap_or_else(|e| e.into_inner());
+                        }
+                        if q.done {
+                            return;
+                        }
+                        let chunk: Vec<Record> = q.reader.by_ref().take(CHUNK).collect();
+                        if chunk.len() < CHUNK {
+                            q.done = true;
+                            room.notify_all();
+                        }
+                        let seq = q.next_seq;
+                        q.next_seq += 1;
+                        (seq, chunk)
+                    };
+                    let out: Vec<Outcome> = chunk
+                        .into_iter()
+                        .map(|r| solve_record(&mut solvers, r, &limits()))
+                        .collect();
+                    if tx.send((seq, out)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, Vec<Outcome>> = BTreeMap::new();
+        let mut next = 0;
+        for (seq, out) in rx {
+            pending.insert(seq, out);
+            while let Some(out) = pending.remove(&next) {
+                for o in out {
+                    sink(o);
+                }
+                next += 1;
+                let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                q.written = next;
+                room.notify_all();
+            }
+        }
+    });
+}
+
+/// Totals for --stats.
+#[derive(Default)]
+struct Totals {
+    puzzles: u64,
+    solved: u64,
+    unique: u64,
+    multiple: u64,
+    none: u64,
+    invalid: u64,
+    nodes: u64,
+}
+
+fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let matrices = Matrices::new();
+    let options = ReadOptions {
+        format: args.format.map(Format::from),
+        alphabet: args.alphabet.map(Alphabet::from),
+    };
+    let files: Vec<Option<PathBuf>> = if args.files.is_empty() {
+        vec![None]
+    } else {
+        args.files.iter().cloned().map(Some).collect()
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut totals = Totals::default();
+    let mut code = exit::FOUND;
+    let start = Instant::now();
+    let progress = io::stderr().is_terminal();
+    let mut last_progress = Instant::now();
+    let mut first_answer = true;
+    let mut buf = String::new();
+    let mut write_failed = false;
+    for file in &files {
+        let name = super::input_name(file.as_ref());
+        let input = match super::open_input(file.as_deref()) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("dlx sudoku: {name}: {e}");
+                code = code.max(exit::BAD_INPUT);
+                continue;
+            }
+        };
+        let reader = Reader::new(input, options);
+        let mut count_in_file = 0u64;
+        let limits = || Limits::count_to(limit);
+        let mut sink = |o: Outcome| {
+            count_in_file += 1;
+            totals.puzzles += 1;
+            buf.clear();
+            let status = report(
+                &o,
+                &name,
+                mode,
+                args,
+                &mut buf,
+                &mut first_answer,
+                &mut totals,
+            );
+            code = code.max(match status {
+                Status::Invalid => exit::BAD_INPUT,
+                Status::None if mode != Mode::Check => exit::NONE,
+                _ => exit::FOUND,
+            });
+            if !write_failed && out.write_all(buf.as_bytes()).is_err() {
+                write_failed = true;
+            }
+            if progress
+                && last_progress.elapsed() > Duration::from_millis(250)
+                && start.elapsed() > Duration::from_secs(1)
+            {
+                last_progress = Instant::now();
+                let secs = start.elapsed().as_secs_f64();
+                eprint!(
+                    "\r{} puzzles, {:.0}/s ",
+                    totals.puzzles,
+                    totals.puzzles as f64 / secs
+                );
+            }
+        };
+        pipeline(
+            reader,
+            jobs,
+            args.solver.into(),
+            &matrices,
+            &limits,
+            &mut sink,
+        );
+        if count_in_file == 0 {
+            eprintln!("dlx sudoku: {name}: no puzzles in the input");
+            code = code.max(exit::BAD_INPUT);
+        }
+    }
+    if progress && start.elapsed() > Duration::from_secs(1) {
+        eprint!("\r\x1b[K");
+    }
+    super::flush_or_quiet(&mut out);
+    if args.stats {
+        let secs = start.elapsed().as_secs_f64();
+        let t = &totals;
+        eprintln!(
+            "puzzles: {}, solved: {}, unique: {}, multiple: {}, none: {}, invalid: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle)",
+            t.puzzles,
+            t.solved,
+            t.unique,
+            t.multiple,
+            t.none,
+            t.invalid,
+            secs,
+            t.puzzles as f64 / secs.max(1e-9),
+            t.nodes,
+            t.nodes as f64 / (t.puzzles - t.invalid).max(1) as f64
+        );
+    }
+    code
+}
+
+/// Writes one outcome into `buf` (stdout text) and messages to stderr;
+/// returns its status.
+fn report(
+    o: &Outcome,
+    name: &str,
+    mode: Mode,
+    args: &CommonArgs,
+    buf: &mut String,
+    first: &mut bool,
+    totals: &mut Totals,
+) -> Status {
+    let r = &o.record;
+    let status = match (&r.grid, &o.answer) {
+        (Err(_), _) | (_, None) => Status::Invalid,
+        (Ok(_), Some(a)) => a.status(),
+    };
+    match status {
+        Status::Invalid => totals.invalid += 1,
+        Status::None => totals.none += 1,
+        Status::Unique => totals.unique += 1,
+        Status::Multiple => totals.multiple += 1,
+        _ => {}
+    }
+    if o.solution.is_some() {
+        totals.solved += 1;
+    }
+    if let Some(a) = &o.answer {
+        totals.nodes += a.nodes;
+    }
+    let where_ = format!("{name}: puzzle {} (line {})", r.index, r.line);
+    if let Err(e) = &r.grid {
+        eprintln!("dlx sudoku: {where_}: invalid: {e}");
+    } else if status == Status::None && mode == Mode::Solve {
+        eprintln!("dlx sudoku: {where_}: no solution");
+    } else if status == Status::Timeout {
+        eprintln!("dlx sudoku: {where_}: timed out");
+    }
+    if args.json {
+        buf.push_str(&json_line(o, name, status));
+        buf.push('\n');
+        return status;
+    }
+    let out_format = args.output_format.map(Format::from).unwrap_or(r.format);
+    match mode {
+        Mode::Solve => {
+            let answer = match &o.solution {
+                Some(g) => format::Answer::Grid(g, r.alphabet),
+                None => format::Answer::Raw(&r.raw),
+            };
+            // A puzzle that could not be read is echoed as it came.
+            let format = if o.solution.is_some() {
+                out_format
+            } else {
+                r.format
+            };
+            format::write_answer(buf, format, *first, answer);
+            *first = false;
+        }
+        Mode::Count => {
+            match (&r.grid, &o.answer) {
+                (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind_text())),
+                (_, Some(a)) => buf.push_str(&a.solutions.to_string()),
+                _ => buf.push_str("invalid"),
+            }
+            buf.push('\n');
+        }
+        Mode::Check => {
+            match &r.grid {
+                Err(e) => buf.push_str(&format!("invalid: {}", e.kind_text())),
+                Ok(_) => buf.push_str(status.as_str()),
+            }
+            buf.push('\n');
+        }
+    }
+    status
+}
+
+/// An error's description without its line prefix (the line is on stderr).
+trait KindText {
+    fn kind_text(&self) -> String;
+}
+
+impl KindText for format::PuzzleError {
+    fn kind_text(&self) -> String {
+        let full = self.to_string();
+        match full.split_once(": ") {
+            Some((_, rest)) => rest.to_string(),
+            None => full,
+        }
+    }
+}
+
+fn json_line(o: &Outcome, name: &str, status: Status) -> String {
+    let r = &o.record;
+    let mut obj = json::Object::new()
+        .str("file", name)
+        .num("index", r.index)
+        .num("line", r.line)
+        .str("puzzle", &r.raw);
+    let solution = o.solution.as_ref().map(|g| r.alphabet.line(g, '.'));
+    obj = obj
+        .opt_str("solution", solution.as_deref())
+        .str("status", status.as_str());
+    if let Some(a) = &o.answer {
+        obj = obj
+            .num("solutions", a.solutions)
+            .boolean("complete", a.complete)
+            .num("nodes", a.nodes);
+    }
+    if let Err(e) = &r.grid {
+        obj = obj.str("error", &e.to_string());
+    }
+    obj.float("micros", o.micros).finish()
+}

@@ -1,0 +1,66 @@
+//! `line` and `poj3074`: one puzzle a line, the format of the public
+//! collections. The first whitespace-separated token holds the n² symbols;
+//! whatever follows (a TAB and a rating, say) is ignored. A line `end` closes
+//! the input (POJ 3074); blank lines and `#` comments are skipped.
+
+use std::io::BufRead;
+
+use super::{parse_cells, Format, PuzzleError, PuzzleErrorKind, Reader, Record};
+use crate::sudoku::grid::{Alphabet, Grid, BOX_SIDES};
+
+pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Record> {
+    let (line_no, text) = r.next_data_line()?;
+    let text = match text {
+        Ok(t) => t,
+        Err(kind) => return Some(r.error(line_no, String::new(), format, kind)),
+    };
+    let lead = text.len() - text.trim_start().len();
+    let token = text.split_whitespace().next().unwrap_or("");
+    if token == "end" {
+        return None;
+    }
+    let (alphabet, grid) = parse_token(token, r.options.alphabet, line_no, lead);
+    Some(r.record(line_no, text, format, alphabet, grid))
+}
+
+fn parse_token(
+    token: &str,
+    forced: Option<Alphabet>,
+    line_no: usize,
+    lead: usize,
+) -> (Alphabet, Result<Grid, PuzzleError>) {
+    let symbols: Vec<char> = token.chars().collect();
+    let Some(b) = BOX_SIDES
+        .into_iter()
+        .find(|b| b * b * b * b == symbols.len())
+    else {
+        let err = PuzzleError {
+            line: line_no,
+            kind: PuzzleErrorKind::WrongLength {
+                found: symbols.len(),
+                expected: None,
+            },
+        };
+        return (forced.unwrap_or(Alphabet::Digits), Err(err));
+    };
+    parse_cells(&symbols, b * b, forced, |_| line_no, |i| lead + i + 1)
+}
+
+/// Parses one puzzle in the `line` format (its first token), with the
+/// alphabet chosen by size and symbols.
+pub fn parse_line(line: &str) -> Result<Grid, PuzzleError> {
+    let token = line.split_whitespace().next().unwrap_or("");
+    let grid = parse_token(token, None, 1, line.len() - line.trim_start().len()).1?;
+    match grid.conflict() {
+        Some(c) => Err(PuzzleError {
+            line: 1,
+            kind: PuzzleErrorKind::Conflict(c),
+        }),
+        None => Ok(grid),
+    }
+}
+
+pub(super) fn write(out: &mut String, grid: &Grid, alphabet: Alphabet) {
+    out.push_str(&alphabet.line(grid, '.'));
+    out.push('\n');
+}

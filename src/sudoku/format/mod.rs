@@ -1,0 +1,583 @@
+//! Reading and writing puzzles in the judges' formats and the collections'.
+//!
+//! | format | input | answer |
+//! |---|---|---|
+//! | `line` | one puzzle a line, n² symbols, `.` `0` `-` `_` empty, text after a TAB or space ignored, `#` comments | the same |
+//! | `poj3074` | `line` closed by a line `end` | `line`, no `end` |
+//! | `poj2676` | a count T, then T grids of 9 lines of 9 digits, `0` empty | 9 lines a grid |
+//! | `poj3076` | grids of n lines of n symbols (`A`–`P`, `-` empty), an empty line between | the same |
+//! | `hdu1426` | grids of n lines of n space-separated tokens, `?` empty, a blank line between | the same |
+//! | `leetcode` | LeetCode 37's board `[["5","3",".",…],…]` | the filled board |
+//! | `grid` | the printed block layout, `\|` between boxes, `--+--` between bands | the same |
+//!
+//! [`Reader`] detects the format from the first line that holds data (unless
+//! told), streams the input line by line, and yields one [`Record`] per
+//! puzzle: its number, its first line, its text, and the grid or a
+//! [`PuzzleError`] that names the line and the problem. A bad puzzle never
+//! stops the reader: the next record starts after it. [`write_answer`]
+//! answers a record in its own format (or another).
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::BufRead;
+
+use super::grid::{Alphabet, Conflict, Grid, BOX_SIDES};
+
+mod layout;
+mod leetcode;
+mod line;
+mod rows;
+
+pub use line::parse_line;
+
+/// The longest line read; longer ones are an error (binary garbage must not
+/// exhaust memory).
+pub const MAX_LINE: usize = 1 << 16;
+
+/// An input or output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One puzzle a line.
+    Line,
+    /// One puzzle a line, closed by `end`.
+    Poj3074,
+    /// A count, then grids of digit rows.
+    Poj2676,
+    /// Grids of symbol rows separated by empty lines.
+    Poj3076,
+    /// Grids of space-separated tokens, `?` empty.
+    Hdu1426,
+    /// LeetCode 37's JSON board.
+    Leetcode,
+    /// The printed block layout.
+    Grid,
+}
+
+impl Format {
+    /// Every format, in documentation order.
+    pub const ALL: [Format; 7] = [
+        Format::Line,
+        Format::Poj3074,
+        Format::Poj2676,
+        Format::Poj3076,
+        Format::Hdu1426,
+        Format::Leetcode,
+        Format::Grid,
+    ];
+
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Line => "line",
+            Format::Poj3074 => "poj3074",
+            Format::Poj2676 => "poj2676",
+            Format::Poj3076 => "poj3076",
+            Format::Hdu1426 => "hdu1426",
+            Format::Leetcode => "leetcode",
+            Format::Grid => "grid",
+        }
+    }
+
+    /// The format with this name.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// What is wrong with one puzzle of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleError {
+    /// The 1-based line where the problem is.
+    pub line: usize,
+    /// What the problem is.
+    pub kind: PuzzleErrorKind,
+}
+
+/// The kinds of [`PuzzleError`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PuzzleErrorKind {
+    /// A puzzle line whose length is not that of any grid.
+    WrongLength {
+        /// Symbols found.
+        found: usize,
+        /// Symbols expected, when the format fixes it.
+        expected: Option<usize>,
+    },
+    /// A symbol that is neither a digit of the grid nor an empty mark.
+    BadSymbol {
+        /// The symbol.
+        symbol: char,
+        /// 1-based position on its line.
+        column: usize,
+    },
+    /// Givens that break a rule.
+    Conflict(Conflict),
+    /// The input ended inside a grid.
+    CutShort {
+        /// Rows expected.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// POJ 2676's count disagrees with the grids that follow.
+    CountMismatch {
+        /// The count T.
+        declared: usize,
+        /// Grids found.
+        found: usize,
+    },
+    /// Bytes that are not text.
+    NotText,
+    /// A line longer than [`MAX_LINE`].
+    LineTooLong,
+    /// Anything else malformed, described.
+    Malformed(String),
+}
+
+impl fmt::Display for PuzzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: ", self.line)?;
+        match &self.kind {
+            PuzzleErrorKind::WrongLength {
+                found,
+                expected: Some(e),
+            } => {
+                write!(f, "{found} symbols where {e} were expected")
+            }
+            PuzzleErrorKind::WrongLength {
+                found,
+                expected: None,
+            } => write!(
+                f,
+                "{found} symbols: a puzzle has 16, 81, 256, 625 (b⁴) symbols"
+            ),
+            PuzzleErrorKind::BadSymbol { symbol, column } => {
+                write!(f, "unknown symbol {symbol:?} at column {column}")
+            }
+            PuzzleErrorKind::Conflict(c) => write!(f, "conflicting givens: {c}"),
+            PuzzleErrorKind::CutShort { expected, found } => {
+                write!(
+                    f,
+                    "the input ends inside a grid ({found} of {expected} rows)"
+                )
+            }
+            PuzzleErrorKind::CountMismatch { declared, found } => {
+                write!(
+                    f,
+                    "the count says {declared} puzzles but the input has {found}"
+                )
+            }
+            PuzzleErrorKind::NotText => write!(f, "not text (invalid UTF-8 or control bytes)"),
+            PuzzleErrorKind::LineTooLong => write!(f, "line longer than {MAX_LINE} bytes"),
+            PuzzleErrorKind::Malformed(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for PuzzleError {}
+
+/// One puzzle of the input, read.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// 1-based number of the puzzle in its input.
+    pub index: usize,
+    /// 1-based line where the puzzle starts.
+    pub line: usize,
+    /// The puzzle's text as read (its lines joined by `\n`).
+    pub raw: String,
+    /// The format it was read in.
+    pub format: Format,
+    /// The alphabet its symbols were read with.
+    pub alphabet: Alphabet,
+    /// The grid, or what is wrong with it.
+    pub grid: Result<Grid, PuzzleError>,
+}
+
+/// How to read: a forced format and alphabet, or detection.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions {
+    /// The format; detected from the first data line when `None`.
+    pub format: Option<Format>,
+    /// The alphabet; chosen per puzzle by its size and symbols when `None`.
+    pub alphabet: Option<Alphabet>,
+}
+
+/// A line of input: its number and its text (or why it is not text).
+type Line = (usize, Result<String, PuzzleErrorKind>);
+
+/// Streams puzzles out of a `BufRead`. See the module documentation.
+pub struct Reader<R> {
+    input: R,
+    line_no: usize,
+    lookahead: VecDeque<Line>,
+    eof: bool,
+    options: ReadOptions,
+    format: Option<Format>,
+    index: usize,
+    finished: bool,
+    /// POJ 2676: the count, and grids read so far.
+    declared: Option<usize>,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader over `input`.
+    pub fn new(input: R, options: ReadOptions) -> Self {
+        Reader {
+            input,
+            line_no: 0,
+            lookahead: VecDeque::new(),
+            eof: false,
+            options,
+            format: options.format,
+            index: 0,
+            finished: false,
+            declared: None,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The format in use (once detected).
+    pub fn format(&self) -> Option<Format> {
+        self.format
+    }
+
+    /// Reads one physical line, at most [`MAX_LINE`] bytes kept.
+    fn read_physical(&mut self) -> Option<Line> {
+        if self.eof {
+            return None;
+        }
+        self.buf.clear();
+        let mut too_long = false;
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.eof = true;
+                    self.line_no += 1;
+                    return Some((
+                        self.line_no,
+                        Err(PuzzleErrorKind::Malformed(format!("read error: {e}"))),
+                    ));
+                }
+            };
+            if chunk.is_empty() {
+                self.eof = true;
+                if self.buf.is_empty() && !too_long {
+                    return None;
+                }
+                break;
+            }
+            let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = MAX_LINE.saturating_sub(self.buf.len());
+            if used > room {
+                too_long = true;
+            }
+            self.buf.extend_from_slice(&chunk[..used.min(room)]);
+            self.input.consume(used);
+            if done {
+                break;
+            }
+        }
+        self.line_no += 1;
+        if too_long {
+            return Some((self.line_no, Err(PuzzleErrorKind::LineTooLong)));
+        }
+        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+            self.buf.pop();
+        }
+        let text = match std::str::from_utf8(&self.buf) {
+            Ok(s) if !s.chars().any(|c| c.is_control() && c != '\t') => Ok(s.to_string()),
+            _ => Err(PuzzleErrorKind::NotText),
+        };
+        Some((self.line_no, text))
+    }
+
+    /// The next line, from the lookahead first.
+    fn next_line(&mut self) -> Option<Line> {
+        self.lookahead.pop_front().or_else(|| self.read_physical())
+    }
+
+    /// Looks at the `k`-th line ahead without taking it.
+    fn peek(&mut self, k: usize) -> Option<&Line> {
+        while self.lookahead.len() <= k {
+            let line = self.read_physical()?;
+            self.lookahead.push_back(line);
+        }
+        self.lookahead.get(k)
+    }
+
+    /// The next line that holds data: blank lines and `#` comments skipped.
+    fn next_data_line(&mut self) -> Option<Line> {
+        loop {
+            let line = self.next_line()?;
+            match &line.1 {
+                Ok(t) if is_blank_or_comment(t) => continue,
+                _ => return Some(line),
+            }
+        }
+    }
+
+    /// Decides the format from the first data lines.
+    fn detect(&mut self) -> Format {
+        let mut k = 0;
+        let first = loop {
+            match self.peek(k) {
+                None => return Format::Line,
+                Some((_, Ok(t))) if is_blank_or_comment(t) => k += 1,
+                Some((_, Ok(t))) => break t.trim().to_string(),
+                Some((_, Err(_))) => return Format::Line,
+            }
+        };
+        if first.starts_with('[') {
+            return Format::Leetcode;
+        }
+        let rule = first
+            .chars()
+            .all(|c| matches!(c, '-' | '+' | '=' | '|' | ' '));
+        if first.contains('|') || rule {
+            return Format::Grid;
+        }
+        if !first.is_empty() && first.len() < 10 && first.bytes().all(|b| b.is_ascii_digit()) {
+            // A short number: POJ 2676's count, unless it is a grid row.
+            let next_is_row =
+                matches!(self.peek(k + 1), Some((_, Ok(t))) if t.trim().len() == first.len());
+            if !(next_is_row && first.len() == 9) {
+                return Format::Poj2676;
+            }
+        }
+        let tokens: Vec<&str> = first.split_whitespace().collect();
+        if tokens.len() > 1 && tokens.iter().all(|t| t.chars().count() == 1) {
+            return Format::Hdu1426;
+        }
+        let token = tokens.first().copied().unwrap_or("");
+        let len = token.chars().count();
+        let is_row_len = BOX_SIDES.into_iter().any(|b| b * b == len);
+        let is_line_len = BOX_SIDES.into_iter().any(|b| b * b * b * b == len);
+        if is_row_len && !is_line_len {
+            return Format::Poj3076;
+        }
+        if len == 16 {
+            // 4×4 on one line, or a row of a 16×16 grid.
+            let small = token.chars().all(|c| "1234.0-_".contains(c));
+            return if small { Format::Line } else { Format::Poj3076 };
+        }
+        Format::Line
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Record;
+
+    fn next(&mut self) -> Option<Record> {
+        if self.finished {
+            return None;
+        }
+        let format = match self.format {
+            Some(f) => f,
+            None => {
+                let f = self.detect();
+                self.format = Some(f);
+                f
+            }
+        };
+        let record = match format {
+            Format::Line | Format::Poj3074 => line::read(self, format),
+            Format::Poj2676 | Format::Poj3076 | Format::Hdu1426 => rows::read(self, format),
+            Format::Leetcode => leetcode::read(self),
+            Format::Grid => layout::read(self),
+        };
+        if record.is_none() {
+            self.finished = true;
+        }
+        record
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A record for puzzle `raw` starting at `line`, numbered next.
+    fn record(
+        &mut self,
+        line: usize,
+        raw: String,
+        format: Format,
+        alphabet: Alphabet,
+        grid: Result<Grid, PuzzleError>,
+    ) -> Record {
+        self.index += 1;
+        let grid = grid.and_then(|g| match g.conflict() {
+            Some(c) => Err(PuzzleError {
+                line,
+                kind: PuzzleErrorKind::Conflict(c),
+            }),
+            None => Ok(g),
+        });
+        Record {
+            index: self.index,
+            line,
+            raw,
+            format,
+            alphabet,
+            grid,
+        }
+    }
+
+    fn error(&mut self, line: usize, raw: String, format: Format, kind: PuzzleErrorKind) -> Record {
+        let alphabet = self.options.alphabet.unwrap_or(Alphabet::Digits);
+        self.record(line, raw, format, alphabet, Err(PuzzleError { line, kind }))
+    }
+}
+
+fn is_blank_or_comment(t: &str) -> bool {
+    let t = t.trim();
+    t.is_empty() || t.starts_with('#')
+}
+
+/// Whether `ch` marks an empty cell in `alphabet`.
+fn is_empty_mark(ch: char, alphabet: Alphabet) -> bool {
+    matches!(ch, '.' | '-' | '_' | '?' | '*') || (ch == '0' && alphabet != Alphabet::Hex)
+}
+
+/// The alphabet for a puzzle of side `n` with these symbols, unless forced.
+fn choose_alphabet(
+    forced: Option<Alphabet>,
+    n: usize,
+    symbols: impl Iterator<Item = char>,
+) -> Alphabet {
+    if let Some(a) = forced {
+        return a;
+    }
+    if n <= 9 {
+        return Alphabet::Digits;
+    }
+    let mut symbols = symbols;
+    if symbols.any(|c| c.is_ascii_digit() && c != '0') {
+        Alphabet::Digits
+    } else {
+        Alphabet::Letters
+    }
+}
+
+/// Parses `n²` symbols (already split into cells) into a grid of side `n`.
+/// `column_of(i)` gives the 1-based column of symbol `i` for messages.
+fn parse_cells(
+    symbols: &[char],
+    n: usize,
+    forced: Option<Alphabet>,
+    line_of: impl Fn(usize) -> usize,
+    column_of: impl Fn(usize) -> usize,
+) -> (Alphabet, Result<Grid, PuzzleError>) {
+    let alphabet = choose_alphabet(forced, n, symbols.iter().copied());
+    let mut cells = Vec::with_capacity(symbols.len());
+    for (i, &ch) in symbols.iter().enumerate() {
+        if let Some(d) = alphabet.digit(ch, n) {
+            cells.push(d);
+        } else if is_empty_mark(ch, alphabet) {
+            cells.push(0);
+        } else {
+            let err = PuzzleError {
+                line: line_of(i),
+                kind: PuzzleErrorKind::BadSymbol {
+                    symbol: ch,
+                    column: column_of(i),
+                },
+            };
+            return (alphabet, Err(err));
+        }
+    }
+    match Grid::from_cells(cells) {
+        Some(g) => (alphabet, Ok(g)),
+        None => (
+            alphabet,
+            Err(PuzzleError {
+                line: line_of(0),
+                kind: PuzzleErrorKind::WrongLength {
+                    found: symbols.len(),
+                    expected: None,
+                },
+            }),
+        ),
+    }
+}
+
+/// What to write for one puzzle: its solution, or its text back unchanged.
+#[derive(Clone, Copy, Debug)]
+pub enum Answer<'a> {
+    /// A grid, in the given alphabet.
+    Grid(&'a Grid, Alphabet),
+    /// The puzzle's own text (for a puzzle with no answer).
+    Raw(&'a str),
+}
+
+/// Appends one answer in `format` to `out`. `first` is whether it is the
+/// first answer of the output (formats with separators put one before every
+/// other answer).
+pub fn write_answer(out: &mut String, format: Format, first: bool, answer: Answer<'_>) {
+    if !first && matches!(format, Format::Poj3076 | Format::Hdu1426 | Format::Grid) {
+        out.push('\n');
+    }
+    match answer {
+        Answer::Raw(raw) => {
+            out.push_str(raw);
+            out.push('\n');
+        }
+        Answer::Grid(grid, alphabet) => match format {
+            Format::Line | Format::Poj3074 => line::write(out, grid, alphabet),
+            Format::Poj2676 | Format::Poj3076 | Format::Hdu1426 => {
+                rows::write(out, format, grid, alphabet)
+            }
+            Format::Leetcode => leetcode::write(out, grid, alphabet),
+            Format::Grid => layout::write(out, grid, alphabet),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(text: &str) -> Vec<Record> {
+        Reader::new(text.as_bytes(), ReadOptions::default()).collect()
+    }
+
+    #[test]
+    fn detects_each_format() {
+        let cases = [
+            ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n", Format::Line),
+            ("1\n103000509\n002109400\n000704000\n300502006\n060000050\n700803004\n000401000\n009205800\n804000107\n", Format::Poj2676),
+            ("[[\"5\",\".\"]]\n", Format::Leetcode),
+            ("5 3 . | . 7 .\n", Format::Grid),
+            ("7 1 2 ? 6 ? 3 5 8\n", Format::Hdu1426),
+            ("--A----C-----O-I\n", Format::Poj3076),
+            ("12.4..........3.\n", Format::Line),
+        ];
+        for (text, want) in cases {
+            let mut r = Reader::new(text.as_bytes(), ReadOptions::default());
+            r.next();
+            assert_eq!(r.format(), Some(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn garbage_and_long_lines_are_errors_not_panics() {
+        let mut bytes = vec![0xffu8, 0xfe, b'\n'];
+        bytes.extend(std::iter::repeat_n(b'1', MAX_LINE + 10));
+        bytes.push(b'\n');
+        let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
+        assert_eq!(records.len(), 2);
+        assert!(matches!(
+            records[0].grid.as_ref().unwrap_err().kind,
+            PuzzleErrorKind::NotText
+        ));
+        assert!(matches!(
+            records[1].grid.as_ref().unwrap_err().kind,
+            PuzzleErrorKind::LineTooLong
+        ));
+        assert!(read_all("").is_empty());
+    }
+}

@@ -1,0 +1,344 @@
+//! Sudoku grids of any box size, their alphabets, and the validity checks.
+//!
+//! A [`Grid`] with box side `b` has `n = b²` rows, columns, boxes and digits,
+//! and `n²` cells stored row-major; a cell holds 0 (empty) or a digit `1..=n`.
+//! Box sides 2 to 8 are supported (4×4 up to 64×64).
+//!
+//! Two checks live here, independent of every solver: [`Grid::conflict`]
+//! (givens that break a rule, which makes a puzzle *invalid*) and
+//! [`check_solution`] (a complete grid that obeys every rule and keeps every
+//! given). The tests run every solver's answer through the latter.
+
+use std::fmt;
+
+/// The smallest and largest box side supported.
+pub const BOX_SIDES: std::ops::RangeInclusive<usize> = 2..=8;
+
+/// A Sudoku grid: givens (or a solution) with 0 for an empty cell.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    box_side: usize,
+    cells: Vec<u8>,
+}
+
+/// Two givens that break a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The digit that repeats.
+    pub digit: u8,
+    /// The first cell (row, column), 0-based.
+    pub first: (usize, usize),
+    /// The second cell.
+    pub second: (usize, usize),
+    /// Which unit they share.
+    pub unit: Unit,
+}
+
+/// A row, a column or a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+    /// A box.
+    Box,
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = match self.unit {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+        };
+        write!(
+            f,
+            "digit {} twice in a {unit}, at r{}c{} and r{}c{}",
+            self.digit,
+            self.first.0 + 1,
+            self.first.1 + 1,
+            self.second.0 + 1,
+            self.second.1 + 1
+        )
+    }
+}
+
+impl Grid {
+    /// An empty grid with box side `b` (`None` outside [`BOX_SIDES`]).
+    pub fn empty(box_side: usize) -> Option<Grid> {
+        if !BOX_SIDES.contains(&box_side) {
+            return None;
+        }
+        let n = box_side * box_side;
+        Some(Grid {
+            box_side,
+            cells: vec![0; n * n],
+        })
+    }
+
+    /// A grid from row-major cells (0 empty, else `1..=n`), if the size is
+    /// `b⁴` for a supported `b` and every value is in range.
+    pub fn from_cells(cells: Vec<u8>) -> Option<Grid> {
+        let b = BOX_SIDES
+            .into_iter()
+            .find(|b| b * b * b * b == cells.len())?;
+        let n = b * b;
+        if cells.iter().any(|&v| v as usize > n) {
+            return None;
+        }
+        Some(Grid { box_side: b, cells })
+    }
+
+    /// The box side `b`.
+    pub fn box_side(&self) -> usize {
+        self.box_side
+    }
+
+    /// The side `n = b²`: rows, columns, boxes and digits.
+    pub fn side(&self) -> usize {
+        self.box_side * self.box_side
+    }
+
+    /// The cells, row-major, 0 for empty.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The cell at row `r`, column `c` (0 when empty).
+    pub fn get(&self, r: usize, c: usize) -> u8 {
+        self.cells[r * self.side() + c]
+    }
+
+    /// Sets a cell (0 empties it). Panics if out of range: a programming error.
+    pub fn set(&mut self, r: usize, c: usize, digit: u8) {
+        assert!(digit as usize <= self.side(), "digit {digit} out of range");
+        let n = self.side();
+        self.cells[r * n + c] = digit;
+    }
+
+    /// The number of filled cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// The box of cell (r, c).
+    pub fn box_of(&self, r: usize, c: usize) -> usize {
+        (r / self.box_side) * self.box_side + c / self.box_side
+    }
+
+    /// The first pair of givens that break a rule, scanning row-major.
+    pub fn conflict(&self) -> Option<Conflict> {
+        let n = self.side();
+        // seen[unit][digit] = 1 + the cell index where it was first seen.
+        let mut seen = vec![0usize; 3 * n * (n + 1)];
+        for r in 0..n {
+            for c in 0..n {
+                let d = self.get(r, c) as usize;
+                if d == 0 {
+                    continue;
+                }
+                let units = [
+                    (Unit::Row, r),
+                    (Unit::Column, c),
+                    (Unit::Box, self.box_of(r, c)),
+                ];
+                for (k, (unit, u)) in units.into_iter().enumerate() {
+                    let slot = (k * n + u) * (n + 1) + d;
+                    if seen[slot] != 0 {
+                        let first = seen[slot] - 1;
+                        return Some(Conflict {
+                            digit: d as u8,
+                            first: (first / n, first % n),
+                            second: (r, c),
+                            unit,
+                        });
+                    }
+                    seen[slot] = r * n + c + 1;
+                }
+            }
+        }
+        None
+    }
+}
+
+impl fmt::Debug for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Grid({})",
+            Alphabet::default_for(self.side()).line(self, '.')
+        )
+    }
+}
+
+/// Checks that `solution` solves `puzzle`: same size, every cell filled,
+/// every row, column and box a permutation of `1..=n`, every given kept.
+///
+/// This is the independent checker: it shares no code with any solver.
+pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), String> {
+    if puzzle.box_side != solution.box_side {
+        return Err("solution has a different size".into());
+    }
+    let n = solution.side();
+    for (k, (&p, &s)) in puzzle.cells.iter().zip(&solution.cells).enumerate() {
+        if s == 0 || s as usize > n {
+            return Err(format!("cell r{}c{} is not filled", k / n + 1, k % n + 1));
+        }
+        if p != 0 && p != s {
+            return Err(format!("given at r{}c{} was changed", k / n + 1, k % n + 1));
+        }
+    }
+    for unit in 0..n {
+        let (mut row, mut col, mut bx) =
+            (vec![false; n + 1], vec![false; n + 1], vec![false; n + 1]);
+        let b = solution.box_side;
+        for i in 0..n {
+            let r = solution.get(unit, i) as usize;
+            let c = solution.get(i, unit) as usize;
+            let x = solution.get((unit / b) * b + i / b, (unit % b) * b + i % b) as usize;
+            for (seen, d, what) in [
+                (&mut row, r, "row"),
+                (&mut col, c, "column"),
+                (&mut bx, x, "box"),
+            ] {
+                if seen[d] {
+                    return Err(format!("digit {d} twice in {what} {}", unit + 1));
+                }
+                seen[d] = true;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How digits are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alphabet {
+    /// `1`–`9`, then `A`, `B`, … (`1-9A-G` for 16×16).
+    Digits,
+    /// `A` = 1, `B` = 2, … (POJ 3076's `A`–`P` for 16×16).
+    Letters,
+    /// `0`–`9`, then `A`, … with `0` = 1 (hexadecimal `0-9A-F` for 16×16).
+    Hex,
+}
+
+impl Alphabet {
+    /// The usual alphabet for side `n`: digits up to 9×9, letters beyond.
+    pub fn default_for(n: usize) -> Alphabet {
+        if n <= 9 {
+            Alphabet::Digits
+        } else {
+            Alphabet::Letters
+        }
+    }
+
+    /// The symbol for digit `d` in `1..=n`.
+    pub fn symbol(self, d: u8) -> char {
+        let d = d as u32;
+        let ch = match self {
+            Alphabet::Digits if d <= 9 => char::from_digit(d, 10),
+            Alphabet::Digits => char::from_u32('A' as u32 + d - 10),
+            Alphabet::Letters => char::from_u32('A' as u32 + d - 1),
+            Alphabet::Hex if d <= 10 => char::from_digit(d - 1, 10),
+            Alphabet::Hex => char::from_u32('A' as u32 + d - 11),
+        };
+        ch.unwrap_or('?')
+    }
+
+    /// The digit a symbol stands for, if it is one of this alphabet's first
+    /// `n` symbols (letters in either case).
+    pub fn digit(self, ch: char, n: usize) -> Option<u8> {
+        let ch = ch.to_ascii_uppercase();
+        let d = match (self, ch) {
+            (Alphabet::Digits, '1'..='9') => ch as u32 - '0' as u32,
+            (Alphabet::Digits, 'A'..='Z') => ch as u32 - 'A' as u32 + 10,
+            (Alphabet::Letters, 'A'..='Z') => ch as u32 - 'A' as u32 + 1,
+            (Alphabet::Hex, '0'..='9') => ch as u32 - '0' as u32 + 1,
+            (Alphabet::Hex, 'A'..='Z') => ch as u32 - 'A' as u32 + 11,
+            _ => return None,
+        };
+        (1..=n as u32).contains(&d).then_some(d as u8)
+    }
+
+    /// The grid on one line, `empty` for empty cells.
+    pub fn line(self, grid: &Grid, empty: char) -> String {
+        grid.cells()
+            .iter()
+            .map(|&d| if d == 0 { empty } else { self.symbol(d) })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alphabets_round_trip() {
+        for (a, n) in [
+            (Alphabet::Digits, 9),
+            (Alphabet::Digits, 16),
+            (Alphabet::Letters, 25),
+            (Alphabet::Hex, 16),
+        ] {
+            for d in 1..=n as u8 {
+                assert_eq!(a.digit(a.symbol(d), n), Some(d), "{a:?} {d}");
+            }
+            assert_eq!(a.digit('.', n), None);
+        }
+        assert_eq!(Alphabet::Letters.symbol(16), 'P');
+        assert_eq!(Alphabet::Hex.symbol(1), '0');
+        assert_eq!(Alphabet::Digits.symbol(16), 'G');
+        assert_eq!(Alphabet::Digits.digit('0', 9), None);
+        assert_eq!(Alphabet::Letters.digit('Q', 16), None);
+    }
+
+    #[test]
+    fn conflicts_are_found_in_each_unit() {
+        let mut g = Grid::empty(3).unwrap();
+        assert_eq!(g.conflict(), None);
+        g.set(0, 0, 5);
+        g.set(0, 8, 5);
+        assert_eq!(g.conflict().unwrap().unit, Unit::Row);
+        g.set(0, 8, 0);
+        g.set(8, 0, 5);
+        assert_eq!(g.conflict().unwrap().unit, Unit::Column);
+        g.set(8, 0, 0);
+        g.set(2, 2, 5);
+        let c = g.conflict().unwrap();
+        assert_eq!((c.unit, c.first, c.second), (Unit::Box, (0, 0), (2, 2)));
+        assert!(c.to_string().contains("r1c1"));
+    }
+
+    #[test]
+    fn checker_rejects_bad_solutions() {
+        let rows = [
+            "534678912",
+            "672195348",
+            "198342567",
+            "859761423",
+            "426853791",
+            "713924856",
+            "961537284",
+            "287419635",
+            "345286179",
+        ];
+        let cells: Vec<u8> = rows.concat().bytes().map(|b| b - b'0').collect();
+        let solution = Grid::from_cells(cells).unwrap();
+        let mut puzzle = solution.clone();
+        for k in (0..81).step_by(2) {
+            puzzle.set(k / 9, k % 9, 0);
+        }
+        check_solution(&puzzle, &solution).unwrap();
+        let mut bad = solution.clone();
+        bad.set(0, 0, 6); // breaks row 1 and the given at r1c1
+        assert!(check_solution(&puzzle, &bad).is_err());
+        let mut swapped = solution.clone();
+        // swapping two cells of a row keeps the row but breaks columns
+        swapped.set(0, 1, 5);
+        swapped.set(0, 0, 3);
+        assert!(check_solution(&Grid::empty(3).unwrap(), &swapped).is_err());
+        assert!(check_solution(&puzzle, &puzzle).is_err());
+    }
+}

@@ -1,0 +1,234 @@
+//! The Sudoku layer: grids, their mapping to exact cover, the judges'
+//! formats, and the backtracking baselines.
+//!
+//! The layer is thin: [`cover`] maps a grid to the core's matrix and a
+//! solution back; all searching is [`crate::dlx`]'s. Every solver — DLX and
+//! the baselines of [`backtrack`] — implements [`SudokuSolver`], so tests and
+//! benchmarks run them all the same way, and every answer can be checked by
+//! [`check_solution`], which shares no code with any of them.
+//!
+//! ```
+//! use dlx::sudoku::{format, Limits, Solvers, SudokuSolver};
+//!
+//! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+//! let puzzle = format::parse_line(line).unwrap();
+//! let matrices = dlx::sudoku::Matrices::new();
+//! let mut solver = Solvers::dlx(&matrices);
+//! let mut solution = puzzle.clone();
+//! let answer = solver.solve(&puzzle, &Limits::count_to(2), &mut solution);
+//! assert_eq!(answer.solutions, 1); // unique
+//! dlx::sudoku::check_solution(&puzzle, &solution).unwrap();
+//! ```
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+pub mod backtrack;
+pub mod cover;
+pub mod format;
+pub mod grid;
+
+pub use cover::{DlxSudoku, SudokuMatrix};
+pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
+
+/// Limits on solving one puzzle.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Stop after this many solutions (2 checks uniqueness).
+    pub solutions: u64,
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// Count up to `n` solutions, no deadline.
+    pub fn count_to(n: u64) -> Limits {
+        Limits {
+            solutions: n,
+            deadline: None,
+        }
+    }
+}
+
+/// What a solver found for one puzzle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// Solutions found (at most the limit).
+    pub solutions: u64,
+    /// Whether the search space was exhausted, so `solutions` is exact.
+    pub complete: bool,
+    /// Whether the deadline stopped the search.
+    pub timed_out: bool,
+    /// Search-tree nodes (each solver counts its own kind of node).
+    pub nodes: u64,
+}
+
+/// What a puzzle turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Exactly one solution.
+    Unique,
+    /// At least two solutions.
+    Multiple,
+    /// No solution.
+    None,
+    /// Unreadable, or givens that break a rule.
+    Invalid,
+    /// The deadline passed first.
+    Timeout,
+    /// Solutions found up to a limit of 1, so uniqueness is unknown.
+    Solved,
+}
+
+impl Status {
+    /// The word used in output: `unique`, `multiple`, `none`, `invalid`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Unique => "unique",
+            Status::Multiple => "multiple",
+            Status::None => "none",
+            Status::Invalid => "invalid",
+            Status::Timeout => "timeout",
+            Status::Solved => "solved",
+        }
+    }
+}
+
+impl Answer {
+    /// The status this answer establishes.
+    pub fn status(&self) -> Status {
+        match (self.solutions, self.complete) {
+            (0, _) if self.timed_out => Status::Timeout,
+            (0, _) => Status::None,
+            (1, true) => Status::Unique,
+            (1, false) if self.timed_out => Status::Timeout,
+            (1, false) => Status::Solved,
+            _ => Status::Multiple,
+        }
+    }
+}
+
+/// A Sudoku solver: DLX, or a baseline.
+pub trait SudokuSolver {
+    /// A short name (`dlx`, `backtrack`, `backtrack-mrv`).
+    fn name(&self) -> &'static str;
+
+    /// Solves `puzzle`, counting solutions up to `limits.solutions` and
+    /// writing the first into `solution` (left alone when there is none).
+    ///
+    /// The givens must not break a rule ([`Grid::conflict`] is `None`); a
+    /// solver may answer anything for such a puzzle, but does not panic.
+    fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer;
+}
+
+/// The DLX matrices of every size, built on first use and shared by threads.
+#[derive(Debug, Default)]
+pub struct Matrices {
+    by_box_side: [OnceLock<Option<SudokuMatrix>>; 9],
+}
+
+impl Matrices {
+    /// No matrix built yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The matrix for box side `b`, built once.
+    pub fn get(&self, box_side: usize) -> Option<&SudokuMatrix> {
+        self.by_box_side
+            .get(box_side)?
+            .get_or_init(|| SudokuMatrix::new(box_side))
+            .as_ref()
+    }
+}
+
+/// Which solver a [`Solvers`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverKind {
+    /// Dancing Links on the exact-cover matrix.
+    Dlx,
+    /// Row-major backtracking (POJ 2676 / LeetCode 37 textbook).
+    Backtrack,
+    /// Fewest candidates first, with hidden singles (POJ 3074 textbook).
+    BacktrackMrv,
+}
+
+impl SolverKind {
+    /// Every kind, in the order benchmarks list them.
+    pub const ALL: [SolverKind; 3] = [
+        SolverKind::Dlx,
+        SolverKind::Backtrack,
+        SolverKind::BacktrackMrv,
+    ];
+
+    /// The kind's name, as [`SudokuSolver::name`] gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Dlx => "dlx",
+            SolverKind::Backtrack => "backtrack",
+            SolverKind::BacktrackMrv => "backtrack-mrv",
+        }
+    }
+
+    /// The kind with this name.
+    pub fn from_name(name: &str) -> Option<SolverKind> {
+        SolverKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// One solver of a kind for every grid size: the per-size solver is made on
+/// first use. This is what a thread holds.
+pub struct Solvers<'m> {
+    kind: SolverKind,
+    matrices: &'m Matrices,
+    dlx: Vec<Option<DlxSudoku<'m>>>,
+    backtrack: Vec<Option<backtrack::Backtrack>>,
+}
+
+impl<'m> Solvers<'m> {
+    /// Solvers of `kind`; DLX ones share `matrices`.
+    pub fn new(kind: SolverKind, matrices: &'m Matrices) -> Self {
+        Solvers {
+            kind,
+            matrices,
+            dlx: (0..9).map(|_| None).collect(),
+            backtrack: (0..9).map(|_| None).collect(),
+        }
+    }
+
+    /// DLX solvers.
+    pub fn dlx(matrices: &'m Matrices) -> Self {
+        Self::new(SolverKind::Dlx, matrices)
+    }
+
+    /// The kind of solver.
+    pub fn kind(&self) -> SolverKind {
+        self.kind
+    }
+}
+
+impl SudokuSolver for Solvers<'_> {
+    fn name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
+        let b = puzzle.box_side();
+        match self.kind {
+            SolverKind::Dlx => {
+                let Some(cover) = self.matrices.get(b) else {
+                    return Answer::default();
+                };
+                self.dlx[b]
+                    .get_or_insert_with(|| DlxSudoku::new(cover))
+                    .solve(puzzle, limits, solution)
+            }
+            SolverKind::Backtrack | SolverKind::BacktrackMrv => {
+                let mrv = self.kind == SolverKind::BacktrackMrv;
+                self.backtrack[b]
+                    .get_or_insert_with(|| backtrack::Backtrack::new(b, mrv))
+                    .solve(puzzle, limits, solution)
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The `dlx` binary end to end: the judges' samples byte for byte, exit
+//! codes, bad input, and output order with several jobs.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_dlx");
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn judge_samples_byte_for_byte() {
+    for judge in ["poj2676", "poj3074", "poj3076", "hdu1426", "leetcode37"] {
+        let input = std::fs::read(format!("{PUZZLES}/{judge}_sample.in")).unwrap();
+        let want = std::fs::read(format!("{PUZZLES}/{judge}_sample.out")).unwrap();
+        for jobs in ["1", "2"] {
+            let out = run(&["sudoku", "solve", "--jobs", jobs], &input);
+            assert_eq!(out.status.code(), Some(0), "{judge}: {}", text(&out.stderr));
+            assert_eq!(text(&out.stdout), text(&want), "{judge}");
+        }
+    }
+}
+
+#[test]
+fn several_hdu_cases_keep_their_blank_lines() {
+    let one = std::fs::read_to_string(format!("{PUZZLES}/hdu1426_sample.in")).unwrap();
+    let answer = std::fs::read_to_string(format!("{PUZZLES}/hdu1426_sample.out")).unwrap();
+    let input = format!("{one}\n{one}\n{one}");
+    let out = run(&["sudoku", "solve"], input.as_bytes());
+    assert_eq!(text(&out.stdout), format!("{answer}\n{answer}\n{answer}"));
+}
+
+#[test]
+fn order_is_kept_with_many_jobs() {
+    let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let easy = "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
+    let mut input = String::new();
+    for k in 0..500 {
+        input.push_str(if k % 7 == 0 { line } else { easy });
+        input.push('\n');
+    }
+    let one = run(&["sudoku", "solve", "--jobs", "1"], input.as_bytes());
+    let many = run(&["sudoku", "solve", "--jobs", "4"], input.as_bytes());
+    assert_eq!(one.stdout, many.stdout);
+    assert_eq!(text(&one.stdout).lines().count(), 500);
+}
+
+#[test]
+fn check_and_count_answer_each_puzzle() {
+    let input =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n\
+                 1...............\n\
+                 11..............\n";
+    let out = run(&["sudoku", "check"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2)); // the third is invalid
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[..2], ["unique", "multiple"]);
+    assert!(
+        lines[2].starts_with("invalid: conflicting givens"),
+        "{}",
+        lines[2]
+    );
+    assert!(text(&out.stderr).contains("puzzle 3 (line 3)"));
+    let out = run(
+        &["sudoku", "count", "--limit", "100"],
+        b"1...............\n",
+    );
+    assert_eq!(text(&out.stdout), "72\n"); // 4x4 grids with r1c1 = 1: 288 / 4
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn no_solution_prints_the_puzzle_back_and_exits_1() {
+    let none = ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.";
+    // r1c1 is 5 in the unique solution; 4 clashes with no given.
+    let bad = format!("4{}", &none[1..]);
+    let out = run(&["sudoku", "solve"], format!("{bad}\n").as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{bad}\n"));
+    assert!(text(&out.stderr).contains("puzzle 1 (line 1): no solution"));
+}
+
+#[test]
+fn bad_input_never_panics_and_exits_2() {
+    let cases: Vec<&[u8]> = vec![
+        b"",
+        b"\n\n# only a comment\n",
+        b"\xff\xfe\x00garbage\x01\n",
+        b"123\n",
+        b"2\n103000509\n002109400\n",
+        b"[[\"5\",\"3\"],[\"1\"]]\n",
+        b"[[\"5\",\n",
+        b"1 2 ? 4\n",
+    ];
+    for input in cases {
+        let out = run(&["sudoku", "solve"], input);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "input {input:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stderr).contains("panicked"));
+    }
+    let out = run(&["sudoku", "solve", "/nonexistent/file"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn json_and_stats() {
+    let input = std::fs::read(format!("{PUZZLES}/poj3074_sample.in")).unwrap();
+    let out = run(&["sudoku", "check", "--json", "--stats"], &input);
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 2);
+    assert!(
+        stdout.contains(r#""status":"unique""#) && stdout.contains(r#""index":2"#),
+        "{stdout}"
+    );
+    assert!(text(&out.stderr).contains("puzzles: 2, solved: 2, unique: 2"));
+}
+
+#[test]
+fn cover_exit_codes_and_json() {
+    let taocp = std::fs::read(format!("{PUZZLES}/taocp.dlx")).unwrap();
+    let out = run(&["cover", "--json"], &taocp);
+    assert_eq!(out.status.code(), Some(0));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(r#""solutions":1"#)
+            && s.contains(r#""nodes":6"#)
+            && s.contains(r#""updates":30"#),
+        "{s}"
+    );
+    let out = run(&["cover"], b"A B\nA\n");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(1), "0\n".to_string())
+    );
+    let out = run(&["cover"], b"A B\nA C\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("line 2: unknown item `C`"));
+    let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
+    let out = run(&["cover", "--node-budget", "3", "--json"], &langford);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stdout).contains(r#""complete":false"#));
+    let out = run(&["cover", "--first", "1"], &langford);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout).lines().count(), 4);
+    let out = run(&["cover", "--all"], &langford);
+    assert_eq!(
+        text(&out.stdout).lines().filter(|l| l.is_empty()).count(),
+        1
+    );
+    // Arbitrary bytes never panic.
+    let out = run(&["cover"], b"\x00\xff\n|\n:\n");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn gen_round_trips_through_cover() {
+    let out = run(&["gen", "queens", "6"], b"");
+    let counted = run(&["cover"], &out.stdout);
+    assert_eq!(text(&counted.stdout), "4\n");
+    let out = run(&["gen", "pentominoes", "0x5"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bench_runs_every_solver_and_reports_timeouts() {
+    let input = format!("{PUZZLES}/poj3074_sample.in");
+    let out = Command::new(BIN)
+        .args([
+            "sudoku",
+            "bench",
+            "--json",
+            "--timeout-per-puzzle",
+            "5s",
+            &input,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert_eq!(s.lines().count(), 3);
+    for solver in ["dlx", "backtrack", "backtrack-mrv"] {
+        assert!(s.contains(&format!(r#""solver":"{solver}""#)), "{s}");
+    }
+    assert!(
+        s.lines()
+            .all(|l| l.contains(r#""puzzles":2,"solved":2,"unique":2"#)),
+        "{s}"
+    );
+}

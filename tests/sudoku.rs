@@ -1,0 +1,359 @@
+//! The Sudoku layer: one shared suite run by every solver (DLX and both
+//! baselines), answers checked by the independent `check_solution`, property
+//! tests comparing the solvers, and the readers fed arbitrary bytes.
+
+use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
+use dlx::sudoku::{
+    check_solution, Alphabet, Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver,
+};
+use proptest::prelude::*;
+
+/// A solved 9×9 grid to derive puzzles from.
+const SOLVED: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn grid(line: &str) -> Grid {
+    format::parse_line(line).unwrap()
+}
+
+/// (name, puzzle, expected status, expected count up to 3)
+fn cases() -> Vec<(&'static str, String, Status, u64)> {
+    let mut v = vec![
+        // POJ 3074's two samples, and POJ 2676's as a line.
+        (
+            "poj3074-1",
+            ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534."
+                .to_string(),
+            Status::Unique,
+            1,
+        ),
+        (
+            "poj3074-2",
+            "......52..8.4......3...9...5.1...6..2..7........3.....6...1..........7.4.......3."
+                .to_string(),
+            Status::Unique,
+            1,
+        ),
+        (
+            "poj2676",
+            "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
+                .to_string(),
+            Status::Unique,
+            1,
+        ),
+        // Norvig's "hardest" first puzzle.
+        (
+            "norvig-hardest",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                .to_string(),
+            Status::Unique,
+            1,
+        ),
+        ("solved", SOLVED.to_string(), Status::Unique, 1),
+        // 4×4 with two solutions, and with one.
+        (
+            "4x4-multiple",
+            "1...............".to_string(),
+            Status::Multiple,
+            3,
+        ),
+        (
+            "4x4-unique",
+            "12..34..2..14..3".to_string(),
+            Status::Unique,
+            1,
+        ),
+    ];
+    // Remove all the 5s and 3s of a solved grid: a deadly pattern, many solutions.
+    v.push((
+        "no-fives-threes",
+        SOLVED.replace(['5', '3'], "."),
+        Status::Multiple,
+        3,
+    ));
+    // No solution although no given conflicts: add to a puzzle with a
+    // unique solution a given that agrees with the rules but not with it.
+    let puzzle =
+        ".2738..1..1...6735.......293.5692.8...........6.1745.364.......9518...7..8..6534.";
+    let solution =
+        "527389416819426735436751829375692184194538267268174593643217958951843672782965341";
+    let none = (0..81)
+        .filter(|&k| puzzle.as_bytes()[k] == b'.')
+        .flat_map(|k| (b'1'..=b'9').map(move |d| (k, d)))
+        .map(|(k, d)| {
+            let mut p = puzzle.as_bytes().to_vec();
+            p[k] = d;
+            (k, d, String::from_utf8(p).unwrap())
+        })
+        .find(|(k, d, p)| solution.as_bytes()[*k] != *d && format::parse_line(p).is_ok())
+        .map(|(_, _, p)| p)
+        .unwrap();
+    v.push(("none", none, Status::None, 0));
+    v
+}
+
+fn all_solvers(matrices: &Matrices) -> Vec<Solvers<'_>> {
+    SolverKind::ALL
+        .into_iter()
+        .map(|k| Solvers::new(k, matrices))
+        .collect()
+}
+
+#[test]
+fn shared_suite_every_solver() {
+    let matrices = Matrices::new();
+    for mut solver in all_solvers(&matrices) {
+        for (name, line, status, count) in cases() {
+            let puzzle = grid(&line);
+            let mut solution = puzzle.clone();
+            let answer = solver.solve(&puzzle, &Limits::count_to(2), &mut solution);
+            assert_eq!(answer.status(), status, "{} on {name}", solver.name());
+            if answer.solutions > 0 {
+                check_solution(&puzzle, &solution)
+                    .unwrap_or_else(|e| panic!("{} on {name}: {e}", solver.name()));
+            }
+            let answer = solver.solve(&puzzle, &Limits::count_to(3), &mut solution);
+            assert_eq!(answer.solutions, count, "{} on {name}", solver.name());
+        }
+    }
+}
+
+#[test]
+fn every_size_from_4x4_to_25x25() {
+    let matrices = Matrices::new();
+    let mut dlx = Solvers::dlx(&matrices);
+    // 16×16: POJ 3076's sample.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/poj3076_sample.in"
+    ))
+    .unwrap();
+    let record = Reader::new(text.as_bytes(), ReadOptions::default())
+        .next()
+        .unwrap();
+    let puzzle = record.grid.unwrap();
+    assert_eq!((puzzle.side(), record.alphabet), (16, Alphabet::Letters));
+    let mut solution = puzzle.clone();
+    let answer = dlx.solve(&puzzle, &Limits::count_to(2), &mut solution);
+    assert_eq!(answer.status(), Status::Unique);
+    check_solution(&puzzle, &solution).unwrap();
+    // 25×25 and 36×36: the empty grid has solutions; find one and check it.
+    for b in [5, 6] {
+        let empty = Grid::empty(b).unwrap();
+        let mut solution = empty.clone();
+        let answer = dlx.solve(&empty, &Limits::count_to(1), &mut solution);
+        assert_eq!(answer.solutions, 1, "box side {b}");
+        check_solution(&empty, &solution).unwrap();
+    }
+}
+
+#[test]
+fn conflicting_givens_are_invalid_before_any_search() {
+    let mut line = SOLVED.replace('5', ".");
+    line.replace_range(0..1, "9"); // a second 9 in row 1
+    let record = Reader::new(line.as_bytes(), ReadOptions::default())
+        .next()
+        .unwrap();
+    let err = record.grid.unwrap_err();
+    assert!(matches!(err.kind, PuzzleErrorKind::Conflict(_)), "{err}");
+}
+
+#[test]
+fn deadline_reports_timeout_not_none() {
+    let matrices = Matrices::new();
+    let mut solver = Solvers::new(SolverKind::Backtrack, &matrices);
+    let empty = Grid::empty(3).unwrap();
+    let limits = Limits {
+        solutions: u64::MAX,
+        deadline: Some(std::time::Instant::now()),
+    };
+    let mut solution = empty.clone();
+    let answer = solver.solve(&empty, &limits, &mut solution);
+    assert!(answer.timed_out && !answer.complete);
+    let mut dlx = Solvers::dlx(&matrices);
+    let answer = dlx.solve(&empty, &limits, &mut solution);
+    assert!(answer.timed_out && !answer.complete);
+    assert_ne!(answer.status(), Status::None);
+}
+
+#[test]
+fn writers_round_trip_through_readers() {
+    let puzzle = grid(&cases()[0].1);
+    for format in Format::ALL {
+        let mut text = String::new();
+        format::write_answer(
+            &mut text,
+            format,
+            true,
+            format::Answer::Grid(&puzzle, Alphabet::Digits),
+        );
+        format::write_answer(
+            &mut text,
+            format,
+            false,
+            format::Answer::Grid(&puzzle, Alphabet::Digits),
+        );
+        if format == Format::Poj2676 {
+            text.insert_str(0, "2\n");
+        }
+        let options = ReadOptions {
+            format: Some(format),
+            alphabet: None,
+        };
+        let records: Vec<_> = Reader::new(text.as_bytes(), options).collect();
+        assert_eq!(records.len(), 2, "{format:?}\n{text}");
+        for r in records {
+            assert_eq!(r.grid.unwrap(), puzzle, "{format:?}");
+        }
+        // And detection finds the same format (poj3074 reads as line).
+        let detected = {
+            let mut reader = Reader::new(text.as_bytes(), ReadOptions::default());
+            reader.next();
+            reader.format().unwrap()
+        };
+        let want = if format == Format::Poj3074 {
+            Format::Line
+        } else {
+            format
+        };
+        assert_eq!(detected, want, "{text}");
+    }
+}
+
+#[test]
+fn bad_puzzles_are_reported_and_the_rest_read() {
+    let text = format!(
+        "{SOLVED}\n# a comment\n{}\n{}x\n12345\n{}\n{SOLVED}\tcomment after a tab\r\n",
+        &SOLVED[..80],
+        &SOLVED[..80],
+        SOLVED.replace('1', "%")
+    );
+    let records: Vec<_> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    let kinds: Vec<Option<String>> = records
+        .iter()
+        .map(|r| r.grid.as_ref().err().map(|e| format!("{:?}", e.kind)))
+        .collect();
+    assert_eq!(records.len(), 6, "{kinds:?}");
+    assert!(records[0].grid.is_ok() && records[5].grid.is_ok());
+    assert_eq!(records[1].line, 3);
+    assert!(matches!(
+        records[1].grid.as_ref().unwrap_err().kind,
+        PuzzleErrorKind::WrongLength { found: 80, .. }
+    ));
+    assert!(matches!(
+        records[2].grid.as_ref().unwrap_err().kind,
+        PuzzleErrorKind::BadSymbol {
+            symbol: 'x',
+            column: 81
+        }
+    ));
+    assert!(matches!(
+        records[3].grid.as_ref().unwrap_err().kind,
+        PuzzleErrorKind::WrongLength { found: 5, .. }
+    ));
+    assert!(matches!(
+        records[4].grid.as_ref().unwrap_err().kind,
+        PuzzleErrorKind::BadSymbol { symbol: '%', .. }
+    ));
+}
+
+#[test]
+fn poj2676_count_and_cut_short_grids() {
+    let rows: Vec<&str> = (0..9).map(|r| &SOLVED[r * 9..r * 9 + 9]).collect();
+    let grid_text = rows.join("\n");
+    // T says 2, one grid follows.
+    let text = format!("2\n{grid_text}\n");
+    let records: Vec<_> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    assert_eq!(records.len(), 2);
+    assert!(records[0].grid.is_ok());
+    assert!(matches!(
+        records[1].grid.as_ref().unwrap_err().kind,
+        PuzzleErrorKind::CountMismatch {
+            declared: 2,
+            found: 1
+        }
+    ));
+    // A grid cut short at the end of the input.
+    let text = format!("1\n{}\n", rows[..5].join("\n"));
+    let records: Vec<_> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    assert!(matches!(
+        records[0].grid.as_ref().unwrap_err().kind,
+        PuzzleErrorKind::CutShort {
+            expected: 9,
+            found: 5
+        }
+    ));
+}
+
+/// A random puzzle: the solved grid with its digits relabelled and some
+/// cells emptied.
+fn random_puzzle() -> impl Strategy<Value = Grid> {
+    (
+        Just(()).prop_perturb(|_, mut rng| {
+            let mut perm: Vec<u8> = (1..=9).collect();
+            for i in (1..9).rev() {
+                let j = (rng.next_u32() as usize) % (i + 1);
+                perm.swap(i, j);
+            }
+            perm
+        }),
+        prop::collection::vec(any::<bool>(), 81),
+        0u32..4,
+    )
+        .prop_map(|(perm, keep, sparsity)| {
+            let cells: Vec<u8> = SOLVED
+                .bytes()
+                .zip(&keep)
+                .enumerate()
+                // keep a cell when its coin says so, and more often when sparsity is low
+                .map(|(i, (b, &k))| {
+                    if k || (i as u32 % 4) > sparsity {
+                        perm[(b - b'1') as usize]
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            Grid::from_cells(cells).unwrap()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn dlx_agrees_with_the_baselines(puzzle in random_puzzle()) {
+        let matrices = Matrices::new();
+        let mut counts = Vec::new();
+        for mut solver in all_solvers(&matrices) {
+            let mut solution = puzzle.clone();
+            let answer = solver.solve(&puzzle, &Limits::count_to(3), &mut solution);
+            if answer.solutions > 0 {
+                prop_assert!(check_solution(&puzzle, &solution).is_ok(), "{}", solver.name());
+            }
+            counts.push(answer.solutions);
+        }
+        prop_assert!(counts.iter().all(|&c| c == counts[0]), "{:?}", counts);
+    }
+
+    #[test]
+    fn readers_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600), f in 0usize..8) {
+        let format = Format::ALL.get(f).copied();
+        let options = ReadOptions { format, alphabet: None };
+        for record in Reader::new(&bytes[..], options).take(1000) {
+            let _ = record.grid.map(|g| g.conflict());
+        }
+    }
+
+    #[test]
+    fn readers_never_panic_on_near_misses(
+        rows in prop::collection::vec("[0-9.?A-P| -]{0,20}", 0..40),
+        f in 0usize..8,
+    ) {
+        let text = rows.join("\n");
+        let format = Format::ALL.get(f).copied();
+        for record in Reader::new(text.as_bytes(), ReadOptions { format, alphabet: None }).take(1000) {
+            let _ = record.grid;
+        }
+    }
+}
