@@ -108,12 +108,40 @@ pub(crate) fn choose<const FORCED: bool>(nodes: &[Node], items: &[Link]) -> usiz
     best
 }
 
+/// The branching item from the watch list: the most recently watched
+/// primary item that is still active and has len 1 or less. Stale entries
+/// (covered since, or len grown back by an undo) are dropped; when none is
+/// left, the full scan of [`choose`] decides. The list only speeds the choice
+/// up: every entry is checked against the links, so a missing entry costs a
+/// scan, never a wrong choice.
+#[inline]
+pub(crate) fn choose_watched(
+    nodes: &[Node],
+    items: &[Link],
+    watch: &mut Vec<u32>,
+    n_primary: usize,
+) -> usize {
+    let (view_nodes, view_items) = (View(nodes), View(items));
+    while let Some(x) = watch.pop() {
+        let x = x as usize;
+        // Active: its left neighbour still points at it (see `uncover`).
+        if x <= n_primary
+            && view_nodes[x].itm <= 1
+            && view_items[view_items[x].prev as usize].next as usize == x
+        {
+            return x;
+        }
+    }
+    choose::<true>(nodes, items)
+}
+
 /// Removes item `c` from its list and hides every option in `c`'s list.
 #[inline]
-pub(crate) fn cover<const COLORS: bool>(
+pub(crate) fn cover<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &[i32],
+    watch: &mut Vec<u32>,
     c: usize,
     first: usize,
 ) -> u64 {
@@ -124,7 +152,7 @@ pub(crate) fn cover<const COLORS: bool>(
     let mut updates = 1;
     let mut rr = View(nodes)[c].down as usize;
     while rr > first {
-        updates += hide::<COLORS>(nodes, colors, rr);
+        updates += hide::<COLORS, WATCH, UL>(nodes, colors, watch, rr, first);
         rr = View(nodes)[rr].down as usize;
     }
     updates
@@ -132,7 +160,7 @@ pub(crate) fn cover<const COLORS: bool>(
 
 /// Undoes [`cover`]: unhides `c`'s options bottom-up, then relinks `c`.
 #[inline]
-pub(crate) fn uncover<const COLORS: bool>(
+pub(crate) fn uncover<const COLORS: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &[i32],
@@ -141,7 +169,7 @@ pub(crate) fn uncover<const COLORS: bool>(
 ) {
     let mut rr = View(nodes)[c].up as usize;
     while rr > first {
-        unhide::<COLORS>(nodes, colors, rr);
+        unhide::<COLORS, UL>(nodes, colors, rr, first);
         rr = View(nodes)[rr].up as usize;
     }
     let mut items = Arena(items);
@@ -151,61 +179,116 @@ pub(crate) fn uncover<const COLORS: bool>(
 }
 
 /// Unlinks every node of `p`'s option except `p` from its item's list.
+///
+/// With `WATCH`, an item whose len drops to 1 or 0 is pushed on `watch` (while
+/// it has room: it never grows), for [`choose_watched`].
 #[inline]
-pub(crate) fn hide<const COLORS: bool>(nodes: &mut [Node], colors: &[i32], p: usize) -> u64 {
+pub(crate) fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
+    nodes: &mut [Node],
+    colors: &[i32],
+    watch: &mut Vec<u32>,
+    p: usize,
+    first: usize,
+) -> u64 {
     let mut nodes = Arena(nodes);
-    let colors = &colors;
     let mut updates = 0;
-    let mut q = p + 1;
-    while q != p {
+    let mut unlink = |nodes: &mut Arena<'_, Node>, q: usize| {
         let Node { up, down, itm } = nodes[q];
-        if itm <= 0 {
-            q = up as usize;
-            continue;
-        }
         if !COLORS || colors[q] >= 0 {
             nodes[up as usize].down = down;
             nodes[down as usize].up = up;
-            nodes[itm as usize].itm -= 1;
+            let len = nodes[itm as usize].itm - 1;
+            nodes[itm as usize].itm = len;
             updates += 1;
+            if WATCH && len <= 1 && watch.len() < watch.capacity() {
+                watch.push(itm as u32);
+            }
         }
-        q += 1;
+    };
+    if UL > 0 {
+        let (start, pos) = uniform_position::<UL>(p, first);
+        for j in 1..UL {
+            unlink(&mut nodes, start + (pos + j) % UL);
+        }
+    } else {
+        let mut q = p + 1;
+        while q != p {
+            let Node { up, itm, .. } = nodes[q];
+            if itm <= 0 {
+                q = up as usize;
+                continue;
+            }
+            unlink(&mut nodes, q);
+            q += 1;
+        }
     }
     updates
 }
 
+/// Where node `p` sits when every option has `UL` nodes: its option's first
+/// node and `p`'s position in it. Options then stand at a stride of `UL + 1`
+/// (nodes and a spacer) from the first spacer, so this is arithmetic, and the
+/// walks over an option become `UL - 1` steps with no spacer test and no
+/// data-dependent exit.
+#[inline(always)]
+fn uniform_position<const UL: usize>(p: usize, first: usize) -> (usize, usize) {
+    let pos = (p - first - 1) % (UL + 1);
+    (p - pos, pos)
+}
+
 /// Undoes [`hide`], walking the option backwards.
 #[inline]
-pub(crate) fn unhide<const COLORS: bool>(nodes: &mut [Node], colors: &[i32], p: usize) {
+pub(crate) fn unhide<const COLORS: bool, const UL: usize>(
+    nodes: &mut [Node],
+    colors: &[i32],
+    p: usize,
+    first: usize,
+) {
     let mut nodes = Arena(nodes);
-    let colors = &colors;
-    let mut q = p - 1;
-    while q != p {
+    let relink = |nodes: &mut Arena<'_, Node>, q: usize| {
         let Node { up, down, itm } = nodes[q];
-        if itm <= 0 {
-            q = down as usize;
-            continue;
-        }
         if !COLORS || colors[q] >= 0 {
             nodes[up as usize].down = q as u32;
             nodes[down as usize].up = q as u32;
             nodes[itm as usize].itm += 1;
         }
-        q -= 1;
+    };
+    if UL > 0 {
+        let (start, pos) = uniform_position::<UL>(p, first);
+        for j in (1..UL).rev() {
+            relink(&mut nodes, start + (pos + j) % UL);
+        }
+    } else {
+        let mut q = p - 1;
+        while q != p {
+            let Node { down, itm, .. } = nodes[q];
+            if itm <= 0 {
+                q = down as usize;
+                continue;
+            }
+            relink(&mut nodes, q);
+            q -= 1;
+        }
     }
 }
 
 /// DLX2's `purify(p)`: `p`'s item takes `p`'s color; options of another color
 /// are hidden, and the others are marked (color -1) as already agreeing.
 #[inline]
-pub(crate) fn purify(nodes: &mut [Node], colors: &mut [i32], p: usize, first: usize) -> u64 {
+pub(crate) fn purify<const WATCH: bool>(
+    nodes: &mut [Node],
+    colors: &mut [i32],
+    watch: &mut Vec<u32>,
+    p: usize,
+    first: usize,
+) -> u64 {
     let c = nodes[p].itm as usize;
     let x = colors[p];
     let mut updates = 0;
     let mut rr = nodes[c].down as usize;
     while rr > first {
         if colors[rr] != x {
-            updates += hide::<true>(nodes, colors, rr);
+            updates += hide::<true, WATCH, 0>(nodes, colors, watch, rr, first);
         } else if rr != p {
             colors[rr] = -1;
         }
@@ -224,7 +307,7 @@ pub(crate) fn unpurify(nodes: &mut [Node], colors: &mut [i32], p: usize, first: 
         if colors[rr] < 0 {
             colors[rr] = x;
         } else if rr != p {
-            unhide::<true>(nodes, colors, rr);
+            unhide::<true, 0>(nodes, colors, rr, first);
         }
         rr = nodes[rr].up as usize;
     }
@@ -233,14 +316,23 @@ pub(crate) fn unpurify(nodes: &mut [Node], colors: &mut [i32], p: usize, first: 
 /// Commits to the option of node `p`: covers (or purifies) every other item
 /// of that option. `p`'s own item was covered by the caller.
 #[inline]
-pub(crate) fn commit_others<const COLORS: bool>(
+pub(crate) fn commit_others<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &mut [i32],
+    watch: &mut Vec<u32>,
     p: usize,
     first: usize,
 ) -> u64 {
     let mut updates = 0;
+    if UL > 0 {
+        let (start, pos) = uniform_position::<UL>(p, first);
+        for j in 1..UL {
+            let itm = View(nodes)[start + (pos + j) % UL].itm as usize;
+            updates += cover::<COLORS, WATCH, UL>(nodes, items, colors, watch, itm, first);
+        }
+        return updates;
+    }
     let mut q = p + 1;
     while q != p {
         let itm = nodes[q].itm;
@@ -249,9 +341,9 @@ pub(crate) fn commit_others<const COLORS: bool>(
             continue;
         }
         if !COLORS || colors[q] == 0 {
-            updates += cover::<COLORS>(nodes, items, colors, itm as usize, first);
+            updates += cover::<COLORS, WATCH, UL>(nodes, items, colors, watch, itm as usize, first);
         } else if colors[q] > 0 {
-            updates += purify(nodes, colors, q, first);
+            updates += purify::<WATCH>(nodes, colors, watch, q, first);
         }
         q += 1;
     }
@@ -260,13 +352,21 @@ pub(crate) fn commit_others<const COLORS: bool>(
 
 /// Undoes [`commit_others`], walking the option backwards.
 #[inline]
-pub(crate) fn uncommit_others<const COLORS: bool>(
+pub(crate) fn uncommit_others<const COLORS: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &mut [i32],
     p: usize,
     first: usize,
 ) {
+    if UL > 0 {
+        let (start, pos) = uniform_position::<UL>(p, first);
+        for j in (1..UL).rev() {
+            let itm = View(nodes)[start + (pos + j) % UL].itm as usize;
+            uncover::<COLORS, UL>(nodes, items, colors, itm, first);
+        }
+        return;
+    }
     let mut q = p - 1;
     while q != p {
         let itm = nodes[q].itm;
@@ -275,7 +375,7 @@ pub(crate) fn uncommit_others<const COLORS: bool>(
             continue;
         }
         if !COLORS || colors[q] == 0 {
-            uncover::<COLORS>(nodes, items, colors, itm as usize, first);
+            uncover::<COLORS, UL>(nodes, items, colors, itm as usize, first);
         } else if colors[q] > 0 {
             unpurify(nodes, colors, q, first);
         }

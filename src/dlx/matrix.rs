@@ -82,6 +82,9 @@ pub struct Matrix {
     /// First node of each option, or `u32::MAX` for an ignored option.
     pub(crate) option_node: Vec<u32>,
     ignored: Vec<OptionId>,
+    /// The number of nodes of every searched option, when they all have the
+    /// same (0 otherwise). Options then stand at a fixed stride.
+    uniform_len: usize,
 }
 
 impl Matrix {
@@ -172,6 +175,13 @@ impl Matrix {
             x += 1;
         }
         OptionId::must((-self.nodes[x].itm) as usize - 1)
+    }
+
+    /// The common number of items of every searched option, or 0 when they
+    /// differ (or there is none). The search walks such options by
+    /// arithmetic.
+    pub fn uniform_len(&self) -> usize {
+        self.uniform_len
     }
 
     /// Slot of the first spacer: header nodes are below it, option nodes above.
@@ -579,6 +589,13 @@ impl MatrixBuilder {
         if colored {
             colors.truncate(nodes.len());
         }
+        let mut lens = (0..m)
+            .filter(|&k| self.has_primary[k])
+            .map(|k| (self.option_start[k + 1] - self.option_start[k]) as usize);
+        let uniform_len = match lens.next() {
+            Some(l) if lens.all(|x| x == l) => l,
+            _ => 0,
+        };
         Ok(Matrix {
             names: self.names,
             color_names: self.color_names,
@@ -590,6 +607,7 @@ impl MatrixBuilder {
             option_start: self.option_start,
             option_node,
             ignored,
+            uniform_len,
         })
     }
 }

@@ -25,7 +25,7 @@
 //! search at a level of its own below level 0; solutions list preselected
 //! options first.
 
-use super::dance::{choose, commit_others, cover, uncommit_others, uncover};
+use super::dance::{choose, choose_watched, commit_others, cover, uncommit_others, uncover};
 use super::index::OptionId;
 use super::matrix::{Link, Matrix, Node};
 use super::stats::Stats;
@@ -38,9 +38,11 @@ pub enum Branching {
     /// counts match Knuth's programs exactly.
     #[default]
     Knuth,
-    /// Stop scanning at the first item with len 0 or 1. A different (and for
-    /// tightly constrained problems such as Sudoku, cheaper) tree: a forced
-    /// item is taken at once instead of after a scan of every item.
+    /// Take a forced item (len 0 or 1) without scanning every item: the
+    /// search remembers items whose len fell to 1 or 0 while hiding, and takes
+    /// the latest one still valid; only when there is none does it scan, and
+    /// stop at the first len of 1 or less. A different tree (same solutions),
+    /// much cheaper on tightly constrained problems such as Sudoku.
     FirstForced,
 }
 
@@ -142,6 +144,9 @@ pub struct Solver<'m> {
     budget: Budget,
     branching: Branching,
     profile: Option<Vec<u64>>,
+    /// Items whose len fell to 1 or 0 ([`Branching::FirstForced`] only); a
+    /// fixed capacity, so pushing never allocates.
+    watch: Vec<u32>,
 }
 
 impl<'m> Solver<'m> {
@@ -163,6 +168,7 @@ impl<'m> Solver<'m> {
             budget: Budget::default(),
             branching: Branching::Knuth,
             profile: None,
+            watch: Vec::with_capacity(4 * matrix.item_count() + 64),
         }
     }
 
@@ -228,6 +234,7 @@ impl<'m> Solver<'m> {
         }
         self.phase = Phase::Forward;
         self.base = self.stats;
+        self.watch.clear();
     }
 
     fn unwind<const COLORS: bool>(&mut self) {
@@ -236,9 +243,9 @@ impl<'m> Solver<'m> {
             self.level -= 1;
             let p = self.choice[self.level] as usize;
             let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
-            uncommit_others::<COLORS>(nodes, items, colors, p, first);
+            uncommit_others::<COLORS, 0>(nodes, items, colors, p, first);
             let c = nodes[p].itm as usize;
-            uncover::<COLORS>(nodes, items, colors, c, first);
+            uncover::<COLORS, 0>(nodes, items, colors, c, first);
         }
     }
 
@@ -292,13 +299,18 @@ impl<'m> Solver<'m> {
             x += 1;
         }
         let c = self.nodes[p].itm as usize;
-        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+        let (nodes, items, colors, w) = (
+            &mut self.nodes,
+            &mut self.items,
+            &mut self.colors,
+            &mut self.watch,
+        );
         let updates = if colored {
-            cover::<true>(nodes, items, colors, c, first)
-                + commit_others::<true>(nodes, items, colors, p, first)
+            cover::<true, false, 0>(nodes, items, colors, w, c, first)
+                + commit_others::<true, false, 0>(nodes, items, colors, w, p, first)
         } else {
-            cover::<false>(nodes, items, colors, c, first)
-                + commit_others::<false>(nodes, items, colors, p, first)
+            cover::<false, false, 0>(nodes, items, colors, w, c, first)
+                + commit_others::<false, false, 0>(nodes, items, colors, w, p, first)
         };
         self.stats.updates += updates;
         self.preselected.push(p as u32);
@@ -325,11 +337,11 @@ impl<'m> Solver<'m> {
         let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
         let c = nodes[p].itm as usize;
         if self.matrix.has_colors() {
-            uncommit_others::<true>(nodes, items, colors, p, first);
-            uncover::<true>(nodes, items, colors, c, first);
+            uncommit_others::<true, 0>(nodes, items, colors, p, first);
+            uncover::<true, 0>(nodes, items, colors, c, first);
         } else {
-            uncommit_others::<false>(nodes, items, colors, p, first);
-            uncover::<false>(nodes, items, colors, c, first);
+            uncommit_others::<false, 0>(nodes, items, colors, p, first);
+            uncover::<false, 0>(nodes, items, colors, c, first);
         }
         // Release the items this option held: walk it from its first node.
         let mut x = p;
@@ -368,11 +380,27 @@ impl<'m> Solver<'m> {
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
-        match (self.matrix.has_colors(), self.branching) {
-            (false, Branching::Knuth) => self.run::<false, false>(),
-            (false, Branching::FirstForced) => self.run::<false, true>(),
-            (true, Branching::Knuth) => self.run::<true, false>(),
-            (true, Branching::FirstForced) => self.run::<true, true>(),
+        let forced = self.branching == Branching::FirstForced;
+        if self.matrix.has_colors() {
+            return if forced {
+                self.run::<true, true, 0>()
+            } else {
+                self.run::<true, false, 0>()
+            };
+        }
+        // Options of one length are walked by arithmetic (see dance.rs); the
+        // common lengths get their own copy of the loop.
+        match (self.matrix.uniform_len(), forced) {
+            (3, false) => self.run::<false, false, 3>(),
+            (3, true) => self.run::<false, true, 3>(),
+            (4, false) => self.run::<false, false, 4>(),
+            (4, true) => self.run::<false, true, 4>(),
+            (5, false) => self.run::<false, false, 5>(),
+            (5, true) => self.run::<false, true, 5>(),
+            (6, false) => self.run::<false, false, 6>(),
+            (6, true) => self.run::<false, true, 6>(),
+            (_, false) => self.run::<false, false, 0>(),
+            (_, true) => self.run::<false, true, 0>(),
         }
     }
 
@@ -436,7 +464,7 @@ impl<'m> Solver<'m> {
     }
 
     /// DLX1's main loop (DLX2's with `COLORS`), from the paused state.
-    fn run<const COLORS: bool, const FORCED: bool>(&mut self) -> Step {
+    fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
         let first = self.matrix.first_spacer();
         let check_budget = self.budget != Budget::default();
         // `cur` is the node being tried at `level`; `cur <= first` means the
@@ -444,11 +472,11 @@ impl<'m> Solver<'m> {
         let mut cur;
         match self.phase {
             Phase::Done => return Step::Exhausted,
-            Phase::Backdown => match self.back_down::<COLORS>() {
+            Phase::Backdown => match self.back_down::<COLORS, UL>() {
                 Some(next) => cur = next,
                 None => return Step::Exhausted,
             },
-            Phase::Forward => match self.forward::<COLORS, FORCED>(check_budget) {
+            Phase::Forward => match self.forward::<COLORS, FORCED, UL>(check_budget) {
                 Ok(next) => cur = next,
                 Err(step) => return step,
             },
@@ -458,16 +486,22 @@ impl<'m> Solver<'m> {
             if cur < first {
                 // The branching item (cur itself) has no option left.
                 let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &self.colors);
-                uncover::<COLORS>(nodes, items, colors, cur, first);
-                match self.back_down::<COLORS>() {
+                uncover::<COLORS, UL>(nodes, items, colors, cur, first);
+                match self.back_down::<COLORS, UL>() {
                     Some(next) => cur = next,
                     None => return Step::Exhausted,
                 }
                 continue;
             }
             self.choice[self.level] = cur as u32;
-            let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
-            self.stats.updates += commit_others::<COLORS>(nodes, items, colors, cur, first);
+            let (nodes, items, colors, w) = (
+                &mut self.nodes,
+                &mut self.items,
+                &mut self.colors,
+                &mut self.watch,
+            );
+            self.stats.updates +=
+                commit_others::<COLORS, FORCED, UL>(nodes, items, colors, w, cur, first);
             self.level += 1;
             if items[0].next == 0 {
                 self.stats.nodes += 1;
@@ -478,7 +512,7 @@ impl<'m> Solver<'m> {
                 self.phase = Phase::Backdown;
                 return Step::Solution;
             }
-            match self.forward::<COLORS, FORCED>(check_budget) {
+            match self.forward::<COLORS, FORCED, UL>(check_budget) {
                 Ok(next) => cur = next,
                 Err(step) => return step,
             }
@@ -488,7 +522,7 @@ impl<'m> Solver<'m> {
     /// Enters a node: picks and covers the branching item, returns its first
     /// option node (or the item itself when it has none).
     #[inline]
-    fn forward<const COLORS: bool, const FORCED: bool>(
+    fn forward<const COLORS: bool, const FORCED: bool, const UL: usize>(
         &mut self,
         check_budget: bool,
     ) -> Result<usize, Step> {
@@ -507,17 +541,31 @@ impl<'m> Solver<'m> {
             self.phase = Phase::Backdown;
             return Err(Step::Solution);
         }
-        let best = choose::<FORCED>(&self.nodes, &self.items);
+        let best = if FORCED {
+            choose_watched(
+                &self.nodes,
+                &self.items,
+                &mut self.watch,
+                self.matrix.primary_count(),
+            )
+        } else {
+            choose::<false>(&self.nodes, &self.items)
+        };
         let first = self.matrix.first_spacer();
-        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &self.colors);
-        self.stats.updates += cover::<COLORS>(nodes, items, colors, best, first);
+        let (nodes, items, colors, w) = (
+            &mut self.nodes,
+            &mut self.items,
+            &self.colors,
+            &mut self.watch,
+        );
+        self.stats.updates += cover::<COLORS, FORCED, UL>(nodes, items, colors, w, best, first);
         Ok(nodes[best].down as usize)
     }
 
     /// Leaves the current level's option and moves to the next option of the
     /// level's branching item; `None` when level 0 is finished.
     #[inline]
-    fn back_down<const COLORS: bool>(&mut self) -> Option<usize> {
+    fn back_down<const COLORS: bool, const UL: usize>(&mut self) -> Option<usize> {
         if self.level == 0 {
             self.phase = Phase::Done;
             return None;
@@ -526,7 +574,7 @@ impl<'m> Solver<'m> {
         let first = self.matrix.first_spacer();
         let p = self.choice[self.level] as usize;
         let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
-        uncommit_others::<COLORS>(nodes, items, colors, p, first);
+        uncommit_others::<COLORS, UL>(nodes, items, colors, p, first);
         Some(nodes[p].down as usize)
     }
 
