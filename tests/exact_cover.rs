@@ -359,3 +359,54 @@ proptest! {
         prop_assert_eq!(count_verified(&m), brute_force(&m), "{}", text);
     }
 }
+
+/// `preselect_all` must leave the search exactly what one-by-one
+/// `preselect` leaves: same solutions, same counts, same conflicts.
+fn bulk_matches_one_by_one(m: &Matrix, options: &[OptionId]) {
+    let mut one = Solver::new(m);
+    let mut first_error = None;
+    for &o in options {
+        if let Err(e) = one.preselect(o) {
+            first_error = Some(e);
+            break;
+        }
+    }
+    let mut bulk = Solver::new(m);
+    let result = bulk.preselect_all(options);
+    assert_eq!(result.is_err(), first_error.is_some(), "{options:?}");
+    if result.is_err() {
+        // Nothing stays preselected: the whole count.
+        assert_eq!(bulk.count(), Solver::new(m).count());
+        return;
+    }
+    let a: Vec<Vec<OptionId>> = one.solutions().collect();
+    let b: Vec<Vec<OptionId>> = bulk.solutions().collect();
+    assert_eq!(a, b, "{options:?}");
+    for s in &b {
+        verify_cover(m, s).unwrap();
+    }
+    bulk.check_links().unwrap();
+    bulk.reset();
+    assert!(bulk.is_pristine());
+}
+
+#[test]
+fn preselect_all_matches_preselect() {
+    let q = queens(6).unwrap();
+    for a in 0..36 {
+        for b in [0, 7, 15, 22, 35] {
+            bulk_matches_one_by_one(&q, &[OptionId::must(a), OptionId::must(b)]);
+        }
+    }
+    let c = read("A B C D | x y\nA x:red\nB x:red y:1\nC x:blue\nC y:1\nD\nD x\nA B\nC D y:2\n");
+    for a in 0..8 {
+        for b in 0..8 {
+            bulk_matches_one_by_one(&c, &[OptionId::must(a), OptionId::must(b)]);
+        }
+    }
+    let mut s = Solver::new(&q);
+    assert!(matches!(
+        s.preselect_all(&[OptionId::must(99)]),
+        Err(PreselectError::UnknownOption(_))
+    ));
+}

@@ -31,6 +31,8 @@ use super::matrix::{Link, Matrix, Node};
 use super::stats::Stats;
 use std::fmt;
 
+mod preselect;
+
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Branching {
@@ -147,6 +149,12 @@ pub struct Solver<'m> {
     /// Items whose len fell to 1 or 0 ([`Branching::FirstForced`] only); a
     /// fixed capacity, so pushing never allocates.
     watch: Vec<u32>,
+    /// Whether [`Solver::preselect_all`] rebuilt the links: then the lists of
+    /// covered items are not what undoing would expect, and `reset` copies
+    /// the matrix instead of undoing.
+    rebuilt: bool,
+    /// Per item slot: the color a preselected option purified it to (0: none).
+    purified: Vec<i32>,
 }
 
 impl<'m> Solver<'m> {
@@ -169,6 +177,8 @@ impl<'m> Solver<'m> {
             branching: Branching::Knuth,
             profile: None,
             watch: Vec::with_capacity(4 * matrix.item_count() + 64),
+            rebuilt: false,
+            purified: vec![0; matrix.items.len()],
         }
     }
 
@@ -213,9 +223,13 @@ impl<'m> Solver<'m> {
     /// Undoes everything: the search in progress and all preselected options.
     /// Zeroes the counters. The solver is then as new.
     pub fn reset(&mut self) {
-        self.restart();
-        while let Some(p) = self.preselected.pop() {
-            self.unselect(p as usize);
+        if self.rebuilt {
+            self.restore_from_matrix();
+        } else {
+            self.restart();
+            while let Some(p) = self.preselected.pop() {
+                self.unselect(p as usize);
+            }
         }
         self.stats = Stats::default();
         self.base = Stats::default();
@@ -247,121 +261,6 @@ impl<'m> Solver<'m> {
             let c = nodes[p].itm as usize;
             uncover::<COLORS, 0>(nodes, items, colors, c, first);
         }
-    }
-
-    /// Commits to `option` before the search, as if it had been chosen at a
-    /// level above the root: its items are covered and every option that
-    /// clashes with it is hidden. This is how the Sudoku layer applies givens.
-    ///
-    /// Any search in progress is abandoned first. Undo with [`reset`](Self::reset).
-    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        let k = option.as_usize();
-        let Some(&start) = self.matrix.option_node.get(k) else {
-            return Err(PreselectError::UnknownOption(option));
-        };
-        if start == u32::MAX {
-            return Err(PreselectError::IgnoredOption(option));
-        }
-        self.restart();
-        let n_primary = self.matrix.primary_count();
-        let first = self.matrix.first_spacer();
-        let matrix = self.matrix;
-        let colored = matrix.has_colors();
-        let color_of = |x: usize| if colored { matrix.colors[x] } else { 0 };
-        // Check every item first, so a refused option changes nothing.
-        let mut p = 0;
-        let mut x = start as usize;
-        while self.nodes[x].itm > 0 {
-            let c = self.nodes[x].itm as usize;
-            let holder = self.held_by[c];
-            if holder != 0 {
-                let with = self
-                    .matrix
-                    .option_of_node(self.preselected[holder as usize - 1] as usize);
-                // A colored item already purified to the same color is fine.
-                let held_color = color_of(self.preselected_node_for(holder, c));
-                if color_of(x) == 0 || color_of(x) != held_color {
-                    return Err(PreselectError::Conflict { option, with });
-                }
-            }
-            if p == 0 && c <= n_primary {
-                p = x;
-            }
-            x += 1;
-        }
-        let slot = self.preselected.len() as u32 + 1;
-        let mut x = start as usize;
-        while self.nodes[x].itm > 0 {
-            let c = self.nodes[x].itm as usize;
-            if self.held_by[c] == 0 {
-                self.held_by[c] = slot;
-            }
-            x += 1;
-        }
-        let c = self.nodes[p].itm as usize;
-        let (nodes, items, colors, w) = (
-            &mut self.nodes,
-            &mut self.items,
-            &mut self.colors,
-            &mut self.watch,
-        );
-        let updates = if colored {
-            cover::<true, false, 0>(nodes, items, colors, w, c, first)
-                + commit_others::<true, false, 0>(nodes, items, colors, w, p, first)
-        } else {
-            cover::<false, false, 0>(nodes, items, colors, w, c, first)
-                + commit_others::<false, false, 0>(nodes, items, colors, w, p, first)
-        };
-        self.stats.updates += updates;
-        self.preselected.push(p as u32);
-        self.base = self.stats;
-        Ok(())
-    }
-
-    /// The node of preselected option `holder` (1-based) that lies in item slot `c`.
-    fn preselected_node_for(&self, holder: u32, c: usize) -> usize {
-        let mut x = self.preselected[holder as usize - 1] as usize;
-        while self.nodes[x].itm > 0 {
-            x -= 1;
-        }
-        x += 1;
-        while self.nodes[x].itm as usize != c {
-            x += 1;
-        }
-        x
-    }
-
-    fn unselect(&mut self, p: usize) {
-        let first = self.matrix.first_spacer();
-        let slot = self.preselected.len() as u32 + 1;
-        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
-        let c = nodes[p].itm as usize;
-        if self.matrix.has_colors() {
-            uncommit_others::<true, 0>(nodes, items, colors, p, first);
-            uncover::<true, 0>(nodes, items, colors, c, first);
-        } else {
-            uncommit_others::<false, 0>(nodes, items, colors, p, first);
-            uncover::<false, 0>(nodes, items, colors, c, first);
-        }
-        // Release the items this option held: walk it from its first node.
-        let mut x = p;
-        while self.nodes[x - 1].itm > 0 {
-            x -= 1;
-        }
-        while self.nodes[x].itm > 0 {
-            let c = self.nodes[x].itm as usize;
-            if self.held_by[c] == slot {
-                self.held_by[c] = 0;
-            }
-            x += 1;
-        }
-    }
-
-    /// Options preselected so far, in order.
-    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.preselected
-            .iter()
-            .map(|&p| self.matrix.option_of_node(p as usize))
     }
 
     /// The solution just reported by [`next_solution`](Self::next_solution):

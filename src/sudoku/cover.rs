@@ -79,6 +79,8 @@ impl SudokuMatrix {
 pub struct DlxSudoku<'m> {
     cover: &'m SudokuMatrix,
     solver: Solver<'m>,
+    /// The givens as options (reused: no allocation per puzzle).
+    givens: Vec<OptionId>,
 }
 
 /// Nodes searched between two looks at the clock when a deadline is set.
@@ -91,7 +93,12 @@ impl<'m> DlxSudoku<'m> {
         // A forced cell or digit is taken at once: same answers as Knuth's
         // rule, and on Sudoku a cheaper tree walk (see README, Benchmarks).
         solver.set_branching(Branching::FirstForced);
-        DlxSudoku { cover, solver }
+        let givens = Vec::with_capacity(cover.matrix.primary_count());
+        DlxSudoku {
+            cover,
+            solver,
+            givens,
+        }
     }
 
     /// The box side this solver handles.
@@ -124,19 +131,24 @@ impl SudokuSolver for DlxSudoku<'_> {
         if puzzle.box_side() != self.cover.box_side || limits.solutions == 0 {
             return answer;
         }
-        self.solver.reset();
         let n = puzzle.side();
+        self.givens.clear();
         for (k, &d) in puzzle.cells().iter().enumerate() {
-            if d != 0
-                && self
-                    .solver
-                    .preselect(self.cover.option(k / n, k % n, d))
-                    .is_err()
-            {
-                // Contradicting givens: no solution (callers check first).
-                answer.complete = true;
-                return answer;
+            if d != 0 {
+                self.givens.push(self.cover.option(k / n, k % n, d));
             }
+        }
+        // One by one, not `preselect_all`: on 17-clue puzzles the one-pass
+        // rebuild touches all 729 options and ran 12% more instructions.
+        self.solver.reset();
+        let ok = self
+            .givens
+            .iter()
+            .all(|&g| self.solver.preselect(g).is_ok());
+        if !ok {
+            // Contradicting givens: no solution (callers check first).
+            answer.complete = true;
+            return answer;
         }
         let mut budget = Budget::default();
         if limits.deadline.is_some() {
