@@ -207,3 +207,48 @@ fn bench_runs_every_solver_and_reports_timeouts() {
         "{s}"
     );
 }
+
+#[test]
+fn generated_sets_are_unique_and_reproducible() {
+    for (file, box_side, count, format) in [
+        ("generated_4x4_seed1.txt", "2", "20", "line"),
+        ("generated_9x9_seed1.txt", "3", "200", "line"),
+        ("generated_16x16_seed1.poj3076.txt", "4", "20", "poj3076"),
+    ] {
+        let path = format!("{PUZZLES}/{file}");
+        let out = run(&["sudoku", "check", &path], b"");
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        let stdout = text(&out.stdout);
+        assert_eq!(stdout.lines().count(), count.parse::<usize>().unwrap());
+        assert!(stdout.lines().all(|l| l == "unique"), "{file}");
+        let again = run(
+            &[
+                "sudoku",
+                "generate",
+                "--box-side",
+                box_side,
+                "--count",
+                count,
+                "--seed",
+                "1",
+                "--output-format",
+                format,
+            ],
+            b"",
+        );
+        assert_eq!(
+            text(&again.stdout),
+            std::fs::read_to_string(&path).unwrap(),
+            "{file}"
+        );
+    }
+    let out = run(
+        &[
+            "sudoku",
+            "check",
+            &format!("{PUZZLES}/generated_25x25_seed1.txt"),
+        ],
+        b"",
+    );
+    assert!(text(&out.stdout).lines().all(|l| l == "unique"));
+}

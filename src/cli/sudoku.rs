@@ -31,6 +31,27 @@ pub(crate) enum SudokuCommand {
     Check(CommonArgs),
     /// Measure solvers (DLX and the backtracking baselines) on puzzle files.
     Bench(bench::BenchArgs),
+    /// Make puzzles with exactly one solution, reproducibly from a seed.
+    Generate(GenerateArgs),
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct GenerateArgs {
+    /// Box side: 2 (4×4), 3 (9×9), 4 (16×16), 5 (25×25), up to 8.
+    #[arg(long, default_value_t = 3)]
+    box_side: usize,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// The random seed: the same seed gives the same puzzles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search nodes allowed for one uniqueness check while removing clues.
+    #[arg(long, default_value_t = 20_000)]
+    node_budget: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "line")]
+    output_format: FormatArg,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -59,6 +80,9 @@ pub(crate) struct CommonArgs {
     /// Solver to use.
     #[arg(long, value_enum, default_value = "dlx")]
     solver: SolverArg,
+    /// DLX branching rule (first-forced is faster on Sudoku; knuth is DLX1's).
+    #[arg(long, value_enum, default_value = "first-forced")]
+    branching: super::BranchingArg,
 }
 
 #[derive(Args, Debug)]
@@ -157,7 +181,38 @@ pub(crate) fn run(cmd: SudokuCommand) -> u8 {
         SudokuCommand::Count(a) => answer_all(&a.common, Mode::Count, a.limit.unwrap_or(u64::MAX)),
         SudokuCommand::Check(a) => answer_all(&a, Mode::Check, 2),
         SudokuCommand::Bench(a) => bench::run(a),
+        SudokuCommand::Generate(a) => generate(a),
     }
+}
+
+fn generate(args: GenerateArgs) -> u8 {
+    let Some(cover) = dlx::sudoku::SudokuMatrix::new(args.box_side) else {
+        eprintln!(
+            "dlx sudoku generate: box side {} is not from 2 to 8",
+            args.box_side
+        );
+        return exit::BAD_INPUT;
+    };
+    let mut g = dlx::sudoku::generate::Generator::new(&cover, args.seed);
+    g.node_budget = args.node_budget;
+    let alphabet = Alphabet::default_for(args.box_side * args.box_side);
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut buf = String::new();
+    for k in 0..args.count {
+        buf.clear();
+        let puzzle = g.puzzle();
+        format::write_answer(
+            &mut buf,
+            args.output_format.into(),
+            k == 0,
+            format::Answer::Grid(&puzzle, alphabet),
+        );
+        if out.write_all(buf.as_bytes()).is_err() {
+            break;
+        }
+    }
+    super::flush_or_quiet(&mut out);
+    exit::FOUND
 }
 
 /// One puzzle answered.
@@ -206,12 +261,14 @@ pub(crate) fn pipeline<R: BufRead + Send>(
     reader: Reader<R>,
     jobs: usize,
     kind: SolverKind,
+    branching: dlx::Branching,
     matrices: &Matrices,
     limits: &(dyn Fn() -> Limits + Sync),
     sink: &mut dyn FnMut(Outcome),
 ) {
     if jobs <= 1 {
         let mut solvers = Solvers::new(kind, matrices);
+        solvers.set_branching(branching);
         for record in reader {
             sink(solve_record(&mut solvers, record, &limits()));
         }
@@ -232,6 +289,7 @@ pub(crate) fn pipeline<R: BufRead + Send>(
             let (queue, room) = (&queue, &room);
             s.spawn(move || {
                 let mut solvers = Solvers::new(kind, matrices);
+                solvers.set_branching(branching);
                 loop {
                     let (seq, chunk) = {
                         let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -366,6 +424,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             reader,
             jobs,
             args.solver.into(),
+            args.branching.into(),
             &matrices,
             &limits,
             &mut sink,

@@ -26,6 +26,7 @@ use std::time::Instant;
 pub mod backtrack;
 pub mod cover;
 pub mod format;
+pub mod generate;
 pub mod grid;
 
 pub use cover::{DlxSudoku, SudokuMatrix};
@@ -180,6 +181,7 @@ impl SolverKind {
 /// first use. This is what a thread holds.
 pub struct Solvers<'m> {
     kind: SolverKind,
+    branching: crate::dlx::Branching,
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
     backtrack: Vec<Option<backtrack::Backtrack>>,
@@ -190,6 +192,7 @@ impl<'m> Solvers<'m> {
     pub fn new(kind: SolverKind, matrices: &'m Matrices) -> Self {
         Solvers {
             kind,
+            branching: crate::dlx::Branching::FirstForced,
             matrices,
             dlx: (0..9).map(|_| None).collect(),
             backtrack: (0..9).map(|_| None).collect(),
@@ -205,6 +208,15 @@ impl<'m> Solvers<'m> {
     pub fn kind(&self) -> SolverKind {
         self.kind
     }
+
+    /// The branching rule of the DLX solvers (default
+    /// [`Branching::FirstForced`](crate::dlx::Branching::FirstForced)).
+    pub fn set_branching(&mut self, branching: crate::dlx::Branching) {
+        self.branching = branching;
+        for s in self.dlx.iter_mut().flatten() {
+            s.set_branching(branching);
+        }
+    }
 }
 
 impl SudokuSolver for Solvers<'_> {
@@ -219,8 +231,13 @@ impl SudokuSolver for Solvers<'_> {
                 let Some(cover) = self.matrices.get(b) else {
                     return Answer::default();
                 };
+                let branching = self.branching;
                 self.dlx[b]
-                    .get_or_insert_with(|| DlxSudoku::new(cover))
+                    .get_or_insert_with(|| {
+                        let mut s = DlxSudoku::new(cover);
+                        s.set_branching(branching);
+                        s
+                    })
                     .solve(puzzle, limits, solution)
             }
             SolverKind::Backtrack | SolverKind::BacktrackMrv => {
