@@ -128,35 +128,49 @@ impl Grid {
     }
 
     /// The first pair of givens that break a rule, scanning row-major.
+    ///
+    /// Bitmasks on the stack (a side is at most 64): this runs for every
+    /// puzzle read, so it allocates nothing.
     pub fn conflict(&self) -> Option<Conflict> {
         let n = self.side();
-        // seen[unit][digit] = 1 + the cell index where it was first seen.
-        let mut seen = vec![0usize; 3 * n * (n + 1)];
-        for r in 0..n {
-            for c in 0..n {
-                let d = self.get(r, c) as usize;
-                if d == 0 {
-                    continue;
-                }
-                let units = [
-                    (Unit::Row, r),
-                    (Unit::Column, c),
-                    (Unit::Box, self.box_of(r, c)),
-                ];
-                for (k, (unit, u)) in units.into_iter().enumerate() {
-                    let slot = (k * n + u) * (n + 1) + d;
-                    if seen[slot] != 0 {
-                        let first = seen[slot] - 1;
-                        return Some(Conflict {
-                            digit: d as u8,
-                            first: (first / n, first % n),
-                            second: (r, c),
-                            unit,
-                        });
-                    }
-                    seen[slot] = r * n + c + 1;
-                }
+        let (mut rows, mut cols, mut boxes) = ([0u64; 64], [0u64; 64], [0u64; 64]);
+        for (k, &d) in self.cells.iter().enumerate() {
+            if d == 0 {
+                continue;
             }
+            let (r, c) = (k / n, k % n);
+            let x = self.box_of(r, c);
+            let bit = 1u64 << (d - 1);
+            let unit = if rows[r] & bit != 0 {
+                Unit::Row
+            } else if cols[c] & bit != 0 {
+                Unit::Column
+            } else if boxes[x] & bit != 0 {
+                Unit::Box
+            } else {
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[x] |= bit;
+                continue;
+            };
+            // Rare: find the earlier cell of the clash.
+            let first = (0..k)
+                .find(|&j| {
+                    let (r2, c2) = (j / n, j % n);
+                    self.cells[j] == d
+                        && match unit {
+                            Unit::Row => r2 == r,
+                            Unit::Column => c2 == c,
+                            Unit::Box => self.box_of(r2, c2) == x,
+                        }
+                })
+                .unwrap_or(k);
+            return Some(Conflict {
+                digit: d,
+                first: (first / n, first % n),
+                second: (r, c),
+                unit,
+            });
         }
         None
     }

@@ -35,6 +35,9 @@ pub(crate) struct BenchArgs {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Use only the first N puzzles of each file.
+    #[arg(long, value_name = "N")]
+    max_puzzles: Option<usize>,
     /// One JSON object per solver and file.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
@@ -127,7 +130,9 @@ pub(crate) fn run(args: BenchArgs) -> u8 {
                 continue;
             }
         };
-        let records: Vec<Record> = Reader::new(input, ReadOptions::default()).collect();
+        let records: Vec<Record> = Reader::new(input, ReadOptions::default())
+            .take(args.max_puzzles.unwrap_or(usize::MAX))
+            .collect();
         for r in &records {
             if let Err(e) = &r.grid {
                 eprintln!("dlx sudoku bench: {name}: puzzle {}: invalid: {e}", r.index);
