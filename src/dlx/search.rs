@@ -238,6 +238,19 @@ impl<'m> Solver<'m> {
         }
     }
 
+    /// Like [`reset`](Self::reset), but by copying the matrix's links back
+    /// instead of undoing: O(size of the matrix) whatever was done. Cheaper
+    /// than undoing when preselected options cover much of a small matrix
+    /// (Sudoku givens).
+    pub fn reset_by_copy(&mut self) {
+        self.restore_from_matrix();
+        self.stats = Stats::default();
+        self.base = Stats::default();
+        if let Some(p) = &mut self.profile {
+            p.fill(0);
+        }
+    }
+
     /// Abandons the search in progress (keeping preselected options), so the
     /// next query starts from the root.
     pub fn restart(&mut self) {
