@@ -146,18 +146,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
 }
 
 fn option_text(matrix: &Matrix, o: OptionId) -> String {
-    let mut s = String::new();
-    for (item, color) in matrix.option_items(o) {
-        if !s.is_empty() {
-            s.push(' ');
-        }
-        s.push_str(&matrix.item_name(item));
-        if let Some(c) = color {
-            s.push(':');
-            s.push_str(matrix.color_name(c));
-        }
-    }
-    s
+    knuth::option_line(matrix, o)
 }
 
 fn write_solution(

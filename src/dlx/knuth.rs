@@ -167,20 +167,26 @@ pub fn write(matrix: &Matrix, mut out: impl Write) -> io::Result<()> {
     }
     writeln!(out, "{line}")?;
     for k in 0..matrix.option_count() {
-        line.clear();
-        for (item, color) in matrix.option_items(super::OptionId::must(k)) {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&matrix.item_name(item));
-            if let Some(c) = color {
-                line.push(':');
-                line.push_str(matrix.color_name(c));
-            }
-        }
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", option_line(matrix, super::OptionId::must(k)))?;
     }
     Ok(())
+}
+
+/// An option as the line Knuth's format gives it: its items' names, each
+/// with `:color` where it has one, separated by spaces.
+pub fn option_line(matrix: &Matrix, option: super::OptionId) -> String {
+    let mut line = String::new();
+    for (item, color) in matrix.option_items(option) {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&matrix.item_name(item));
+        if let Some(c) = color {
+            line.push(':');
+            line.push_str(matrix.color_name(c));
+        }
+    }
+    line
 }
 
 #[cfg(test)]

@@ -41,7 +41,7 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>) -> Option<Record> {
     let n = row0.len();
     let mut raw = first;
     if !BOX_SIDES.into_iter().any(|b| b * b == n) {
-        skip_puzzle(r);
+        r.skip_grid();
         let kind = PuzzleErrorKind::WrongLength {
             found: n,
             expected: None,
@@ -52,12 +52,7 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>) -> Option<Record> {
     let mut lines = vec![start; n];
     let mut rows = 1;
     while rows < n {
-        let next = match r.peek(0) {
-            Some((_, Ok(t))) if t.trim().is_empty() => None,
-            None => None,
-            Some(_) => r.next_line(),
-        };
-        let Some((line_no, text)) = next else {
+        let Some((line_no, text)) = r.next_grid_row() else {
             let line = r.line_no;
             return Some(r.error(
                 line,
@@ -72,7 +67,7 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>) -> Option<Record> {
         let text = match text {
             Ok(t) => t,
             Err(kind) => {
-                skip_puzzle(r);
+                r.skip_grid();
                 return Some(r.error(line_no, raw, Format::Grid, kind));
             }
         };
@@ -83,7 +78,7 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>) -> Option<Record> {
         }
         let row = symbols(&text);
         if row.len() != n {
-            skip_puzzle(r);
+            r.skip_grid();
             let kind = PuzzleErrorKind::WrongLength {
                 found: row.len(),
                 expected: Some(n),
@@ -104,15 +99,6 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>) -> Option<Record> {
     let chars: Vec<char> = cells.iter().map(|&(c, _)| c).collect();
     let (alphabet, grid) = parse_cells(&chars, n, r.options.alphabet, |i| lines[i], |i| cells[i].1);
     Some(r.record(start, raw, Format::Grid, alphabet, grid))
-}
-
-fn skip_puzzle<R: BufRead>(r: &mut Reader<R>) {
-    while let Some((_, Ok(t))) = r.peek(0) {
-        if t.trim().is_empty() {
-            break;
-        }
-        r.next_line();
-    }
 }
 
 pub(super) fn write(out: &mut String, grid: &Grid, alphabet: Alphabet) {

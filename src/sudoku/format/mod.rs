@@ -312,6 +312,27 @@ impl<R: BufRead> Reader<R> {
         self.lookahead.get(k)
     }
 
+    /// The next row of a grid being read: `None` at a blank line (left
+    /// unread) or at the end of the input.
+    fn next_grid_row(&mut self) -> Option<Line> {
+        match self.peek(0) {
+            Some((_, Ok(t))) if t.trim().is_empty() => None,
+            None => None,
+            Some(_) => self.next_line(),
+        }
+    }
+
+    /// Skips the rest of a bad grid, up to its blank line, so the next grid
+    /// is read from its start.
+    fn skip_grid(&mut self) {
+        while let Some((_, Ok(t))) = self.peek(0) {
+            if t.trim().is_empty() {
+                break;
+            }
+            self.next_line();
+        }
+    }
+
     /// The next line that holds data: blank lines and `#` comments skipped.
     fn next_data_line(&mut self) -> Option<Line> {
         loop {

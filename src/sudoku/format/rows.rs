@@ -106,12 +106,7 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Reco
     let mut cols = columns;
     let mut raw = first;
     for row in 1..n {
-        let next = match r.peek(0) {
-            Some((_, Ok(t))) if t.trim().is_empty() => None,
-            None => None,
-            Some(_) => r.next_line(),
-        };
-        let Some((line_no, text)) = next else {
+        let Some((line_no, text)) = r.next_grid_row() else {
             let line = r.line_no;
             let kind = PuzzleErrorKind::CutShort {
                 expected: n,
@@ -149,14 +144,8 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Reco
 /// next grid is read from its start. POJ 2676 has no blank lines: there the
 /// rest of the grid is read as its own (bad) puzzles, which is all one can do.
 fn skip_to_blank<R: BufRead>(r: &mut Reader<R>) {
-    if r.format == Some(Format::Poj2676) {
-        return;
-    }
-    while let Some((_, Ok(t))) = r.peek(0) {
-        if t.trim().is_empty() {
-            break;
-        }
-        r.next_line();
+    if r.format != Some(Format::Poj2676) {
+        r.skip_grid();
     }
 }
 
