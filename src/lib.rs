@@ -36,6 +36,11 @@ pub mod dlx;
 pub mod problems;
 pub mod sudoku;
 
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 pub use crate::dlx::{
     knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, ItemId,
     Matrix, MatrixBuilder, OptionId, PreselectError, Solutions, Solver, Stats, Step,

@@ -491,7 +491,9 @@ impl MatrixBuilder {
         &mut self,
         names: impl IntoIterator<Item = &'a str>,
     ) -> Result<OptionId, BuildError> {
-        let mut resolved: Vec<(ItemId, Option<ColorId>)> = Vec::new();
+        // Options rarely have more than 8 items: no heap allocation per option.
+        let mut resolved: smallvec::SmallVec<[(ItemId, Option<ColorId>); 8]> =
+            smallvec::SmallVec::new();
         for token in names {
             let (name, color) = match token.split_once(':') {
                 Some((n, c)) => (n, Some(c)),
