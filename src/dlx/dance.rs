@@ -43,17 +43,34 @@ use std::ops::{Index, IndexMut};
 /// builds keep the checks (`debug_assert!`), and the tests run under Miri.
 struct Arena<'a, T>(&'a mut [T]);
 
+/// A read-only [`Arena`], under the same invariant.
+struct View<'a, T>(&'a [T]);
+
+/// The one unchecked read.
+#[inline(always)]
+fn unchecked<T>(s: &[T], i: usize) -> &T {
+    debug_assert!(i < s.len());
+    // SAFETY: `i` is a link value or a neighbour of an option node; by the
+    // invariant above it is within the array.
+    #[allow(unsafe_code)]
+    unsafe {
+        s.get_unchecked(i)
+    }
+}
+
 impl<T> Index<usize> for Arena<'_, T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
-        debug_assert!(i < self.0.len());
-        // SAFETY: `i` is a link value or a neighbour of an option node; by the
-        // invariant above it is within the array.
-        #[allow(unsafe_code)]
-        unsafe {
-            self.0.get_unchecked(i)
-        }
+        unchecked(self.0, i)
+    }
+}
+
+impl<T> Index<usize> for View<'_, T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        unchecked(self.0, i)
     }
 }
 
@@ -61,26 +78,10 @@ impl<T> IndexMut<usize> for Arena<'_, T> {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut T {
         debug_assert!(i < self.0.len());
-        // SAFETY: as for `index`.
+        // SAFETY: as for `unchecked`.
         #[allow(unsafe_code)]
         unsafe {
             self.0.get_unchecked_mut(i)
-        }
-    }
-}
-
-/// A read-only [`Arena`], under the same invariant.
-struct View<'a, T>(&'a [T]);
-
-impl<T> Index<usize> for View<'_, T> {
-    type Output = T;
-    #[inline(always)]
-    fn index(&self, i: usize) -> &T {
-        debug_assert!(i < self.0.len());
-        // SAFETY: as for `Arena::index`.
-        #[allow(unsafe_code)]
-        unsafe {
-            self.0.get_unchecked(i)
         }
     }
 }

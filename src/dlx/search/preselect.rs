@@ -36,9 +36,9 @@ impl Solver<'_> {
         let mut x = start;
         while self.nodes[x].itm > 0 {
             let c = self.nodes[x].itm as usize;
-            let holder = self.held_by[c];
-            if holder != 0 && (color_of(x) == 0 || color_of(x) != self.purified[c]) {
-                let with = matrix.option_of_node(self.preselected[holder as usize - 1] as usize);
+            if self.clashes(c, color_of(x)) {
+                let holder = self.held_by[c] as usize;
+                let with = matrix.option_of_node(self.preselected[holder - 1] as usize);
                 return Err(PreselectError::Conflict { option, with });
             }
             if p == 0 && c <= n_primary {
@@ -68,6 +68,13 @@ impl Solver<'_> {
         self.preselected.push(p as u32);
         self.base = self.stats;
         Ok(())
+    }
+
+    /// Whether an option giving item slot `c` the color `color` (0: none)
+    /// clashes with the preselected options: `c` is held, and not by options
+    /// that purified it to this very color.
+    fn clashes(&self, c: usize, color: i32) -> bool {
+        self.held_by[c] != 0 && (color == 0 || color != self.purified[c])
     }
 
     /// The first node of `option`, if it exists and is searched.
@@ -167,13 +174,12 @@ impl Solver<'_> {
             while matrix.nodes[x].itm > 0 {
                 let c = matrix.nodes[x].itm as usize;
                 let color = if colored { matrix.colors[x] } else { 0 };
-                let holder = self.held_by[c];
-                if holder != 0 && (color == 0 || color != self.purified[c]) {
-                    let with = options[holder as usize - 1];
+                if self.clashes(c, color) {
+                    let with = options[self.held_by[c] as usize - 1];
                     self.clear_preselection();
                     return Err(PreselectError::Conflict { option, with });
                 }
-                if holder == 0 {
+                if self.held_by[c] == 0 {
                     self.held_by[c] = slot;
                     self.purified[c] = color;
                 }
