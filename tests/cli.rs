@@ -252,3 +252,78 @@ fn generated_sets_are_unique_and_reproducible() {
     );
     assert!(text(&out.stdout).lines().all(|l| l == "unique"));
 }
+
+#[test]
+fn alphabets_and_conversions() {
+    // A 16×16 puzzle given in 0-9A-F (hex): answered in hex.
+    let letters = std::fs::read_to_string(format!("{PUZZLES}/poj3076_sample.in")).unwrap();
+    let hex: String = letters
+        .chars()
+        .map(|c| match c {
+            'A'..='P' => "0123456789ABCDEF".as_bytes()[(c as u8 - b'A') as usize] as char,
+            c => c,
+        })
+        .collect();
+    let out = run(&["sudoku", "solve", "--alphabet", "hex"], hex.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let want: String = std::fs::read_to_string(format!("{PUZZLES}/poj3076_sample.out"))
+        .unwrap()
+        .chars()
+        .map(|c| match c {
+            'A'..='P' => "0123456789ABCDEF".as_bytes()[(c as u8 - b'A') as usize] as char,
+            c => c,
+        })
+        .collect();
+    assert_eq!(text(&out.stdout), want);
+
+    // The same puzzle, converted to one line and to the block layout.
+    let out = run(
+        &["sudoku", "solve", "--output-format", "line"],
+        letters.as_bytes(),
+    );
+    let line = text(&out.stdout);
+    assert_eq!(line.trim_end().len(), 256);
+    let out = run(
+        &["sudoku", "solve", "--output-format", "grid"],
+        letters.as_bytes(),
+    );
+    let grid = text(&out.stdout);
+    assert!(grid.contains(" | ") && grid.contains("+"), "{grid}");
+    // And the block layout reads back to the same solution.
+    let back = run(
+        &["sudoku", "solve", "--output-format", "line"],
+        grid.as_bytes(),
+    );
+    assert_eq!(text(&back.stdout), line);
+
+    // POJ 2676 to LeetCode's board.
+    let input = std::fs::read(format!("{PUZZLES}/poj2676_sample.in")).unwrap();
+    let out = run(&["sudoku", "solve", "--output-format", "leetcode"], &input);
+    assert!(
+        text(&out.stdout).starts_with(r#"[["1","4","3","#),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn several_files_and_count_json() {
+    let a = format!("{PUZZLES}/poj3074_sample.in");
+    let b = format!("{PUZZLES}/generated_4x4_seed1.txt");
+    let out = Command::new(BIN)
+        .args(["sudoku", "count", "--json", &a, &b])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert_eq!(s.lines().count(), 22);
+    assert!(s.lines().all(|l| l.contains(r#""solutions":1"#)), "{s}");
+    assert!(s.contains("generated_4x4_seed1.txt"));
+    // A missing file among good ones: the others are still answered.
+    let out = Command::new(BIN)
+        .args(["sudoku", "check", "/nonexistent", &a])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout), "unique\nunique\n");
+}
