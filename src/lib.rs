@@ -5,8 +5,15 @@
 //!
 //! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`],
 //!   [`Solver`], Knuth's text format ([`knuth`]).
+//! * [`sudoku`] — the thin Sudoku layer: grids 4×4 to 64×64, the 4·n²-item
+//!   matrix, the judges' formats ([`sudoku::format`]), the backtracking
+//!   baselines ([`sudoku::backtrack`]) behind one [`sudoku::SudokuSolver`]
+//!   trait, an independent [`sudoku::check_solution`], and a generator.
 //! * [`problems`] — generators for classic exact-cover problems (N queens,
 //!   Langford pairs, polyomino packing), used by tests, benches and the CLI.
+//!
+//! The `dlx` binary (`dlx cover`, `dlx gen`, `dlx sudoku …`) is the only
+//! place that prints or exits; see README.md for its commands and exit codes.
 //!
 //! ```
 //! use dlx::{MatrixBuilder, Solver};

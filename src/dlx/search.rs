@@ -125,7 +125,12 @@ enum Phase {
     Done,
 }
 
-/// The search state for one matrix. See the [module](self) documentation.
+/// The search state for one matrix: its own copy of the links, the level
+/// stack and the counters. The [`Matrix`] stays untouched, so any number of
+/// solvers (one per thread) can share it; after `Solver::new` nothing is
+/// allocated. The search is DLX1's loop, paused between solutions (or at a
+/// budget) with levels `0..level` entered, which is what lets it resume and
+/// lets [`reset`](Self::reset) unwind from anywhere.
 #[derive(Clone, Debug)]
 pub struct Solver<'m> {
     matrix: &'m Matrix,
