@@ -109,28 +109,72 @@ pub(crate) fn choose<const FORCED: bool>(nodes: &[Node], items: &[Link]) -> usiz
     best
 }
 
-/// The branching item from the watch list: the most recently watched
-/// primary item that is still active and has len 1 or less. Stale entries
-/// (covered since, or len grown back by an undo) are dropped; when none is
-/// left, the full scan of [`choose`] decides. The list only speeds the choice
-/// up: every entry is checked against the links, so a missing entry costs a
-/// scan, never a wrong choice.
+/// Items whose len fell to 1 or 0 while hiding ([`Branching::FirstForced`]):
+/// a stack with a fixed capacity (pushing never allocates; a full stack
+/// drops the entry) and the latest item that fell to 0.
+///
+/// [`Branching::FirstForced`]: crate::dlx::Branching::FirstForced
+#[derive(Clone, Debug)]
+pub(crate) struct Watch {
+    stack: Vec<u32>,
+    /// The latest item whose len fell to 0 (0: none): a dead end, which the
+    /// next choice takes first, so no work is done below it.
+    dead: u32,
+}
+
+impl Watch {
+    pub(crate) fn new(capacity: usize) -> Self {
+        Watch {
+            stack: Vec::with_capacity(capacity),
+            dead: 0,
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.stack.clear();
+        self.dead = 0;
+    }
+
+    #[inline(always)]
+    fn note(&mut self, itm: u32, len: i32) {
+        if len == 0 {
+            self.dead = itm;
+        }
+        if self.stack.len() < self.stack.capacity() {
+            self.stack.push(itm);
+        }
+    }
+}
+
+/// The branching item from the watch list: a dead item (len 0) if one is
+/// noted and still valid, else the most recently watched primary item that
+/// is still active with len 1 or less. Stale entries (covered since, or len
+/// grown back by an undo) are dropped; when none is left, the full scan of
+/// [`choose`] decides. The list only speeds the choice up: every entry is
+/// checked against the links, so a missing entry costs a scan, never a wrong
+/// choice.
 #[inline]
 pub(crate) fn choose_watched(
     nodes: &[Node],
     items: &[Link],
-    watch: &mut Vec<u32>,
+    watch: &mut Watch,
     n_primary: usize,
 ) -> usize {
     let (view_nodes, view_items) = (View(nodes), View(items));
-    while let Some(x) = watch.pop() {
-        let x = x as usize;
-        // Active: its left neighbour still points at it (see `uncover`).
-        if x <= n_primary
-            && view_nodes[x].itm <= 1
+    // Active: its left neighbour still points at it (see `uncover`).
+    let valid = |x: usize, most: i32| {
+        x != 0
+            && x <= n_primary
+            && view_nodes[x].itm <= most
             && view_items[view_items[x].prev as usize].next as usize == x
-        {
-            return x;
+    };
+    let dead = std::mem::take(&mut watch.dead) as usize;
+    if valid(dead, 0) {
+        return dead;
+    }
+    while let Some(x) = watch.stack.pop() {
+        if valid(x as usize, 1) {
+            return x as usize;
         }
     }
     choose::<true>(nodes, items)
@@ -142,7 +186,7 @@ pub(crate) fn cover<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &[i32],
-    watch: &mut Vec<u32>,
+    watch: &mut Watch,
     c: usize,
     first: usize,
 ) -> u64 {
@@ -187,7 +231,7 @@ pub(crate) fn uncover<const COLORS: bool, const UL: usize>(
 pub(crate) fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     colors: &[i32],
-    watch: &mut Vec<u32>,
+    watch: &mut Watch,
     p: usize,
     first: usize,
 ) -> u64 {
@@ -201,8 +245,8 @@ pub(crate) fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
             let len = nodes[itm as usize].itm - 1;
             nodes[itm as usize].itm = len;
             updates += 1;
-            if WATCH && len <= 1 && watch.len() < watch.capacity() {
-                watch.push(itm as u32);
+            if WATCH && len <= 1 {
+                watch.note(itm as u32, len);
             }
         }
     };
@@ -279,7 +323,7 @@ pub(crate) fn unhide<const COLORS: bool, const UL: usize>(
 pub(crate) fn purify<const WATCH: bool>(
     nodes: &mut [Node],
     colors: &mut [i32],
-    watch: &mut Vec<u32>,
+    watch: &mut Watch,
     p: usize,
     first: usize,
 ) -> u64 {
@@ -321,7 +365,7 @@ pub(crate) fn commit_others<const COLORS: bool, const WATCH: bool, const UL: usi
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &mut [i32],
-    watch: &mut Vec<u32>,
+    watch: &mut Watch,
     p: usize,
     first: usize,
 ) -> u64 {

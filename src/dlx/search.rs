@@ -25,7 +25,7 @@
 //! search at a level of its own below level 0; solutions list preselected
 //! options first.
 
-use super::dance::{choose, choose_watched, commit_others, cover, uncommit_others, uncover};
+use super::dance::{choose, choose_watched, commit_others, cover, uncommit_others, uncover, Watch};
 use super::index::OptionId;
 use super::matrix::{Link, Matrix, Node};
 use super::stats::Stats;
@@ -153,7 +153,7 @@ pub struct Solver<'m> {
     profile: Option<Vec<u64>>,
     /// Items whose len fell to 1 or 0 ([`Branching::FirstForced`] only); a
     /// fixed capacity, so pushing never allocates.
-    watch: Vec<u32>,
+    watch: Watch,
     /// Whether [`Solver::preselect_all`] rebuilt the links: then the lists of
     /// covered items are not what undoing would expect, and `reset` copies
     /// the matrix instead of undoing.
@@ -181,7 +181,7 @@ impl<'m> Solver<'m> {
             budget: Budget::default(),
             branching: Branching::Knuth,
             profile: None,
-            watch: Vec::with_capacity(4 * matrix.item_count() + 64),
+            watch: Watch::new(4 * matrix.item_count() + 64),
             rebuilt: false,
             purified: vec![0; matrix.items.len()],
         }
