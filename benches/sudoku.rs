@@ -1,6 +1,9 @@
 //! Every Sudoku solver on the same puzzles, as puzzles per second
-//! (uniqueness checked: count to 2). Uses the judges' samples in `puzzles/`
-//! and, when present, the public collections in `../shared/puzzles`.
+//! (uniqueness checked: count to 2). Uses the sets in `puzzles/` (the judges'
+//! samples and the project's generated 9×9, 16×16 and 25×25 puzzles) and,
+//! when present, the public 9×9 and 16×16 collections in `../shared/puzzles`.
+//! (Gecode's minimal 25×25 puzzles are left out: no solver here finishes
+//! them; see README.md.)
 //!
 //! `cargo bench --bench sudoku`
 
@@ -33,14 +36,21 @@ fn sets() -> Vec<(String, Vec<Grid>, bool)> {
         samples.extend(load(&here.join("puzzles").join(f), usize::MAX));
     }
     v.push(("judge-samples-9x9".to_string(), samples, true));
+    for (f, plain) in [
+        ("generated_9x9_seed1.txt", true),
+        ("generated_16x16_seed1.poj3076.txt", false),
+        ("generated_25x25_seed1.txt", false),
+    ] {
+        let grids = load(&here.join("puzzles").join(f), usize::MAX);
+        v.push((f.trim_end_matches(".txt").to_string(), grids, plain));
+    }
     let shared = here.join("../shared/puzzles");
     // (file, puzzles taken, run the plain backtracker too)
     for (f, n, plain) in [
         ("puzzles2_17_clue.txt", 2000, false),
         ("puzzles3_magictour_top1465.txt", 1465, false),
-        ("puzzles5_forum_hardest_1905_11+.txt", 500, true),
+        ("puzzles5_forum_hardest_1905_11+.txt", 200, true),
         ("gecode_16x16_janko55.txt", 55, false),
-        ("gecode_25x25_frisch16.txt", 16, false),
     ] {
         let grids = load(&shared.join(f), n);
         if !grids.is_empty() {
@@ -56,10 +66,10 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group(name.as_str());
         g.sample_size(10).measurement_time(Duration::from_secs(3));
         g.throughput(Throughput::Elements(grids.len() as u64));
-        let big = grids.first().is_some_and(|p| p.side() > 9);
+        let big = grids.first().is_some_and(|p| p.side() > 16);
         for kind in SolverKind::ALL {
             if (big && kind != SolverKind::Dlx) || (kind == SolverKind::Backtrack && !plain) {
-                continue; // the baselines take minutes on these
+                continue; // the plain backtracker takes minutes on these
             }
             let mut solvers = Solvers::new(kind, &matrices);
             let mut solution = Grid::empty(3).unwrap();
