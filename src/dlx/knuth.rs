@@ -17,7 +17,7 @@
 //! Errors are [`ParseError`]s that name the line (1-based) and the problem.
 
 use std::fmt;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use super::matrix::{BuildError, Matrix, MatrixBuilder};
 
@@ -40,6 +40,8 @@ pub enum ParseErrorKind {
     SeparatorTwice,
     /// A line that is not valid UTF-8.
     NotUtf8,
+    /// A line longer than [`MAX_LINE`] bytes.
+    LineTooLong,
     /// The matrix builder refused an item or option.
     Build(BuildError),
 }
@@ -65,12 +67,19 @@ impl fmt::Display for ParseError {
                 write!(f, "line {}: the item line contains `|` twice", self.line)
             }
             ParseErrorKind::NotUtf8 => write!(f, "line {}: not valid UTF-8", self.line),
+            ParseErrorKind::LineTooLong => {
+                write!(f, "line {}: longer than {MAX_LINE} bytes", self.line)
+            }
             ParseErrorKind::Build(e) => write!(f, "line {}: {e}", self.line),
         }
     }
 }
 
 impl std::error::Error for ParseError {}
+
+/// The longest line read (DLX1's buffer holds about 900 KB); longer input
+/// is an error rather than unbounded memory.
+pub const MAX_LINE: usize = 16 << 20;
 
 /// Reads a matrix in Knuth's format.
 ///
@@ -92,8 +101,13 @@ pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
             line: line_no,
             kind,
         };
-        match input.read_until(b'\n', &mut buf) {
+        match input
+            .by_ref()
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
             Ok(0) => break,
+            Ok(_) if buf.len() > MAX_LINE => return Err(err(ParseErrorKind::LineTooLong)),
             Ok(_) => {}
             Err(e) => return Err(err(ParseErrorKind::Io(e))),
         }
@@ -232,6 +246,11 @@ mod tests {
         ));
         assert!(matches!(err("A A\n").kind(), ParseErrorKind::Build(_)));
         assert_eq!(read(&b"A\n\xff\n"[..]).unwrap_err().line(), 2);
+        let long = vec![b'A'; MAX_LINE + 2];
+        assert!(matches!(
+            read(&long[..]).unwrap_err().kind(),
+            ParseErrorKind::LineTooLong
+        ));
     }
 
     #[test]
