@@ -487,13 +487,19 @@ fn report(
     if let Some(a) = &o.answer {
         totals.nodes += a.nodes;
     }
-    let where_ = format!("{name}: puzzle {} (line {})", r.index, r.line);
+    // Only a puzzle with something to say costs a message.
+    let say = |what: &dyn std::fmt::Display| {
+        eprintln!(
+            "dlx sudoku: {name}: puzzle {} (line {}): {what}",
+            r.index, r.line
+        );
+    };
     if let Err(e) = &r.grid {
-        eprintln!("dlx sudoku: {where_}: invalid: {e}");
+        say(&format_args!("invalid: {e}"));
     } else if status == Status::None && mode == Mode::Solve {
-        eprintln!("dlx sudoku: {where_}: no solution");
+        say(&"no solution");
     } else if status == Status::Timeout {
-        eprintln!("dlx sudoku: {where_}: timed out");
+        say(&"timed out");
     }
     if args.json {
         buf.push_str(&json_line(o, name, status));
@@ -518,7 +524,7 @@ fn report(
         }
         Mode::Count => {
             match (&r.grid, &o.answer) {
-                (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind_text())),
+                (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind)),
                 (_, Some(a)) => buf.push_str(&a.solutions.to_string()),
                 _ => buf.push_str("invalid"),
             }
@@ -526,28 +532,13 @@ fn report(
         }
         Mode::Check => {
             match &r.grid {
-                Err(e) => buf.push_str(&format!("invalid: {}", e.kind_text())),
+                Err(e) => buf.push_str(&format!("invalid: {}", e.kind)),
                 Ok(_) => buf.push_str(status.as_str()),
             }
             buf.push('\n');
         }
     }
     status
-}
-
-/// An error's description without its line prefix (the line is on stderr).
-trait KindText {
-    fn kind_text(&self) -> String;
-}
-
-impl KindText for format::PuzzleError {
-    fn kind_text(&self) -> String {
-        let full = self.to_string();
-        match full.split_once(": ") {
-            Some((_, rest)) => rest.to_string(),
-            None => full,
-        }
-    }
 }
 
 fn json_line(o: &Outcome, name: &str, status: Status) -> String {

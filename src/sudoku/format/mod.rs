@@ -137,8 +137,14 @@ pub enum PuzzleErrorKind {
 
 impl fmt::Display for PuzzleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+/// The problem alone, without its line (`check` prints it after `invalid: `).
+impl fmt::Display for PuzzleErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             PuzzleErrorKind::WrongLength {
                 found,
                 expected: Some(e),
