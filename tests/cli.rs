@@ -327,3 +327,89 @@ fn several_files_and_count_json() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(text(&out.stdout), "unique\nunique\n");
 }
+
+#[test]
+fn timeout_gives_up_on_a_puzzle_reports_it_and_exits_3() {
+    // An empty 25×25 grid has astronomically many solutions: counting them
+    // always runs into the deadline.
+    let empty = format!("{}\n", "-".repeat(625));
+    let easy =
+        "103000509002109400000704000300502006060000050700803004000401000009205800804000107\n";
+    let input = format!("{empty}{easy}");
+    for solver in ["dlx", "backtrack-mrv"] {
+        for jobs in ["1", "2"] {
+            let args = [
+                "sudoku",
+                "count",
+                "--timeout",
+                "100ms",
+                "--solver",
+                solver,
+                "--jobs",
+                jobs,
+                "--stats",
+            ];
+            let out = run(&args, input.as_bytes());
+            assert_eq!(
+                out.status.code(),
+                Some(3),
+                "{solver}: {}",
+                text(&out.stderr)
+            );
+            let stdout = text(&out.stdout);
+            let lines: Vec<&str> = stdout.lines().collect();
+            assert_eq!(lines.len(), 2, "{stdout}");
+            let found: u64 = lines[0]
+                .strip_prefix("timeout: at least ")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{solver}: {}", lines[0]));
+            assert!(found >= 2, "{solver}: {found}");
+            // The other puzzle is still answered.
+            assert_eq!(lines[1], "1");
+            let stderr = text(&out.stderr);
+            assert!(
+                stderr.contains("puzzle 1 (line 1): timed out after"),
+                "{stderr}"
+            );
+            assert!(stderr.contains("timeouts: 1,"), "{stderr}");
+        }
+    }
+    // JSON says so too.
+    let out = run(
+        &["sudoku", "count", "--timeout", "50ms", "--json"],
+        empty.as_bytes(),
+    );
+    assert!(
+        text(&out.stdout).contains("\"timed_out\":true"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A bad puzzle outranks a timeout: exit 2.
+    let out = run(
+        &["sudoku", "count", "--timeout", "50ms"],
+        format!("{empty}12345\n").as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // A bad duration is a usage error.
+    let out = run(&["sudoku", "check", "--timeout", "soon"], easy.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a duration"));
+}
+
+#[test]
+fn a_line_of_dashes_is_an_empty_puzzle() {
+    for n in [4usize, 9, 16] {
+        let out = run(
+            &["sudoku", "solve"],
+            format!("{}\n", "-".repeat(n * n)).as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{n}: {}", text(&out.stderr));
+        let answer = text(&out.stdout);
+        let grid = dlx::sudoku::format::parse_line(answer.trim()).unwrap();
+        assert_eq!(grid.side(), n);
+        assert!(
+            dlx::sudoku::check_solution(&grid, &grid).is_ok(),
+            "{answer}"
+        );
+    }
+}

@@ -11,6 +11,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -56,12 +57,51 @@ impl From<BranchingArg> for dlx::Branching {
     }
 }
 
+/// A duration given on the command line: `1s`, `250ms`, `500us`, `2m`, or
+/// plain seconds; `0` is allowed (callers read it as "no limit").
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
+        (v, 1e-3)
+    } else if let Some(v) = s.strip_suffix("us") {
+        (v, 1e-6)
+    } else if let Some(v) = s.strip_suffix('s') {
+        (v, 1.0)
+    } else if let Some(v) = s.strip_suffix('m') {
+        (v, 60.0)
+    } else {
+        (s, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() && v * scale < 1e9 => {
+            Ok(Duration::from_secs_f64(v * scale))
+        }
+        _ => Err(format!("`{s}` is not a duration like 1s, 250ms or 0")),
+    }
+}
+
 /// Exit codes, as README.md documents them.
 pub(crate) mod exit {
     pub const FOUND: u8 = 0;
     pub const NONE: u8 = 1;
     pub const BAD_INPUT: u8 = 2;
     pub const BUDGET: u8 = 3;
+
+    /// The code for a run in which both `a` and `b` happened: bad input
+    /// first, then a stop before the answer was known, then "no solution".
+    pub fn worse(a: u8, b: u8) -> u8 {
+        let rank = |c: u8| match c {
+            BAD_INPUT => 3,
+            BUDGET => 2,
+            NONE => 1,
+            _ => 0,
+        };
+        if rank(b) > rank(a) {
+            b
+        } else {
+            a
+        }
+    }
 }
 
 pub fn main() -> ExitCode {

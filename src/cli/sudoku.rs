@@ -83,6 +83,10 @@ pub(crate) struct CommonArgs {
     /// DLX branching rule (first-forced is faster on Sudoku; knuth is DLX1's).
     #[arg(long, value_enum, default_value = "first-forced")]
     branching: super::BranchingArg,
+    /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).
+    /// A puzzle given up on is reported `timeout`, and the exit code is 3.
+    #[arg(long, default_value = "0", value_parser = super::parse_duration)]
+    timeout: Duration,
 }
 
 #[derive(Args, Debug)]
@@ -243,8 +247,13 @@ pub(crate) fn solve_record(solvers: &mut Solvers<'_>, record: Record, limits: &L
     }
 }
 
-/// Puzzles taken by a worker at a time.
+/// Most puzzles a worker takes at a time. A worker starts with one and
+/// doubles while a chunk takes under `CHUNK_FAST`, halves when one takes
+/// over `CHUNK_SLOW`: easy puzzles go by in large chunks (little locking),
+/// and a file of hard ones still spreads over every worker.
 const CHUNK: usize = 64;
+const CHUNK_FAST: Duration = Duration::from_millis(2);
+const CHUNK_SLOW: Duration = Duration::from_millis(20);
 /// Chunks that may be in flight (taken but not yet written) per worker.
 const WINDOW_PER_JOB: usize = 8;
 
@@ -290,6 +299,7 @@ pub(crate) fn pipeline<R: BufRead + Send>(
             s.spawn(move || {
                 let mut solvers = Solvers::new(kind, matrices);
                 solvers.set_branching(branching);
+                let mut chunk_len = 1;
                 loop {
                     let (seq, chunk) = {
                         let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -299,8 +309,8 @@ pub(crate) fn pipeline<R: BufRead + Send>(
                         if q.done {
                             return;
                         }
-                        let chunk: Vec<Record> = q.reader.by_ref().take(CHUNK).collect();
-                        if chunk.len() < CHUNK {
+                        let chunk: Vec<Record> = q.reader.by_ref().take(chunk_len).collect();
+                        if chunk.len() < chunk_len {
                             q.done = true;
                             room.notify_all();
                         }
@@ -308,10 +318,17 @@ pub(crate) fn pipeline<R: BufRead + Send>(
                         q.next_seq += 1;
                         (seq, chunk)
                     };
+                    let started = Instant::now();
                     let out: Vec<Outcome> = chunk
                         .into_iter()
                         .map(|r| solve_record(&mut solvers, r, &limits()))
                         .collect();
+                    let took = started.elapsed();
+                    if took < CHUNK_FAST {
+                        chunk_len = (chunk_len * 2).min(CHUNK);
+                    } else if took > CHUNK_SLOW {
+                        chunk_len = (chunk_len / 2).max(1);
+                    }
                     if tx.send((seq, out)).is_err() {
                         return;
                     }
@@ -345,6 +362,7 @@ struct Totals {
     multiple: u64,
     none: u64,
     invalid: u64,
+    timeouts: u64,
     nodes: u64,
 }
 
@@ -379,13 +397,18 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("dlx sudoku: {name}: {e}");
-                code = code.max(exit::BAD_INPUT);
+                code = exit::worse(code, exit::BAD_INPUT);
                 continue;
             }
         };
         let reader = Reader::new(input, options);
         let mut count_in_file = 0u64;
-        let limits = || Limits::count_to(limit);
+        let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
+        // Called by a worker just before it solves a puzzle.
+        let limits = || Limits {
+            solutions: limit,
+            deadline: timeout.map(|t| Instant::now() + t),
+        };
         let mut sink = |o: Outcome| {
             count_in_file += 1;
             totals.puzzles += 1;
@@ -399,11 +422,16 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                 &mut first_answer,
                 &mut totals,
             );
-            code = code.max(match status {
-                Status::Invalid => exit::BAD_INPUT,
-                Status::None if mode != Mode::Check => exit::NONE,
-                _ => exit::FOUND,
-            });
+            let timed_out = o.answer.is_some_and(|a| a.timed_out);
+            code = exit::worse(
+                code,
+                match status {
+                    Status::Invalid => exit::BAD_INPUT,
+                    _ if timed_out => exit::BUDGET,
+                    Status::None if mode != Mode::Check => exit::NONE,
+                    _ => exit::FOUND,
+                },
+            );
             if !write_failed && out.write_all(buf.as_bytes()).is_err() {
                 write_failed = true;
             }
@@ -431,7 +459,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
         );
         if count_in_file == 0 {
             eprintln!("dlx sudoku: {name}: no puzzles in the input");
-            code = code.max(exit::BAD_INPUT);
+            code = exit::worse(code, exit::BAD_INPUT);
         }
     }
     if progress && start.elapsed() > Duration::from_secs(1) {
@@ -442,13 +470,14 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
         let secs = start.elapsed().as_secs_f64();
         let t = &totals;
         eprintln!(
-            "puzzles: {}, solved: {}, unique: {}, multiple: {}, none: {}, invalid: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle)",
+            "puzzles: {}, solved: {}, unique: {}, multiple: {}, none: {}, invalid: {}, timeouts: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle)",
             t.puzzles,
             t.solved,
             t.unique,
             t.multiple,
             t.none,
             t.invalid,
+            t.timeouts,
             secs,
             t.puzzles as f64 / secs.max(1e-9),
             t.nodes,
@@ -481,6 +510,9 @@ fn report(
         Status::Multiple => totals.multiple += 1,
         _ => {}
     }
+    if o.answer.is_some_and(|a| a.timed_out) {
+        totals.timeouts += 1;
+    }
     if o.solution.is_some() {
         totals.solved += 1;
     }
@@ -498,8 +530,12 @@ fn report(
         say(&format_args!("invalid: {e}"));
     } else if status == Status::None && mode == Mode::Solve {
         say(&"no solution");
-    } else if status == Status::Timeout {
-        say(&"timed out");
+    } else if o.answer.is_some_and(|a| a.timed_out) {
+        let found = o.answer.map_or(0, |a| a.solutions);
+        say(&format_args!(
+            "timed out after {:?} with {found} solution(s) found",
+            args.timeout
+        ));
     }
     if args.json {
         buf.push_str(&json_line(o, name, status));
@@ -525,6 +561,9 @@ fn report(
         Mode::Count => {
             match (&r.grid, &o.answer) {
                 (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind)),
+                (_, Some(a)) if a.timed_out => {
+                    buf.push_str(&format!("timeout: at least {}", a.solutions))
+                }
                 (_, Some(a)) => buf.push_str(&a.solutions.to_string()),
                 _ => buf.push_str("invalid"),
             }
@@ -556,6 +595,7 @@ fn json_line(o: &Outcome, name: &str, status: Status) -> String {
         obj = obj
             .num("solutions", a.solutions)
             .boolean("complete", a.complete)
+            .boolean("timed_out", a.timed_out)
             .num("nodes", a.nodes);
     }
     if let Err(e) = &r.grid {

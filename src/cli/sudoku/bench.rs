@@ -30,7 +30,7 @@ pub(crate) struct BenchArgs {
     #[arg(long, default_value_t = 2)]
     limit: u64,
     /// Give up on a puzzle after this long (e.g. 1s, 250ms; 0 for never).
-    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, default_value = "1s", value_parser = super::super::parse_duration)]
     timeout_per_puzzle: Duration,
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
@@ -44,27 +44,6 @@ pub(crate) struct BenchArgs {
     /// CSV with a header line.
     #[arg(long)]
     csv: bool,
-}
-
-fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
-        (v, 1e-3)
-    } else if let Some(v) = s.strip_suffix("us") {
-        (v, 1e-6)
-    } else if let Some(v) = s.strip_suffix('s') {
-        (v, 1.0)
-    } else if let Some(v) = s.strip_suffix('m') {
-        (v, 60.0)
-    } else {
-        (s, 1.0)
-    };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v >= 0.0 && v.is_finite() && v * scale < 1e9 => {
-            Ok(Duration::from_secs_f64(v * scale))
-        }
-        _ => Err(format!("`{s}` is not a duration like 1s, 250ms or 0")),
-    }
 }
 
 /// One puzzle's status, microseconds, nodes, and whether it was solved.

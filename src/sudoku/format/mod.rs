@@ -367,7 +367,10 @@ impl<R: BufRead> Reader<R> {
         let rule = first
             .chars()
             .all(|c| matches!(c, '-' | '+' | '=' | '|' | ' '));
-        if first.contains('|') || rule {
+        // A line of N⁴ dashes is an empty puzzle, not a rule between bands.
+        let empty_puzzle = first.chars().all(|c| c == '-')
+            && BOX_SIDES.into_iter().any(|b| b.pow(4) == first.len());
+        if first.contains('|') || (rule && !empty_puzzle) {
             return Format::Grid;
         }
         if !first.is_empty() && first.len() < 10 && first.bytes().all(|b| b.is_ascii_digit()) {
