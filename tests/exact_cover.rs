@@ -12,7 +12,13 @@ fn read(text: &str) -> Matrix {
 
 /// Counts solutions, checking every one with the independent verifier.
 fn count_verified(m: &Matrix) -> u64 {
+    count_verified_with(m, Branching::Knuth)
+}
+
+/// The same with a branching rule.
+fn count_verified_with(m: &Matrix, branching: Branching) -> u64 {
     let mut solver = Solver::new(m);
+    solver.set_branching(branching);
     let mut n = 0;
     for solution in solver.solutions() {
         verify_cover(m, &solution).unwrap();
@@ -72,6 +78,8 @@ fn queens_counts_oeis_a000170() {
         let m = queens(n).unwrap();
         if n <= 9 {
             assert_eq!(count_verified(&m), want, "n = {n}");
+            let got = count_verified_with(&m, Branching::Lookahead);
+            assert_eq!(got, want, "n = {n}, lookahead");
         } else {
             assert_eq!(Solver::new(&m).count().solutions, want, "n = {n}");
         }
@@ -88,6 +96,10 @@ fn langford_counts_oeis_a014552_doubled() {
             Solver::new(&m).count().solutions
         };
         assert_eq!(got, want, "n = {n}");
+        if n <= 8 {
+            let got = count_verified_with(&m, Branching::Lookahead);
+            assert_eq!(got, want, "n = {n}, lookahead");
+        }
     }
 }
 
@@ -95,6 +107,7 @@ fn langford_counts_oeis_a014552_doubled() {
 fn pentominoes_3x20() {
     let m = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
     assert_eq!(count_verified(&m), 8);
+    assert_eq!(count_verified_with(&m, Branching::Lookahead), 8);
 }
 
 #[test]
@@ -250,6 +263,77 @@ fn branching_rules_agree_on_counts() {
     }
 }
 
+/// Every solution as a sorted list of options, the list sorted.
+fn solution_set(m: &Matrix, branching: Branching) -> Vec<Vec<OptionId>> {
+    let mut solver = Solver::new(m);
+    solver.set_branching(branching);
+    let mut all: Vec<Vec<OptionId>> = solver
+        .solutions()
+        .map(|mut s| {
+            s.sort();
+            s
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+#[test]
+fn lookahead_finds_the_same_solutions_with_fewer_nodes() {
+    for m in [
+        queens(8).unwrap(),
+        langford(8).unwrap(),
+        queens(10).unwrap(),
+    ] {
+        let want = solution_set(&m, Branching::Knuth);
+        assert_eq!(solution_set(&m, Branching::Lookahead), want);
+        let mut plain = Solver::new(&m);
+        let mut look = Solver::new(&m);
+        look.set_branching(Branching::Lookahead);
+        assert_eq!(plain.count(), look.count());
+        assert!(look.stats().nodes < plain.stats().nodes);
+        assert!(look.stats().probes > 0);
+        assert!(look.is_pristine());
+    }
+}
+
+#[test]
+fn lookahead_pauses_resumes_and_resets_anywhere() {
+    // Stop after every few nodes, resume, and count: the pauses must not
+    // lose or repeat a solution, and a reset from any pause restores every
+    // link (removed options included).
+    let m = queens(7).unwrap();
+    for step in 1..12u64 {
+        let mut s = Solver::new(&m);
+        s.set_branching(Branching::Lookahead);
+        let (mut found, mut limit) = (0, step);
+        loop {
+            s.set_budget(Budget {
+                nodes: Some(limit),
+                updates: None,
+            });
+            match s.next_solution() {
+                Step::Solution => {
+                    verify_cover(&m, &s.solution().collect::<Vec<_>>()).unwrap();
+                    found += 1;
+                }
+                Step::Budget => limit += step,
+                Step::Exhausted => break,
+            }
+            // Queens 7 takes a few dozen nodes; a broken undo loops.
+            assert!(limit < 10_000, "step {step}: runaway search");
+            if limit == 3 * step {
+                // A copy paused here resets cleanly.
+                let mut copy = s.clone();
+                copy.reset();
+                assert!(copy.is_pristine(), "step {step}");
+            }
+        }
+        assert_eq!(found, 40, "step {step}");
+        assert!(s.is_pristine());
+    }
+}
+
 #[test]
 fn profile_counts_nodes_per_level() {
     let m = read(TAOCP);
@@ -351,12 +435,45 @@ fn random_instance() -> impl Strategy<Value = String> {
     })
 }
 
+/// Larger uncolored instances, where lookahead has something to prune.
+fn random_uncolored_instance() -> impl Strategy<Value = String> {
+    (3usize..9, 6usize..28).prop_flat_map(|(np, k)| {
+        prop::collection::vec(prop::collection::btree_set(0..np, 1..4), k).prop_map(
+            move |options| {
+                let mut s: String = (0..np).map(|i| format!("p{i} ")).collect();
+                s += "\n";
+                for opt in options {
+                    for i in opt {
+                        s += &format!("p{i} ");
+                    }
+                    s += "\n";
+                }
+                s
+            },
+        )
+    })
+}
+
 proptest! {
     #[test]
     fn random_colored_instances_match_brute_force(text in random_instance()) {
         let m = read(&text);
         prop_assume!(m.option_count() <= 12);
-        prop_assert_eq!(count_verified(&m), brute_force(&m), "{}", text);
+        let want = brute_force(&m);
+        prop_assert_eq!(count_verified(&m), want, "{}", text);
+        for branching in [Branching::FirstForced, Branching::Lookahead] {
+            prop_assert_eq!(count_verified_with(&m, branching), want, "{:?} {}", branching, text);
+        }
+    }
+
+    #[test]
+    fn lookahead_matches_knuth_on_random_instances(text in random_uncolored_instance()) {
+        let m = read(&text);
+        prop_assert_eq!(
+            solution_set(&m, Branching::Lookahead),
+            solution_set(&m, Branching::Knuth),
+            "{}", text
+        );
     }
 }
 

@@ -1,11 +1,12 @@
-//! The Sudoku layer: one shared suite run by every solver (DLX and both
-//! baselines), answers checked by the independent `check_solution`, property
+//! The Sudoku layer: one shared suite run by every solver (DLX plain, with
+//! lookahead, and starting over with it; both baselines), answers checked by the independent `check_solution`, property
 //! tests comparing the solvers, and the readers fed arbitrary bytes.
 
 use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
 use dlx::sudoku::{
     check_solution, Alphabet, Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver,
 };
+use dlx::Branching;
 use proptest::prelude::*;
 
 /// A solved 9×9 grid to derive puzzles from.
@@ -92,11 +93,40 @@ fn cases() -> Vec<(&'static str, String, Status, u64)> {
     v
 }
 
+/// Every solver kind, plus DLX with lookahead from the root and DLX that
+/// starts over with lookahead after a few nodes.
 fn all_solvers(matrices: &Matrices) -> Vec<Solvers<'_>> {
-    SolverKind::ALL
+    let mut v: Vec<Solvers<'_>> = SolverKind::ALL
         .into_iter()
         .map(|k| Solvers::new(k, matrices))
-        .collect()
+        .collect();
+    let mut look = Solvers::dlx(matrices);
+    look.set_branching(Branching::Lookahead);
+    v.push(look);
+    let mut switch = Solvers::dlx(matrices);
+    switch.set_lookahead_after(Some(3));
+    v.push(switch);
+    v
+}
+
+#[test]
+fn starting_over_with_lookahead_keeps_counts_exact() {
+    // The empty 4×4 grid has 288 solutions; solutions found before the
+    // switch must not be counted twice.
+    let matrices = Matrices::new();
+    let empty = Grid::empty(2).unwrap();
+    for after in [Some(0), Some(1), Some(10), Some(100), None] {
+        for branching in [Branching::Knuth, Branching::FirstForced] {
+            let mut dlx = Solvers::dlx(&matrices);
+            dlx.set_branching(branching);
+            dlx.set_lookahead_after(after);
+            let mut solution = empty.clone();
+            let answer = dlx.solve(&empty, &Limits::count_to(u64::MAX), &mut solution);
+            assert_eq!(answer.solutions, 288, "{after:?} {branching:?}");
+            assert!(answer.complete);
+            check_solution(&empty, &solution).unwrap();
+        }
+    }
 }
 
 #[test]

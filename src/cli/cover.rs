@@ -106,6 +106,8 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             .num("solutions", found)
             .num("nodes", stats.nodes)
             .num("updates", stats.updates)
+            .num("probes", stats.probes)
+            .num("pruned", stats.pruned)
             .float("seconds", seconds)
             .boolean("complete", complete)
             .boolean("budget_exhausted", stopped_by_budget);
@@ -126,6 +128,12 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             stats.updates,
             rate / 1e6
         );
+        if stats.probes > 0 {
+            eprintln!(
+                "lookahead: {} probes, {} options pruned",
+                stats.probes, stats.pruned
+            );
+        }
     }
     if let Some(profile) = solver.profile() {
         eprintln!("Profile:");

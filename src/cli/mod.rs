@@ -46,6 +46,9 @@ pub(crate) enum BranchingArg {
     Knuth,
     /// Take the first item with at most one option without scanning further.
     FirstForced,
+    /// First-forced, plus lookahead at branch points: dead-end options
+    /// removed, branching on the item whose options force the most.
+    Lookahead,
 }
 
 impl From<BranchingArg> for dlx::Branching {
@@ -53,6 +56,7 @@ impl From<BranchingArg> for dlx::Branching {
         match b {
             BranchingArg::Knuth => dlx::Branching::Knuth,
             BranchingArg::FirstForced => dlx::Branching::FirstForced,
+            BranchingArg::Lookahead => dlx::Branching::Lookahead,
         }
     }
 }

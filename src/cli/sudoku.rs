@@ -80,13 +80,47 @@ pub(crate) struct CommonArgs {
     /// Solver to use.
     #[arg(long, value_enum, default_value = "dlx")]
     solver: SolverArg,
-    /// DLX branching rule (first-forced is faster on Sudoku; knuth is DLX1's).
+    /// DLX branching rule (first-forced is faster on Sudoku; knuth is DLX1's;
+    /// lookahead from the first node).
     #[arg(long, value_enum, default_value = "first-forced")]
     branching: super::BranchingArg,
+    /// Start a puzzle over with lookahead after N search nodes ("never" to
+    /// keep the chosen rule). Puzzles plain DLX cannot finish (minimal 25×25)
+    /// need it.
+    #[arg(long, value_name = "N|never", default_value = "100000", value_parser = parse_after)]
+    lookahead_after: After,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).
     /// A puzzle given up on is reported `timeout`, and the exit code is 3.
     #[arg(long, default_value = "0", value_parser = super::parse_duration)]
     timeout: Duration,
+}
+
+/// A node count, or never.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct After(Option<u64>);
+
+fn parse_after(s: &str) -> Result<After, String> {
+    match s.trim() {
+        "never" => Ok(After(None)),
+        t => t
+            .parse()
+            .map(|n| After(Some(n)))
+            .map_err(|_| format!("`{s}` is not a number of nodes or `never`")),
+    }
+}
+
+/// How the DLX solvers search (ignored by the baselines).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tuning {
+    pub(crate) branching: dlx::Branching,
+    pub(crate) lookahead_after: Option<u64>,
+}
+
+impl Tuning {
+    fn apply(self, solvers: &mut Solvers<'_>) {
+        solvers.set_branching(self.branching);
+        solvers.set_lookahead_after(self.lookahead_after);
+    }
 }
 
 #[derive(Args, Debug)]
@@ -270,14 +304,14 @@ pub(crate) fn pipeline<R: BufRead + Send>(
     reader: Reader<R>,
     jobs: usize,
     kind: SolverKind,
-    branching: dlx::Branching,
+    tuning: Tuning,
     matrices: &Matrices,
     limits: &(dyn Fn() -> Limits + Sync),
     sink: &mut dyn FnMut(Outcome),
 ) {
     if jobs <= 1 {
         let mut solvers = Solvers::new(kind, matrices);
-        solvers.set_branching(branching);
+        tuning.apply(&mut solvers);
         for record in reader {
             sink(solve_record(&mut solvers, record, &limits()));
         }
@@ -298,7 +332,7 @@ pub(crate) fn pipeline<R: BufRead + Send>(
             let (queue, room) = (&queue, &room);
             s.spawn(move || {
                 let mut solvers = Solvers::new(kind, matrices);
-                solvers.set_branching(branching);
+                tuning.apply(&mut solvers);
                 let mut chunk_len = 1;
                 loop {
                     let (seq, chunk) = {
@@ -452,7 +486,10 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             reader,
             jobs,
             args.solver.into(),
-            args.branching.into(),
+            Tuning {
+                branching: args.branching.into(),
+                lookahead_after: args.lookahead_after.0,
+            },
             &matrices,
             &limits,
             &mut sink,

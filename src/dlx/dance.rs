@@ -120,6 +120,9 @@ pub(crate) struct Watch {
     /// The latest item whose len fell to 0 (0: none): a dead end, which the
     /// next choice takes first, so no work is done below it.
     dead: u32,
+    /// Whether an entry was dropped since the last `clear` (the stack was
+    /// full): then only a scan can tell that no item is forced.
+    dropped: bool,
 }
 
 impl Watch {
@@ -127,12 +130,14 @@ impl Watch {
         Watch {
             stack: Vec::with_capacity(capacity),
             dead: 0,
+            dropped: false,
         }
     }
 
     pub(crate) fn clear(&mut self) {
         self.stack.clear();
         self.dead = 0;
+        self.dropped = false;
     }
 
     #[inline(always)]
@@ -142,7 +147,75 @@ impl Watch {
         }
         if self.stack.len() < self.stack.capacity() {
             self.stack.push(itm);
+        } else {
+            self.dropped = true;
         }
+    }
+
+    /// The latest watched primary item that is still active with len 1 or
+    /// less, or 0 when none is. Exact if nothing was dropped and no such
+    /// item existed when the watch was last cleared: the probing of
+    /// `search/probe.rs` relies on that, and scans otherwise.
+    pub(crate) fn pop_forced(&mut self, nodes: &[Node], items: &[Link], n_primary: usize) -> usize {
+        let (nodes, items) = (View(nodes), View(items));
+        while let Some(x) = self.stack.pop() {
+            let x = x as usize;
+            if x <= n_primary
+                && nodes[x].itm <= 1
+                && items[items[x].prev as usize].next as usize == x
+            {
+                return x;
+            }
+        }
+        if self.dropped {
+            self.dropped = false;
+            let best = choose::<true>(nodes.0, items.0);
+            if best != 0 && nodes[best].itm <= 1 {
+                return best;
+            }
+        }
+        0
+    }
+}
+
+/// Takes the option of node `p` out of every list it is in (all of its
+/// nodes, `p`'s too): probing found that it leads to no solution. Returns
+/// the updates; an item whose len drops to 1 or 0 is noted on `watch`.
+pub(crate) fn remove_option(nodes: &mut [Node], watch: &mut Watch, p: usize) -> u64 {
+    let mut nodes = Arena(nodes);
+    let mut q = p;
+    while nodes[q - 1].itm > 0 {
+        q -= 1;
+    }
+    let mut updates = 0;
+    while nodes[q].itm > 0 {
+        let Node { up, down, itm } = nodes[q];
+        nodes[up as usize].down = down;
+        nodes[down as usize].up = up;
+        let len = nodes[itm as usize].itm - 1;
+        nodes[itm as usize].itm = len;
+        if len <= 1 {
+            watch.note(itm as u32, len);
+        }
+        updates += 1;
+        q += 1;
+    }
+    updates
+}
+
+/// Undoes [`remove_option`], walking the option backwards.
+pub(crate) fn restore_option(nodes: &mut [Node], p: usize) {
+    let mut nodes = Arena(nodes);
+    let mut q = p;
+    while nodes[q + 1].itm > 0 {
+        q += 1;
+    }
+    while nodes[q].itm > 0 {
+        let Node { up, down, itm } = nodes[q];
+        nodes[up as usize].down = q as u32;
+        nodes[down as usize].up = q as u32;
+        nodes[itm as usize].itm += 1;
+        q -= 1;
     }
 }
 

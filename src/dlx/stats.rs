@@ -6,6 +6,10 @@
 //!   and one for every node unlinked from an item's list while hiding an
 //!   option (also inside `purify`). Undoing work is not counted.
 //! * `solutions`: exact covers found.
+//! * `probes`, `pruned`: options tried, and options removed, by the
+//!   lookahead of [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
+//!   (0 with the other rules). The updates made while probing count in
+//!   `updates`; a probe is not a node.
 //!
 //! `Stats` adds with `+=`, so totals over many puzzles or threads are a sum.
 
@@ -20,6 +24,11 @@ pub struct Stats {
     pub updates: u64,
     /// Exact covers found.
     pub solutions: u64,
+    /// Options tried by lookahead probes.
+    pub probes: u64,
+    /// Options that lookahead removed (their forced consequences left a
+    /// primary item with no option).
+    pub pruned: u64,
 }
 
 impl AddAssign for Stats {
@@ -27,6 +36,8 @@ impl AddAssign for Stats {
         self.nodes += other.nodes;
         self.updates += other.updates;
         self.solutions += other.solutions;
+        self.probes += other.probes;
+        self.pruned += other.pruned;
     }
 }
 
@@ -40,18 +51,24 @@ mod tests {
             nodes: 1,
             updates: 2,
             solutions: 3,
+            probes: 4,
+            pruned: 5,
         };
         a += Stats {
             nodes: 10,
             updates: 20,
             solutions: 30,
+            probes: 40,
+            pruned: 50,
         };
         assert_eq!(
             a,
             Stats {
                 nodes: 11,
                 updates: 22,
-                solutions: 33
+                solutions: 33,
+                probes: 44,
+                pruned: 55,
             }
         );
     }

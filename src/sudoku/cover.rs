@@ -19,6 +19,14 @@ use super::grid::Grid;
 use super::{Answer, Limits, SudokuSolver};
 use crate::dlx::{Branching, Budget, Matrix, MatrixBuilder, OptionId, Solver, Step};
 
+/// Search nodes after which a puzzle's search starts over with
+/// [`Branching::Lookahead`] (the default of [`DlxSudoku::set_lookahead_after`]).
+/// Plain DLX answers 9×9 and 16×16 puzzles in hundreds of nodes (the hardest
+/// 9×9 sets average 2,000-5,000), where lookahead costs 2-3× more time; a
+/// minimal 25×25 puzzle takes plain DLX past 400 million nodes, and
+/// lookahead tens of thousands. Starting over wastes at most this many nodes.
+pub const LOOKAHEAD_AFTER: u64 = 100_000;
+
 /// The exact-cover matrix of the empty grid of one size.
 #[derive(Debug)]
 pub struct SudokuMatrix {
@@ -81,10 +89,15 @@ pub struct DlxSudoku<'m> {
     solver: Solver<'m>,
     /// The givens as options (reused: no allocation per puzzle).
     givens: Vec<OptionId>,
+    branching: Branching,
+    /// Nodes after which the search starts over with lookahead.
+    lookahead_after: Option<u64>,
 }
 
 /// Nodes searched between two looks at the clock when a deadline is set.
 const DEADLINE_CHUNK: u64 = 4096;
+/// The same with lookahead, whose nodes cost far more.
+const LOOKAHEAD_CHUNK: u64 = 32;
 
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`.
@@ -98,6 +111,8 @@ impl<'m> DlxSudoku<'m> {
             cover,
             solver,
             givens,
+            branching: Branching::FirstForced,
+            lookahead_after: Some(LOOKAHEAD_AFTER),
         }
     }
 
@@ -106,9 +121,17 @@ impl<'m> DlxSudoku<'m> {
         self.cover.box_side
     }
 
-    /// Uses another branching rule (for comparisons).
+    /// Uses another branching rule (default [`Branching::FirstForced`]).
     pub fn set_branching(&mut self, branching: Branching) {
+        self.branching = branching;
         self.solver.set_branching(branching);
+    }
+
+    /// After how many search nodes a puzzle's search starts over with
+    /// [`Branching::Lookahead`] (`None`: never; default [`LOOKAHEAD_AFTER`]).
+    /// Solutions found before are counted again, so counts stay exact.
+    pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {
+        self.lookahead_after = nodes;
     }
 
     fn write_solution(&self, out: &mut Grid) {
@@ -153,12 +176,31 @@ impl SudokuSolver for DlxSudoku<'_> {
             answer.complete = true;
             return answer;
         }
-        let mut budget = Budget::default();
-        if limits.deadline.is_some() {
-            budget.nodes = Some(DEADLINE_CHUNK);
-        }
-        self.solver.set_budget(budget);
+        self.solver.set_branching(self.branching);
+        let mut looking = self.branching == Branching::Lookahead;
+        // Switch to lookahead once this search has entered so many nodes.
+        let mut switch_at = if looking { None } else { self.lookahead_after };
+        let mut phase_start = self.solver.stats().nodes;
+        // Solutions found before a switch (each is valid; counted again after).
+        let mut found_before = 0;
         loop {
+            // The budget stops the search for a deadline check (every chunk
+            // of nodes) and for the switch, whichever comes first.
+            let since = self.solver.stats().nodes - phase_start;
+            let chunk = if looking {
+                LOOKAHEAD_CHUNK
+            } else {
+                DEADLINE_CHUNK
+            };
+            let check = limits.deadline.map(|_| since + chunk);
+            let nodes = match (check, switch_at) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            self.solver.set_budget(Budget {
+                nodes,
+                updates: None,
+            });
             match self.solver.next_solution() {
                 Step::Solution => {
                     answer.solutions += 1;
@@ -180,10 +222,19 @@ impl SudokuSolver for DlxSudoku<'_> {
                 Step::Budget => {
                     if limits.deadline.is_some_and(|d| Instant::now() >= d) {
                         answer.timed_out = true;
+                        answer.solutions = answer.solutions.max(found_before);
                         break;
                     }
-                    budget.nodes = budget.nodes.map(|b| b + DEADLINE_CHUNK);
-                    self.solver.set_budget(budget);
+                    let searched = self.solver.stats().nodes - phase_start;
+                    if switch_at.is_some_and(|n| searched >= n) {
+                        switch_at = None;
+                        looking = true;
+                        found_before = answer.solutions;
+                        answer.solutions = 0;
+                        self.solver.set_branching(Branching::Lookahead);
+                        self.solver.restart();
+                        phase_start = self.solver.stats().nodes;
+                    }
                 }
             }
         }

@@ -29,7 +29,7 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 
-pub use cover::{DlxSudoku, SudokuMatrix};
+pub use cover::{DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER};
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
 
 /// Limits on solving one puzzle.
@@ -182,6 +182,7 @@ impl SolverKind {
 pub struct Solvers<'m> {
     kind: SolverKind,
     branching: crate::dlx::Branching,
+    lookahead_after: Option<u64>,
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
     backtrack: Vec<Option<backtrack::Backtrack>>,
@@ -193,6 +194,7 @@ impl<'m> Solvers<'m> {
         Solvers {
             kind,
             branching: crate::dlx::Branching::FirstForced,
+            lookahead_after: Some(cover::LOOKAHEAD_AFTER),
             matrices,
             dlx: (0..9).map(|_| None).collect(),
             backtrack: (0..9).map(|_| None).collect(),
@@ -217,6 +219,15 @@ impl<'m> Solvers<'m> {
             s.set_branching(branching);
         }
     }
+
+    /// When the DLX solvers start a puzzle over with lookahead (see
+    /// [`DlxSudoku::set_lookahead_after`]).
+    pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {
+        self.lookahead_after = nodes;
+        for s in self.dlx.iter_mut().flatten() {
+            s.set_lookahead_after(nodes);
+        }
+    }
 }
 
 impl SudokuSolver for Solvers<'_> {
@@ -231,11 +242,12 @@ impl SudokuSolver for Solvers<'_> {
                 let Some(cover) = self.matrices.get(b) else {
                     return Answer::default();
                 };
-                let branching = self.branching;
+                let (branching, after) = (self.branching, self.lookahead_after);
                 self.dlx[b]
                     .get_or_insert_with(|| {
                         let mut s = DlxSudoku::new(cover);
                         s.set_branching(branching);
+                        s.set_lookahead_after(after);
                         s
                     })
                     .solve(puzzle, limits, solution)

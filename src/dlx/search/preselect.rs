@@ -159,6 +159,7 @@ impl Solver<'_> {
         self.phase = super::Phase::Forward;
         self.watch.clear();
         self.preselected.clear();
+        self.removed.clear();
         self.held_by.fill(0);
         self.purified.fill(0);
         for (i, &option) in options.iter().enumerate() {
@@ -195,6 +196,7 @@ impl Solver<'_> {
 
     fn clear_preselection(&mut self) {
         self.preselected.clear();
+        self.removed.clear();
         self.held_by.fill(0);
         self.purified.fill(0);
         self.rebuild();
@@ -284,6 +286,7 @@ impl Solver<'_> {
         self.items.copy_from_slice(&self.matrix.items);
         self.colors.copy_from_slice(&self.matrix.colors);
         self.preselected.clear();
+        self.removed.clear();
         self.held_by.fill(0);
         self.purified.fill(0);
         self.level = 0;
