@@ -6,8 +6,10 @@
 //! * [`Solver`]: one search over a matrix, with its own copy of the links.
 //!   Queries: [`Solver::first_solution`], [`Solver::count`],
 //!   [`Solver::count_up_to`], [`Solver::solutions`] (a lazy iterator),
-//!   [`Solver::next_solution`] (step by step), with a [`Budget`] and
-//!   [`Solver::preselect`] for options fixed in advance.
+//!   [`Solver::next_solution`] (step by step), with a [`Budget`],
+//!   [`Solver::preselect`] for options fixed in advance, and a [`Branching`]
+//!   rule: Knuth's (exact DLX1 counts), first-forced, or lookahead (failed
+//!   options pruned at branch points, for instances whose plain tree explodes).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions.
 //!
