@@ -9,17 +9,23 @@
 //! manner of lookahead SAT solvers, pays a lot per node to need few nodes.
 //! At a *branch point* (every active primary item has len 2 or more):
 //!
-//! 1. every active option is *probed*: committed, then every forced
+//! 1. every active option is *probed*, once: committed, then every forced
 //!    consequence committed too (items left with one option), until nothing
 //!    is forced or some primary item has no option left; then all is undone;
 //! 2. an option whose probe emptied a primary item is in no solution of this
 //!    subtree, so it is *removed* (all its nodes leave their lists) and
-//!    recorded on a trail. A removal may force an item: the search then takes
-//!    it as an ordinary forced node, and probes again at the next branch point;
-//! 3. when a whole pass removes nothing, the search branches on an item of
-//!    smallest len, choosing among those the one whose options' probes made
-//!    the most updates (the largest product of `1 + updates`): each branch
-//!    then starts from a smaller problem.
+//!    recorded on a trail. When a removal leaves an item one option, every
+//!    option clashing with that one is removed too (unit propagation by
+//!    removals, repeated); the pass goes on in the smaller problem, and ends
+//!    at once if some item has no option left;
+//! 3. after the pass, an item with one option left is taken by the search as
+//!    an ordinary forced node (the next branch point probes again); otherwise
+//!    the search branches on an item of smallest len, choosing among those the
+//!    one whose options' probes made the most updates (the largest product of
+//!    `1 + updates`): each branch then starts from a smaller problem.
+//!
+//! One pass per branch point, not passes to a fixpoint: on the minimal 25×25
+//! puzzles repeating passes found a little more and cost 1.7× the time.
 //!
 //! Invariants: removals made while entering level `l` sit on the trail above
 //! `marks[l]` and are undone, last first, right after the level's branching
@@ -42,40 +48,70 @@ impl Solver<'_> {
     /// Runs the lookahead at a branch point of the current level and returns
     /// the item to branch on (possibly one that removals left forced or
     /// dead). Removals go on the trail above `marks[level]`, set by the caller.
+    /// Probes made after a removal may start with items already forced; they
+    /// are then weaker (those items are not committed first), never wrong.
     pub(super) fn look_ahead<const UL: usize>(&mut self) -> usize {
         let n_primary = self.matrix.primary_count();
-        loop {
-            let mut removed_any = false;
-            for k in 0..self.matrix.option_node.len() {
-                let start = self.matrix.option_node[k];
-                if start == u32::MAX || !self.is_active(start as usize) {
-                    continue;
-                }
-                self.stats.probes += 1;
-                let (failed, updates) = self.probe::<UL>(start as usize);
-                self.score[k] = updates;
-                if !failed {
-                    continue;
-                }
-                self.watch.clear();
-                self.stats.updates +=
-                    remove_option(&mut self.nodes, &mut self.watch, start as usize);
-                self.removed.push(start);
-                self.stats.pruned += 1;
-                removed_any = true;
-                let forced = self.watch.pop_forced(&self.nodes, &self.items, n_primary);
-                self.watch.clear();
-                if forced != 0 {
-                    return forced;
-                }
+        for k in 0..self.matrix.option_node.len() {
+            let start = self.matrix.option_node[k];
+            if start == u32::MAX || !self.is_active(start as usize) {
+                continue;
             }
-            if !removed_any {
-                return self.most_forcing();
+            self.stats.probes += 1;
+            let (failed, updates) = self.probe::<UL>(start as usize);
+            self.score[k] = updates;
+            if !failed {
+                continue;
             }
-            let best = choose::<true>(&self.nodes, &self.items);
-            if self.nodes[best].itm <= 1 {
-                return best;
+            self.watch.clear();
+            self.remove(start as usize);
+            // Unit propagation by removals: an item left with one option
+            // keeps it alone in every list; a dead item ends the pass.
+            loop {
+                let x = self.watch.pop_forced(&self.nodes, &self.items, n_primary);
+                if x == 0 {
+                    break;
+                }
+                if self.nodes[x].itm == 0 {
+                    self.watch.clear();
+                    return x;
+                }
+                self.keep_only(self.nodes[x].down as usize);
             }
+            self.watch.clear();
+        }
+        let best = choose::<true>(&self.nodes, &self.items);
+        if self.nodes[best].itm <= 1 {
+            return best;
+        }
+        self.most_forcing()
+    }
+
+    /// Removes the option of node `p` from every list, on the trail.
+    fn remove(&mut self, p: usize) {
+        self.stats.updates += remove_option(&mut self.nodes, &mut self.watch, p);
+        self.removed.push(p as u32);
+        self.stats.pruned += 1;
+    }
+
+    /// Removes every option that shares an item with node `p`'s option, which
+    /// its items must then take (one of them had no other option left).
+    fn keep_only(&mut self, p: usize) {
+        let first = self.matrix.first_spacer();
+        let mut x = p;
+        while self.nodes[x - 1].itm > 0 {
+            x -= 1;
+        }
+        while self.nodes[x].itm > 0 {
+            let mut r = self.nodes[self.nodes[x].itm as usize].down as usize;
+            while r > first {
+                let next = self.nodes[r].down as usize;
+                if r != x {
+                    self.remove(r);
+                }
+                r = next;
+            }
+            x += 1;
         }
     }
 
