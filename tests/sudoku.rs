@@ -110,6 +110,25 @@ fn all_solvers(matrices: &Matrices) -> Vec<Solvers<'_>> {
 }
 
 #[test]
+fn a_count_that_keeps_finding_solutions_does_not_switch() {
+    // The empty 9×9 grid: plain DLX finds a solution every few nodes, so a
+    // switch after 1,000 nodes without one never comes, and the search is
+    // node for node the plain one.
+    let matrices = Matrices::new();
+    let empty = Grid::empty(3).unwrap();
+    let mut nodes = Vec::new();
+    for after in [None, Some(1_000)] {
+        let mut dlx = Solvers::dlx(&matrices);
+        dlx.set_lookahead_after(after);
+        let mut solution = empty.clone();
+        let answer = dlx.solve(&empty, &Limits::count_to(20_000), &mut solution);
+        assert_eq!(answer.solutions, 20_000);
+        nodes.push(answer.nodes);
+    }
+    assert_eq!(nodes[0], nodes[1]);
+}
+
+#[test]
 fn starting_over_with_lookahead_keeps_counts_exact() {
     // The empty 4×4 grid has 288 solutions; solutions found before the
     // switch must not be counted twice.

@@ -84,9 +84,9 @@ pub(crate) struct CommonArgs {
     /// lookahead from the first node).
     #[arg(long, value_enum, default_value = "first-forced")]
     branching: super::BranchingArg,
-    /// Start a puzzle over with lookahead after N search nodes ("never" to
-    /// keep the chosen rule). Puzzles plain DLX cannot finish (minimal 25×25)
-    /// need it.
+    /// Start a puzzle over with lookahead after N search nodes without a new
+    /// solution ("never" to keep the chosen rule). Puzzles plain DLX cannot
+    /// finish (minimal 25×25) need it.
     #[arg(long, value_name = "N|never", default_value = "100000", value_parser = parse_after)]
     lookahead_after: After,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).

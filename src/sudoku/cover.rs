@@ -13,8 +13,8 @@
 //! [`crate::dlx::Solver::reset_by_copy`] restores everything for the next
 //! puzzle, so nothing is built or allocated per puzzle.
 //!
-//! The search branches first-forced; a puzzle still open after
-//! [`LOOKAHEAD_AFTER`] nodes starts over with
+//! The search branches first-forced; a puzzle that goes
+//! [`LOOKAHEAD_AFTER`] nodes without a new solution starts over with
 //! [`Branching::Lookahead`](crate::dlx::Branching::Lookahead), which minimal
 //! 25×25 puzzles need and easier ones never reach.
 
@@ -24,8 +24,10 @@ use super::grid::Grid;
 use super::{Answer, Limits, SudokuSolver};
 use crate::dlx::{Branching, Budget, Matrix, MatrixBuilder, OptionId, Solver, Step};
 
-/// Search nodes after which a puzzle's search starts over with
-/// [`Branching::Lookahead`] (the default of [`DlxSudoku::set_lookahead_after`]).
+/// Search nodes without a new solution after which a puzzle's search starts
+/// over with [`Branching::Lookahead`] (the default of
+/// [`DlxSudoku::set_lookahead_after`]). Counting a puzzle with many solutions
+/// never switches while solutions keep coming.
 /// Plain DLX answers 9×9 and 16×16 puzzles in hundreds of nodes (the hardest
 /// 9×9 sets average 2,000-5,000), where lookahead costs 2-3× more time; a
 /// minimal 25×25 puzzle takes plain DLX past 400 million nodes, and
@@ -132,8 +134,9 @@ impl<'m> DlxSudoku<'m> {
         self.solver.set_branching(branching);
     }
 
-    /// After how many search nodes a puzzle's search starts over with
-    /// [`Branching::Lookahead`] (`None`: never; default [`LOOKAHEAD_AFTER`]).
+    /// After how many search nodes without a new solution a puzzle's search
+    /// starts over with [`Branching::Lookahead`] (`None`: never; default
+    /// [`LOOKAHEAD_AFTER`]).
     /// Solutions found before are counted again, so counts stay exact.
     pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {
         self.lookahead_after = nodes;
@@ -183,22 +186,31 @@ impl SudokuSolver for DlxSudoku<'_> {
         }
         self.solver.set_branching(self.branching);
         let mut looking = self.branching == Branching::Lookahead;
-        // Switch to lookahead once this search has entered so many nodes.
-        let mut switch_at = if looking { None } else { self.lookahead_after };
+        let after = self.lookahead_after;
         let mut phase_start = self.solver.stats().nodes;
+        // When the latest solution was found (or the search began): a search
+        // that goes `after` nodes without one switches to lookahead. A count
+        // that keeps finding solutions never does.
+        let mut last_found = phase_start;
         // Solutions found before a switch (each is valid; counted again after).
         let mut found_before = 0;
-        loop {
-            // The budget stops the search for a deadline check (every chunk
-            // of nodes) and for the switch, whichever comes first.
-            let since = self.solver.stats().nodes - phase_start;
-            let chunk = if looking {
+        let chunk = |looking: bool| {
+            if looking {
                 LOOKAHEAD_CHUNK
             } else {
                 DEADLINE_CHUNK
-            };
-            let check = limits.deadline.map(|_| since + chunk);
-            let nodes = match (check, switch_at) {
+            }
+        };
+        // The next look at the clock, in nodes since `phase_start`. It moves
+        // only when reached, so a run of solutions cannot postpone it.
+        let mut check = limits.deadline.map(|_| chunk(looking));
+        loop {
+            // The budget stops the search for a deadline check and for the
+            // switch, whichever comes first.
+            let switch = after
+                .filter(|_| !looking)
+                .map(|n| last_found - phase_start + n);
+            let nodes = match (check, switch) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
@@ -208,6 +220,7 @@ impl SudokuSolver for DlxSudoku<'_> {
             });
             match self.solver.next_solution() {
                 Step::Solution => {
+                    last_found = self.solver.stats().nodes;
                     answer.solutions += 1;
                     if answer.solutions == 1 {
                         if solution.box_side() != puzzle.box_side() {
@@ -230,15 +243,20 @@ impl SudokuSolver for DlxSudoku<'_> {
                         answer.solutions = answer.solutions.max(found_before);
                         break;
                     }
-                    let searched = self.solver.stats().nodes - phase_start;
-                    if switch_at.is_some_and(|n| searched >= n) {
-                        switch_at = None;
+                    let since = self.solver.stats().nodes - phase_start;
+                    if check.is_some_and(|c| since >= c) {
+                        check = Some(since + chunk(looking));
+                    }
+                    let drought = self.solver.stats().nodes - last_found;
+                    if !looking && after.is_some_and(|n| drought >= n) {
                         looking = true;
                         found_before = answer.solutions;
                         answer.solutions = 0;
                         self.solver.set_branching(Branching::Lookahead);
                         self.solver.restart();
                         phase_start = self.solver.stats().nodes;
+                        last_found = phase_start;
+                        check = limits.deadline.map(|_| chunk(looking));
                     }
                 }
             }
