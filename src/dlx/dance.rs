@@ -157,20 +157,15 @@ impl Watch {
     /// item existed when the watch was last cleared: the probing of
     /// `search/probe.rs` relies on that, and scans otherwise.
     pub(crate) fn pop_forced(&mut self, nodes: &[Node], items: &[Link], n_primary: usize) -> usize {
-        let (nodes, items) = (View(nodes), View(items));
         while let Some(x) = self.stack.pop() {
-            let x = x as usize;
-            if x <= n_primary
-                && nodes[x].itm <= 1
-                && items[items[x].prev as usize].next as usize == x
-            {
-                return x;
+            if is_forced(nodes, items, x as usize, 1, n_primary) {
+                return x as usize;
             }
         }
         if self.dropped {
             self.dropped = false;
-            let best = choose::<true>(nodes.0, items.0);
-            if best != 0 && nodes[best].itm <= 1 {
+            let best = choose::<true>(nodes, items);
+            if is_forced(nodes, items, best, 1, n_primary) {
                 return best;
             }
         }
@@ -219,6 +214,17 @@ pub(crate) fn restore_option(nodes: &mut [Node], p: usize) {
     }
 }
 
+/// Whether slot `x` is an active primary item with len `most` or less.
+/// Active: its left neighbour still points at it (see `uncover`).
+#[inline(always)]
+fn is_forced(nodes: &[Node], items: &[Link], x: usize, most: i32, n_primary: usize) -> bool {
+    let (nodes, items) = (View(nodes), View(items));
+    x != 0
+        && x <= n_primary
+        && nodes[x].itm <= most
+        && items[items[x].prev as usize].next as usize == x
+}
+
 /// The branching item from the watch list: a dead item (len 0) if one is
 /// noted and still valid, else the most recently watched primary item that
 /// is still active with len 1 or less. Stale entries (covered since, or len
@@ -233,14 +239,7 @@ pub(crate) fn choose_watched(
     watch: &mut Watch,
     n_primary: usize,
 ) -> usize {
-    let (view_nodes, view_items) = (View(nodes), View(items));
-    // Active: its left neighbour still points at it (see `uncover`).
-    let valid = |x: usize, most: i32| {
-        x != 0
-            && x <= n_primary
-            && view_nodes[x].itm <= most
-            && view_items[view_items[x].prev as usize].next as usize == x
-    };
+    let valid = |x: usize, most: i32| is_forced(nodes, items, x, most, n_primary);
     let dead = std::mem::take(&mut watch.dead) as usize;
     if valid(dead, 0) {
         return dead;
