@@ -1,5 +1,6 @@
-//! The exact-cover core on classic problems, and the same instances through
-//! the `dlx` crate 0.8.5 (which walks DLX1's search tree) for comparison.
+//! The exact-cover core on classic problems, through both engines (dancing
+//! links and dense), and the same instances through the `dlx` crate 0.8.5
+//! (which walks DLX1's search tree) for comparison.
 //! Throughput is in updates for the counts (so it reads as updates/s) and in
 //! solutions for the Sudoku enumeration. The crate's iterations include
 //! building its problem (its solver consumes it); ours reuse one matrix.
@@ -9,7 +10,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dlx::problems::{langford, polyomino, queens};
 use dlx::sudoku::{format, SudokuMatrix};
-use dlx::{Matrix, OptionId, Solver};
+use dlx::{DenseMatrix, DenseSolver, Matrix, OptionId, Solver};
 use std::time::Duration;
 
 fn instances() -> Vec<(&'static str, Matrix)> {
@@ -40,6 +41,21 @@ fn ours(c: &mut Criterion) {
         };
         g.throughput(Throughput::Elements(updates));
         g.bench_function(BenchmarkId::new("count", name), |b| {
+            b.iter(|| {
+                solver.reset();
+                solver.count().solutions
+            })
+        });
+    }
+    for (name, m) in instances() {
+        let d = DenseMatrix::new(&m).unwrap();
+        let mut solver = DenseSolver::new(&d);
+        let updates = {
+            solver.count();
+            solver.stats().updates
+        };
+        g.throughput(Throughput::Elements(updates));
+        g.bench_function(BenchmarkId::new("dense-count", name), |b| {
             b.iter(|| {
                 solver.reset();
                 solver.count().solutions

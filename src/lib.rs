@@ -49,6 +49,7 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, ItemId,
-    Matrix, MatrixBuilder, OptionId, PreselectError, Solutions, Solver, Stats, Step,
+    knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, DenseError,
+    DenseMatrix, DenseSolutions, DenseSolver, ItemId, Matrix, MatrixBuilder, OptionId,
+    PreselectError, Solutions, Solver, Stats, Step,
 };

@@ -175,6 +175,55 @@ fn cover_exit_codes_and_json() {
 }
 
 #[test]
+fn both_engines_give_the_same_answers() {
+    // Pentominoes on 3×20 (6 items an option): `auto` takes the dense engine.
+    let pent = run(&["gen", "pentominoes", "3x20"], b"").stdout;
+    let queens = run(&["gen", "queens", "7"], b"").stdout;
+    let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
+    for (input, auto) in [(&pent, "dense"), (&queens, "links"), (&langford, "links")] {
+        let mut answers = Vec::new();
+        for engine in ["links", "dense"] {
+            let out = run(&["cover", "--json", "--engine", engine], input);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let s = text(&out.stdout);
+            assert!(s.contains(&format!(r#""engine":"{engine}""#)), "{s}");
+            // Counts without the engine and the seconds.
+            let counts: String = s.split(",\"seconds\"").next().unwrap().to_string();
+            answers.push(counts.replace(&format!(r#","engine":"{engine}""#), ""));
+            let all = run(&["cover", "--all", "--engine", engine], input);
+            answers.push(text(&all.stdout));
+        }
+        assert_eq!(answers[0], answers[2]);
+        assert_eq!(answers[1], answers[3]);
+        let out = run(&["cover", "--json"], input);
+        assert!(text(&out.stdout).contains(&format!(r#""engine":"{auto}""#)));
+    }
+    // Same node budget, same stop.
+    for engine in ["links", "dense"] {
+        let out = run(
+            &["cover", "--node-budget", "3", "--engine", engine],
+            &langford,
+        );
+        assert_eq!(out.status.code(), Some(3));
+    }
+    // The dense engine refuses colors and lookahead, by name.
+    let out = run(&["cover", "--engine", "dense"], b"A | s\nA s:x\nA s:y\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("colors"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["cover", "--engine", "auto"], b"A | s\nA s:x\nA s:y\n");
+    assert_eq!(text(&out.stdout), "2\n");
+    let out = run(
+        &["cover", "--engine", "dense", "--branching", "lookahead"],
+        &langford,
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn gen_round_trips_through_cover() {
     let out = run(&["gen", "queens", "6"], b"");
     let counted = run(&["cover"], &out.stdout);

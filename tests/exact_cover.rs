@@ -3,7 +3,10 @@
 //! Every solution reported is run through the independent `verify_cover`.
 
 use dlx::problems::{langford, polyomino, queens};
-use dlx::{knuth, verify_cover, Branching, Budget, Matrix, OptionId, PreselectError, Solver, Step};
+use dlx::{
+    knuth, verify_cover, Branching, Budget, DenseMatrix, DenseSolver, Matrix, OptionId,
+    PreselectError, Solver, Step,
+};
 use proptest::prelude::*;
 
 fn read(text: &str) -> Matrix {
@@ -113,10 +116,15 @@ fn pentominoes_3x20() {
 #[test]
 #[ignore = "long: about a billion updates"]
 fn pentominoes_6x10_and_5x12() {
-    let m = polyomino::packing(&polyomino::PENTOMINOES, 6, 10).unwrap();
-    assert_eq!(Solver::new(&m).count().solutions, 9356);
-    let m = polyomino::packing(&polyomino::PENTOMINOES, 5, 12).unwrap();
-    assert_eq!(Solver::new(&m).count().solutions, 4040);
+    for (r, c, want) in [(6, 10, 9356), (5, 12, 4040)] {
+        let m = polyomino::packing(&polyomino::PENTOMINOES, r, c).unwrap();
+        let mut links = Solver::new(&m);
+        assert_eq!(links.count().solutions, want);
+        let d = DenseMatrix::new(&m).unwrap();
+        let mut dense = DenseSolver::new(&d);
+        assert_eq!(dense.count().solutions, want);
+        assert_eq!(dense.stats(), links.stats());
+    }
 }
 
 #[test]
@@ -454,7 +462,116 @@ fn random_uncolored_instance() -> impl Strategy<Value = String> {
     })
 }
 
+/// Uncolored instances with secondary items, options of secondary items
+/// only, and up to 300 options (several words of the dense engine's state).
+fn random_wide_instance() -> impl Strategy<Value = String> {
+    (2usize..10, 0usize..4, 1usize..300).prop_flat_map(|(np, ns, k)| {
+        prop::collection::vec(prop::collection::btree_set(0..np + ns, 1..5), k).prop_map(
+            move |options| {
+                let name = |i: usize| {
+                    if i < np {
+                        format!("p{i}")
+                    } else {
+                        format!("s{}", i - np)
+                    }
+                };
+                let mut s: String = (0..np).map(|i| format!("{} ", name(i))).collect();
+                s += "|";
+                for i in np..np + ns {
+                    s += &format!(" {}", name(i));
+                }
+                s += "\n";
+                for opt in options {
+                    for i in opt {
+                        s += &format!("{} ", name(i));
+                    }
+                    s += "\n";
+                }
+                s
+            },
+        )
+    })
+}
+
+/// Both engines with Knuth's rule: the same solutions in the same order and
+/// the same counters; and the dense engine's first-forced rule the same set.
+fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
+    let d = DenseMatrix::new(m).unwrap();
+    let mut dense = DenseSolver::new(&d);
+    let mut links = Solver::new(m);
+    let mut set = Vec::new();
+    // Random instances can have astronomically many solutions: compare the
+    // first 2,000, and the sets only when that is all of them.
+    while set.len() < 2000 {
+        let step = dense.next_solution();
+        prop_assert_eq!(step, links.next_solution());
+        if step != Step::Solution {
+            break;
+        }
+        let sol: Vec<OptionId> = dense.solution().collect();
+        prop_assert_eq!(&sol, &links.solution().collect::<Vec<_>>());
+        verify_cover(m, &sol).unwrap();
+        let mut sorted = sol;
+        sorted.sort();
+        set.push(sorted);
+    }
+    prop_assert_eq!(dense.stats(), links.stats());
+    if !dense.is_exhausted() {
+        return Ok(());
+    }
+    dense.set_branching(Branching::FirstForced);
+    dense.restart();
+    let mut forced = Vec::new();
+    while dense.next_solution() == Step::Solution {
+        let mut sol: Vec<OptionId> = dense.solution().collect();
+        sol.sort();
+        forced.push(sol);
+    }
+    set.sort();
+    forced.sort();
+    prop_assert_eq!(forced, set);
+    Ok(())
+}
+
+#[test]
+fn dense_engine_counts_oeis() {
+    let counts = |m: &Matrix, branching| {
+        let d = DenseMatrix::new(m).unwrap();
+        let mut s = DenseSolver::new(&d);
+        s.set_branching(branching);
+        let c = s.count();
+        assert!(c.complete);
+        c.solutions
+    };
+    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+    for (n, &want) in (1..=12).zip(&queens_want) {
+        let m = queens(n).unwrap();
+        assert_eq!(counts(&m, Branching::Knuth), want, "queens {n}");
+        assert_eq!(counts(&m, Branching::FirstForced), want, "queens {n}");
+    }
+    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+        let m = langford(n).unwrap();
+        assert_eq!(counts(&m, Branching::Knuth), want, "langford {n}");
+        assert_eq!(counts(&m, Branching::FirstForced), want, "langford {n}");
+    }
+    let m = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    assert_eq!(counts(&m, Branching::Knuth), 8);
+    // DLX1's numbers on Langford 4, through the dense engine.
+    let m = read(&langford4_text());
+    let d = DenseMatrix::new(&m).unwrap();
+    let mut s = DenseSolver::new(&d);
+    assert_eq!(s.count().solutions, 2);
+    assert_eq!((s.stats().nodes, s.stats().updates), (18, 184));
+    engines_agree(&queens(8).unwrap()).unwrap();
+    engines_agree(&m).unwrap();
+}
+
 proptest! {
+    #[test]
+    fn dense_engine_matches_links_on_random_instances(text in random_wide_instance()) {
+        engines_agree(&read(&text))?;
+    }
+
     #[test]
     fn random_colored_instances_match_brute_force(text in random_instance()) {
         let m = read(&text);

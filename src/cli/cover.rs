@@ -6,8 +6,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::{exit, json, BranchingArg};
-use dlx::{knuth, Budget, Matrix, OptionId, Solver, Step};
+use super::{exit, json, BranchingArg, EngineArg};
+use dlx::{
+    knuth, Branching, Budget, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Stats, Step,
+};
 
 #[derive(Args, Debug)]
 pub(crate) struct CoverArgs {
@@ -38,6 +40,57 @@ pub(crate) struct CoverArgs {
     /// Branching rule.
     #[arg(long, value_enum, default_value = "knuth")]
     branching: BranchingArg,
+    /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
+    /// of active options, undone by copying; no colors, small matrices), or
+    /// `auto`: dense where it is faster (options of 5 items or more on
+    /// average), else links. Both give the same counts.
+    #[arg(long, value_enum, default_value = "auto")]
+    engine: EngineArg,
+}
+
+/// The solver `--engine` picked.
+enum Engine<'m> {
+    Links(Solver<'m>),
+    Dense(DenseSolver<'m>),
+}
+
+impl Engine<'_> {
+    fn next_solution(&mut self) -> Step {
+        match self {
+            Engine::Links(s) => s.next_solution(),
+            Engine::Dense(s) => s.next_solution(),
+        }
+    }
+    fn solution(&self) -> Vec<OptionId> {
+        match self {
+            Engine::Links(s) => s.solution().collect(),
+            Engine::Dense(s) => s.solution().collect(),
+        }
+    }
+    fn is_exhausted(&self) -> bool {
+        match self {
+            Engine::Links(s) => s.is_exhausted(),
+            Engine::Dense(s) => s.is_exhausted(),
+        }
+    }
+    fn stats(&self) -> Stats {
+        match self {
+            Engine::Links(s) => s.stats(),
+            Engine::Dense(s) => s.stats(),
+        }
+    }
+    fn profile(&self) -> Option<&[u64]> {
+        match self {
+            Engine::Links(s) => s.profile(),
+            Engine::Dense(s) => s.profile(),
+        }
+    }
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Links(_) => "links",
+            Engine::Dense(_) => "dense",
+        }
+    }
 }
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
@@ -61,15 +114,49 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         );
     }
 
-    let mut solver = Solver::new(&matrix);
-    solver.set_branching(args.branching.into());
-    solver.set_budget(Budget {
+    let branching: Branching = args.branching.into();
+    let budget = Budget {
         nodes: args.node_budget,
         updates: args.budget,
-    });
-    if args.profile {
-        solver.enable_profile();
-    }
+    };
+    // Lookahead is the links engine's only.
+    let dense = match (args.engine, branching) {
+        (EngineArg::Links, _) => None,
+        (EngineArg::Auto, Branching::Lookahead) => None,
+        (EngineArg::Auto, _) if !DenseMatrix::recommended(&matrix) => None,
+        (EngineArg::Dense, Branching::Lookahead) => {
+            eprintln!("dlx cover: --branching lookahead needs --engine links (or auto)");
+            return exit::BAD_INPUT;
+        }
+        (_, _) => match DenseMatrix::new(&matrix) {
+            Ok(d) => Some(d),
+            Err(e) if args.engine == EngineArg::Dense => {
+                eprintln!("dlx cover: {name}: the dense engine cannot take this matrix: {e}");
+                return exit::BAD_INPUT;
+            }
+            Err(_) => None,
+        },
+    };
+    let mut solver = match &dense {
+        Some(d) => {
+            let mut s = DenseSolver::new(d);
+            s.set_branching(branching);
+            s.set_budget(budget);
+            if args.profile {
+                s.enable_profile();
+            }
+            Engine::Dense(s)
+        }
+        None => {
+            let mut s = Solver::new(&matrix);
+            s.set_branching(branching);
+            s.set_budget(budget);
+            if args.profile {
+                s.enable_profile();
+            }
+            Engine::Links(s)
+        }
+    };
     let print = args.all || args.first.is_some();
     let limit = args.first.unwrap_or(u64::MAX);
     let mut out = BufWriter::new(io::stdout().lock());
@@ -83,7 +170,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             Step::Solution => {
                 found += 1;
                 if print {
-                    let sol: Vec<OptionId> = solver.solution().collect();
+                    let sol: Vec<OptionId> = solver.solution();
                     if args.json {
                         printed.push(solution_json(&matrix, &sol));
                     } else if write_ok {
@@ -108,6 +195,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             .num("updates", stats.updates)
             .num("probes", stats.probes)
             .num("pruned", stats.pruned)
+            .str("engine", solver.name())
             .float("seconds", seconds)
             .boolean("complete", complete)
             .boolean("budget_exhausted", stopped_by_budget);
@@ -122,11 +210,12 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     if args.stats {
         let rate = stats.updates as f64 / seconds.max(1e-9);
         eprintln!(
-            "{found} solutions{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s",
+            "{found} solutions{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({} engine)",
             if complete { "" } else { " (search incomplete)" },
             stats.nodes,
             stats.updates,
-            rate / 1e6
+            rate / 1e6,
+            solver.name()
         );
         if stats.probes > 0 {
             eprintln!(

@@ -51,6 +51,17 @@ pub(crate) enum BranchingArg {
     Lookahead,
 }
 
+/// `--engine`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EngineArg {
+    /// Dense where it is faster, else links.
+    Auto,
+    /// Dancing links (Knuth's DLX1, DLX2 with colors).
+    Links,
+    /// A bitset of active options per level, undone by copying.
+    Dense,
+}
+
 impl From<BranchingArg> for dlx::Branching {
     fn from(b: BranchingArg) -> Self {
         match b {

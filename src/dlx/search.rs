@@ -66,6 +66,17 @@ pub struct Budget {
     pub updates: Option<u64>,
 }
 
+impl Budget {
+    /// Whether the search that started at `base` and is now at `now` has
+    /// used this budget up.
+    pub(crate) fn spent(&self, now: &Stats, base: &Stats) -> bool {
+        self.nodes.is_some_and(|n| now.nodes - base.nodes >= n)
+            || self
+                .updates
+                .is_some_and(|u| now.updates - base.updates >= u)
+    }
+}
+
 /// What [`Solver::next_solution`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -346,12 +357,7 @@ impl<'m> Solver<'m> {
     /// The first solution, from a fresh search: `Ok(None)` when there is none,
     /// `Err(Step::Budget)` when the budget ran out first.
     pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
-        self.restart();
-        match self.next_solution() {
-            Step::Solution => Ok(Some(self.solution().collect())),
-            Step::Exhausted => Ok(None),
-            Step::Budget => Err(Step::Budget),
-        }
+        first_solution(self)
     }
 
     /// Counts all solutions of a fresh search (within the budget).
@@ -361,29 +367,7 @@ impl<'m> Solver<'m> {
 
     /// Counts solutions of a fresh search, stopping at `limit`.
     pub fn count_up_to(&mut self, limit: u64) -> Count {
-        self.restart();
-        let mut solutions = 0;
-        while solutions < limit {
-            match self.next_solution() {
-                Step::Solution => solutions += 1,
-                Step::Exhausted => {
-                    return Count {
-                        solutions,
-                        complete: true,
-                    }
-                }
-                Step::Budget => {
-                    return Count {
-                        solutions,
-                        complete: false,
-                    }
-                }
-            }
-        }
-        Count {
-            solutions,
-            complete: self.phase == Phase::Done,
-        }
+        count_up_to(self, limit)
     }
 
     /// All solutions of a fresh search, lazily; each is a `Vec` of options
@@ -395,11 +379,7 @@ impl<'m> Solver<'m> {
     }
 
     fn over_budget(&self) -> bool {
-        let b = &self.budget;
-        b.nodes
-            .is_some_and(|n| self.stats.nodes - self.base.nodes >= n)
-            || b.updates
-                .is_some_and(|u| self.stats.updates - self.base.updates >= u)
+        self.budget.spent(&self.stats, &self.base)
     }
 
     /// DLX1's main loop (DLX2's with `COLORS`), from the paused state.
@@ -577,6 +557,67 @@ impl<'m> Solver<'m> {
         self.nodes == self.matrix.nodes
             && self.items == self.matrix.items
             && self.colors == self.matrix.colors
+    }
+}
+
+/// The step-by-step search both engines offer ([`Solver`] and
+/// [`DenseSolver`](crate::dlx::DenseSolver)), for the queries built on it.
+pub(crate) trait Steps {
+    fn restart(&mut self);
+    fn next_solution(&mut self) -> Step;
+    fn solution_vec(&self) -> Vec<OptionId>;
+    fn is_exhausted(&self) -> bool;
+}
+
+impl Steps for Solver<'_> {
+    fn restart(&mut self) {
+        Solver::restart(self);
+    }
+    fn next_solution(&mut self) -> Step {
+        Solver::next_solution(self)
+    }
+    fn solution_vec(&self) -> Vec<OptionId> {
+        self.solution().collect()
+    }
+    fn is_exhausted(&self) -> bool {
+        Solver::is_exhausted(self)
+    }
+}
+
+/// [`Solver::first_solution`], for either engine.
+pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>, Step> {
+    s.restart();
+    match s.next_solution() {
+        Step::Solution => Ok(Some(s.solution_vec())),
+        Step::Exhausted => Ok(None),
+        Step::Budget => Err(Step::Budget),
+    }
+}
+
+/// [`Solver::count_up_to`], for either engine.
+pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
+    s.restart();
+    let mut solutions = 0;
+    while solutions < limit {
+        match s.next_solution() {
+            Step::Solution => solutions += 1,
+            Step::Exhausted => {
+                return Count {
+                    solutions,
+                    complete: true,
+                }
+            }
+            Step::Budget => {
+                return Count {
+                    solutions,
+                    complete: false,
+                }
+            }
+        }
+    }
+    Count {
+        solutions,
+        complete: s.is_exhausted(),
     }
 }
 

@@ -1,0 +1,1043 @@
+//! Algorithm X over a bitset of active options, undone by copying: the
+//! *dense* engine, for small uncolored matrices.
+//!
+//! The same algorithm as [`Solver`](crate::dlx::Solver), the same tree and
+//! the same counters, with another representation of the live matrix. Where
+//! DLX unlinks an option's nodes from their items' lists and relinks them on
+//! the way back, this engine keeps, per search level, a *state*: one bit per
+//! option (still active or not) and one len per item. To cover an item it
+//! clears the bits of the item's active options, found by AND-ing a fixed
+//! per-item mask with the active bits, and decrements the len of every item of
+//! each option it clears. To undo, it does nothing: the level below still has
+//! its own state. Every hide is one bit and a few counter decrements in a
+//! state that fits in L1 cache; every undo is free; the price is copying the
+//! state (a few hundred bytes) once or twice per node.
+//!
+//! Invariants:
+//! * a state is `words` active bits and one len (`u16`) per primary item; a
+//!   covered item's len is [`COVERED`], and no active option contains it;
+//! * the len of an uncovered primary item is the number of its active
+//!   options; secondary items have no len (nothing reads it), and an
+//!   option's items are stored primary items first, so hiding decrements
+//!   the primary ones only;
+//! * slot `2l` holds the state on entering level `l`, slot `2l + 1` the same
+//!   after covering the level's branching item; levels below `level` are
+//!   committed, as in the DLX solver, so a paused search resumes anywhere.
+//!
+//! Counters are DLX1's: a hide counts one update per node of the option
+//! other than the covering item's, covering an item one more, a node every
+//! level entered and every solution. With [`Branching::Knuth`] the tree,
+//! `nodes` and `updates` equal the DLX solver's exactly (tests check it).
+//! [`Branching::FirstForced`] here takes the leftmost item of len ≤ 1 (a scan;
+//! the DLX solver remembers the latest): a different tree, same solutions.
+//!
+//! When it applies ([`DenseMatrix::new`]): no colors (a colored secondary
+//! item would need a color per node; the DLX solver handles those), and a
+//! state of at most [`MAX_STATE_BYTES`]. Sudoku 9×9 is 744 bytes, 16×16
+//! 2,560; queens 13 76, pentominoes on 6×10 360.
+
+use super::index::OptionId;
+use super::search::{
+    count_up_to, first_solution, Branching, Budget, Count, PreselectError, Step, Steps,
+};
+use super::stats::Stats;
+use super::Matrix;
+use std::fmt;
+
+/// The len of a covered item (no uncovered item reaches it: see
+/// [`DenseMatrix::new`]).
+const COVERED: u16 = u16::MAX;
+
+/// In `DenseSolver::item`: the level's item had one option and was not
+/// covered on its own (see `forward`).
+const FORCED_FLAG: u32 = 1 << 31;
+
+/// The largest state (active bits plus lens) the dense engine takes on; past
+/// it, copying the state each node costs more than DLX's dancing.
+pub const MAX_STATE_BYTES: usize = 8192;
+
+/// Why a matrix is not for the dense engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DenseError {
+    /// The matrix has colors.
+    Colors,
+    /// Its state would take this many bytes, over [`MAX_STATE_BYTES`].
+    TooLarge(usize),
+    /// An item is in this many options, more than a len can count.
+    LongItem(usize),
+}
+
+impl fmt::Display for DenseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DenseError::Colors => write!(f, "the matrix has colors"),
+            DenseError::TooLarge(b) => write!(
+                f,
+                "its search state would take {b} bytes (the dense engine takes up to {MAX_STATE_BYTES})"
+            ),
+            DenseError::LongItem(n) => write!(f, "an item is in {n} options (at most 65,534)"),
+        }
+    }
+}
+
+impl std::error::Error for DenseError {}
+
+/// The fixed tables of the dense engine for one [`Matrix`]: every option's
+/// items, every item's options as a bit mask. Immutable; share it between
+/// any number of [`DenseSolver`]s.
+#[derive(Clone, Debug)]
+pub struct DenseMatrix {
+    primary: usize,
+    options: usize,
+    /// Words of active bits in a state.
+    words: usize,
+    /// Option `r`'s items are `opt_items[opt_start[r]..opt_start[r + 1]]`,
+    /// its primary items first, up to `opt_pend[r]`.
+    opt_start: Vec<u32>,
+    opt_items: Vec<u32>,
+    opt_pend: Vec<u32>,
+    /// Item `i`'s mask covers words `mask_lo[i]..mask_lo[i] + mask_len[i]`
+    /// of a state, stored from `masks[mask_start[i]]`.
+    mask_lo: Vec<u32>,
+    mask_len: Vec<u32>,
+    mask_start: Vec<u32>,
+    masks: Vec<u64>,
+    /// Items covered by walking their list of options instead of their mask
+    /// (few options spread over many words); the lists, as `masks`.
+    listed: Vec<bool>,
+    list_start: Vec<u32>,
+    lists: Vec<u32>,
+    /// The state before anything is chosen.
+    root_active: Vec<u64>,
+    root_len: Vec<u16>,
+    /// The common length of every option, and the common number of primary
+    /// items in every option, or 0 and 0 (all options, searched or not).
+    uniform: usize,
+    uniform_primary: usize,
+    /// Deepest level a search can reach: every level covers at least
+    /// `min_primary` primary items.
+    max_depth: usize,
+}
+
+impl DenseMatrix {
+    /// The dense tables of `matrix`, or why it is not for this engine.
+    pub fn new(matrix: &Matrix) -> Result<DenseMatrix, DenseError> {
+        if matrix.has_colors() {
+            return Err(DenseError::Colors);
+        }
+        let primary = matrix.primary_count();
+        let items = matrix.item_count();
+        let options = matrix.option_count();
+        let words = options.div_ceil(64);
+        let bytes = words * 8 + primary * 2;
+        if bytes > MAX_STATE_BYTES {
+            return Err(DenseError::TooLarge(bytes));
+        }
+        let mut opt_start = Vec::with_capacity(options + 1);
+        let mut opt_items = Vec::new();
+        let mut opt_pend = Vec::with_capacity(options);
+        let mut root_active = vec![0u64; words];
+        let mut count = vec![0usize; items];
+        let mut min_primary = usize::MAX;
+        opt_start.push(0);
+        for r in 0..options {
+            let o = OptionId::must(r);
+            let searched = matrix.option_items(o).any(|(i, _)| matrix.is_primary(i));
+            // Primary items first: only their lens are kept.
+            let mut prim = 0;
+            for primary_pass in [true, false] {
+                for (i, _) in matrix.option_items(o) {
+                    if matrix.is_primary(i) != primary_pass {
+                        continue;
+                    }
+                    opt_items.push(i.as_usize() as u32);
+                    if searched {
+                        count[i.as_usize()] += 1;
+                        prim += usize::from(primary_pass);
+                    }
+                }
+                if primary_pass {
+                    opt_pend.push(opt_items.len() as u32);
+                }
+            }
+            opt_start.push(opt_items.len() as u32);
+            if searched {
+                root_active[r / 64] |= 1 << (r % 64);
+                min_primary = min_primary.min(prim);
+            }
+        }
+        if let Some(&most) = count.iter().max() {
+            if most >= usize::from(COVERED) {
+                return Err(DenseError::LongItem(most));
+            }
+        }
+        // Each item's mask, over the words its options span.
+        let mut lo = vec![u32::MAX; items];
+        let mut hi = vec![0u32; items];
+        for r in (0..options).filter(|r| root_active[r / 64] >> (r % 64) & 1 != 0) {
+            for &i in &opt_items[opt_start[r] as usize..opt_start[r + 1] as usize] {
+                let (i, w) = (i as usize, (r / 64) as u32);
+                lo[i] = lo[i].min(w);
+                hi[i] = hi[i].max(w + 1);
+            }
+        }
+        let mut mask_lo = Vec::with_capacity(items);
+        let mut mask_len = Vec::with_capacity(items);
+        let mut mask_start = Vec::with_capacity(items);
+        let mut masks = Vec::new();
+        for i in 0..items {
+            let (l, h) = if hi[i] == 0 { (0, 0) } else { (lo[i], hi[i]) };
+            mask_lo.push(l);
+            mask_len.push(h - l);
+            mask_start.push(masks.len() as u32);
+            masks.resize(masks.len() + (h - l) as usize, 0);
+        }
+        for r in (0..options).filter(|r| root_active[r / 64] >> (r % 64) & 1 != 0) {
+            for &i in &opt_items[opt_start[r] as usize..opt_start[r + 1] as usize] {
+                let i = i as usize;
+                let at = mask_start[i] as usize + r / 64 - mask_lo[i] as usize;
+                masks[at] |= 1 << (r % 64);
+            }
+        }
+        // One length for all options (searched or not): the tables are then
+        // walked by arithmetic.
+        let first_len = opt_start.get(1).map_or(0, |&e| e as usize);
+        let first_primary = opt_pend.first().map_or(0, |&e| e as usize);
+        let (uniform, uniform_primary) = if (0..options).all(|r| {
+            (opt_start[r + 1] - opt_start[r]) as usize == first_len
+                && (opt_pend[r] - opt_start[r]) as usize == first_primary
+        }) {
+            (first_len, first_primary)
+        } else {
+            (0, 0)
+        };
+        // An item whose options are fewer than four per word of its mask is
+        // walked by its list (Sudoku's row, column and box items; a mask of
+        // 12 words for 9 options).
+        let listed = (0..items)
+            .map(|i| count[i] < 4 * mask_len[i] as usize)
+            .collect();
+        let mut list_start = Vec::with_capacity(items + 1);
+        let mut lists = Vec::new();
+        for i in 0..items {
+            list_start.push(lists.len() as u32);
+            let (s, n) = (mask_start[i] as usize, mask_len[i] as usize);
+            for (k, &word) in masks[s..s + n].iter().enumerate() {
+                let mut m: u64 = word;
+                while m != 0 {
+                    lists.push(
+                        ((mask_lo[i] as usize + k) * 64 + m.trailing_zeros() as usize) as u32,
+                    );
+                    m &= m - 1;
+                }
+            }
+        }
+        list_start.push(lists.len() as u32);
+        let root_len = count[..primary].iter().map(|&c| c as u16).collect();
+        let max_depth = if min_primary == usize::MAX {
+            0
+        } else {
+            primary / min_primary.max(1)
+        };
+        Ok(DenseMatrix {
+            primary,
+            options,
+            words,
+            opt_start,
+            opt_items,
+            opt_pend,
+            mask_lo,
+            mask_len,
+            mask_start,
+            masks,
+            listed,
+            list_start,
+            lists,
+            root_active,
+            root_len,
+            max_depth,
+            uniform,
+            uniform_primary,
+        })
+    }
+
+    /// Whether the dense engine is expected to beat the DLX solver on
+    /// `matrix`: it applies (no colors, a small state) and options have five
+    /// items or more on average. Measured (README, "Exact cover against
+    /// Knuth's DLX1"): pentomino packings (6 items an option) run in half the
+    /// DLX solver's time; N queens (4) about even; Langford pairs (3) and
+    /// Sudoku (4, first-forced) 10–25% slower, because there each node
+    /// hides few options and the copying of the state dominates.
+    pub fn recommended(matrix: &Matrix) -> bool {
+        let options = matrix.option_count();
+        let nodes: usize = (0..options)
+            .map(|r| matrix.option_items(OptionId::must(r)).len())
+            .sum();
+        !matrix.has_colors()
+            && options > 0
+            && nodes >= 5 * options
+            && matrix.option_count().div_ceil(64) * 8 + matrix.primary_count() * 2
+                <= MAX_STATE_BYTES
+    }
+
+    /// The number of options (as in the [`Matrix`] it was made from).
+    pub fn option_count(&self) -> usize {
+        self.options
+    }
+
+    /// Bytes of one search state.
+    pub fn state_bytes(&self) -> usize {
+        self.words * 8 + self.primary * 2
+    }
+
+    #[inline(always)]
+    fn option(&self, r: usize) -> &[u32] {
+        &self.opt_items[self.opt_start[r] as usize..self.opt_start[r + 1] as usize]
+    }
+
+    /// Covers item `i` in a state: clears its active options, decrementing
+    /// the lens of their items; returns DLX1's updates. `UL` is the common
+    /// length of every option when there is one (then an option's items are
+    /// found by arithmetic), else 0. With `WATCH`, items whose len falls to 1
+    /// or 0 are noted in `watch` ([`Branching::FirstForced`]).
+    #[inline(always)]
+    fn cover<const UL: usize, const UP: usize, const WATCH: bool>(
+        &self,
+        active: &mut [u64],
+        len: &mut [u16],
+        left: &mut u32,
+        watch: &mut Watch,
+        i: usize,
+    ) -> u64 {
+        debug_assert!(active.len() == self.words && len.len() == self.primary);
+        let mut hidden = 0;
+        let mut hide = |r: usize, len: &mut [u16]| {
+            let (s, p, e) = if UL > 0 {
+                (r * UL, r * UL + UP, r * UL + UL)
+            } else {
+                (
+                    at(&self.opt_start, r) as usize,
+                    at(&self.opt_pend, r) as usize,
+                    at(&self.opt_start, r + 1) as usize,
+                )
+            };
+            for q in s..p {
+                let j = at(&self.opt_items, q);
+                let l = at_mut(len, j as usize);
+                let v = l.wrapping_sub(1);
+                *l = v;
+                if WATCH && v <= 1 {
+                    watch.note(j, v);
+                }
+            }
+            hidden += (e - s - 1) as u64;
+        };
+        if at(&self.listed, i) {
+            // Few options over a wide span of words: test them one by one.
+            let (s, e) = (
+                at(&self.list_start, i) as usize,
+                at(&self.list_start, i + 1) as usize,
+            );
+            for q in s..e {
+                let r = at(&self.lists, q) as usize;
+                let (w, bit) = (r / 64, 1u64 << (r % 64));
+                if at(active, w) & bit != 0 {
+                    *at_mut(active, w) &= !bit;
+                    hide(r, len);
+                }
+            }
+        } else {
+            let lo = self.mask_lo[i] as usize;
+            let start = self.mask_start[i] as usize;
+            for k in 0..self.mask_len[i] as usize {
+                let w = lo + k;
+                let mut m = at(&self.masks, start + k) & at(active, w);
+                *at_mut(active, w) &= !m;
+                while m != 0 {
+                    let r = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    hide(r, len);
+                }
+            }
+        }
+        if i < self.primary {
+            *at_mut(len, i) = COVERED;
+            *left -= 1;
+        }
+        hidden + 1
+    }
+
+    /// The first option at or after `from` that contains item `i` and is
+    /// active in `active`.
+    #[inline(always)]
+    fn next_option(&self, active: &[u64], i: usize, from: usize) -> Option<usize> {
+        let lo = self.mask_lo[i] as usize;
+        let n = self.mask_len[i] as usize;
+        let start = self.mask_start[i] as usize;
+        let first = (from / 64).max(lo);
+        let pairs = self.masks[start..start + n].iter().zip(&active[lo..lo + n]);
+        for (k, (&mask, &bits)) in pairs.enumerate().skip(first - lo) {
+            let w = lo + k;
+            let mut m = mask & bits;
+            if w == from / 64 {
+                m &= u64::MAX << (from % 64);
+            }
+            if m != 0 {
+                return Some(w * 64 + m.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+}
+
+/// An unchecked read, under the module's invariants: option numbers come
+/// from mask bits, set only for options of the matrix; item numbers from
+/// the option tables; word numbers from an item's mask range, inside a state.
+/// Debug builds check; the tests run under Miri.
+#[inline(always)]
+fn at<T: Copy>(s: &[T], i: usize) -> T {
+    debug_assert!(i < s.len());
+    // SAFETY: `i < s.len()` by the invariants above.
+    #[allow(unsafe_code)]
+    unsafe {
+        *s.get_unchecked(i)
+    }
+}
+
+/// The unchecked write of [`at`], under the same invariants.
+#[inline(always)]
+fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < s.len());
+    // SAFETY: as for `at`.
+    #[allow(unsafe_code)]
+    unsafe {
+        s.get_unchecked_mut(i)
+    }
+}
+
+/// The branching item of a state: the smallest len, leftmost on ties; with
+/// `forced`, the leftmost item of len 1 or less if there is one. Written as
+/// whole-chunk passes so that the compiler vectorizes them.
+#[inline]
+fn choose(len: &[u16], forced: bool) -> (usize, u16) {
+    const CHUNK: usize = 16;
+    // The first chunk holding a len <= `most`, by whole-chunk folds.
+    let find = |most: u16| -> (usize, u16) {
+        for (c, chunk) in len.chunks(CHUNK).enumerate() {
+            if chunk.iter().fold(false, |a, &l| a | (l <= most)) {
+                let k = chunk.iter().position(|&l| l <= most).unwrap_or(0);
+                return (c * CHUNK + k, chunk[k]);
+            }
+        }
+        (0, COVERED)
+    };
+    if forced {
+        let (k, l) = find(1);
+        if l <= 1 {
+            return (k, l);
+        }
+    }
+    find(len.iter().copied().min().unwrap_or(COVERED))
+}
+
+/// Items whose len fell to 1 or 0 while hiding ([`Branching::FirstForced`]),
+/// as in the DLX solver: a stack of fixed capacity (a full stack drops the
+/// entry) and the latest item that fell to 0. Entries are hints, checked
+/// against the current state when taken.
+#[derive(Clone, Debug)]
+struct Watch {
+    stack: Vec<u32>,
+    /// The latest item whose len fell to 0 ([`NONE`]: none).
+    dead: u32,
+}
+
+/// No item.
+const NONE: u32 = u32::MAX;
+
+impl Watch {
+    #[inline(always)]
+    fn note(&mut self, item: u32, len: u16) {
+        if len == 0 {
+            self.dead = item;
+        }
+        if self.stack.len() < self.stack.capacity() {
+            self.stack.push(item);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.stack.clear();
+        self.dead = NONE;
+    }
+
+    /// The dead item if still valid, else the latest watched item still
+    /// uncovered with len 1 or less, else a scan of `len` (the primary
+    /// items' lens).
+    #[inline]
+    fn choose(&mut self, len: &[u16]) -> (usize, u16) {
+        let dead = std::mem::replace(&mut self.dead, NONE) as usize;
+        if dead < len.len() && len[dead] == 0 {
+            return (dead, 0);
+        }
+        while let Some(x) = self.stack.pop() {
+            if let Some(&l) = len.get(x as usize) {
+                if l <= 1 {
+                    return (x as usize, l);
+                }
+            }
+        }
+        choose(len, true)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Forward,
+    Backdown,
+    Done,
+}
+
+/// One search over a [`DenseMatrix`]: its states, level stack and counters.
+/// Allocated once by [`DenseSolver::new`]; solving, counting, preselecting
+/// and resetting allocate nothing. The queries mirror
+/// [`Solver`](crate::dlx::Solver)'s.
+#[derive(Clone, Debug)]
+pub struct DenseSolver<'m> {
+    matrix: &'m DenseMatrix,
+    /// Active bits of every state slot, `words` each.
+    active: Vec<u64>,
+    /// Lens of every state slot, `items` each.
+    len: Vec<u16>,
+    /// Uncovered primary items of every state slot.
+    left: Vec<u32>,
+    /// Per level: the branching item and the option being tried.
+    item: Vec<u32>,
+    choice: Vec<u32>,
+    level: usize,
+    phase: Phase,
+    preselected: Vec<u32>,
+    stats: Stats,
+    base: Stats,
+    budget: Budget,
+    branching: Branching,
+    watch: Watch,
+    profile: Option<Vec<u64>>,
+}
+
+impl<'m> DenseSolver<'m> {
+    /// A solver over `matrix`, ready to search.
+    pub fn new(matrix: &'m DenseMatrix) -> Self {
+        let slots = 2 * (matrix.max_depth + 2);
+        let mut s = DenseSolver {
+            matrix,
+            active: vec![0; slots * matrix.words],
+            len: vec![0; slots * matrix.primary],
+            left: vec![0; slots],
+            item: vec![0; matrix.max_depth + 1],
+            choice: vec![0; matrix.max_depth + 1],
+            level: 0,
+            phase: Phase::Forward,
+            preselected: Vec::with_capacity(matrix.primary),
+            stats: Stats::default(),
+            base: Stats::default(),
+            budget: Budget::default(),
+            branching: Branching::Knuth,
+            watch: Watch {
+                stack: Vec::with_capacity(4 * matrix.primary + 64),
+                dead: NONE,
+            },
+            profile: None,
+        };
+        s.reset();
+        s
+    }
+
+    /// The counters since the solver was made or last reset.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Limits the search; applies to the current search from its start.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// The branching rule: [`Branching::Knuth`] or [`Branching::FirstForced`]
+    /// (see the module documentation); lookahead is the DLX solver's only, and
+    /// is taken here as first-forced.
+    pub fn set_branching(&mut self, branching: Branching) {
+        self.branching = branching;
+    }
+
+    /// Whether the current search has been exhausted.
+    pub fn is_exhausted(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// Turns on counting nodes per level (DLX1's profile).
+    pub fn enable_profile(&mut self) {
+        self.profile = Some(vec![0; self.matrix.max_depth + 2]);
+    }
+
+    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
+    pub fn profile(&self) -> Option<&[u64]> {
+        self.profile.as_deref().map(|p| {
+            let end = p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
+            &p[..end]
+        })
+    }
+
+    /// Undoes everything, preselected options included; zeroes the counters.
+    pub fn reset(&mut self) {
+        let m = self.matrix;
+        self.active[..m.words].copy_from_slice(&m.root_active);
+        self.len[..m.primary].copy_from_slice(&m.root_len);
+        self.left[0] = m.primary as u32;
+        self.preselected.clear();
+        self.level = 0;
+        self.phase = Phase::Forward;
+        self.stats = Stats::default();
+        self.base = Stats::default();
+        if let Some(p) = &mut self.profile {
+            p.fill(0);
+        }
+    }
+
+    /// Abandons the search in progress (keeping preselected options).
+    pub fn restart(&mut self) {
+        self.watch.clear();
+        self.level = 0;
+        self.phase = Phase::Forward;
+        self.base = self.stats;
+    }
+
+    /// Commits to `option` before the search (see
+    /// [`Solver::preselect`](crate::dlx::Solver::preselect)). Abandons any
+    /// search in progress; undone by [`reset`](Self::reset).
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        let m = self.matrix;
+        let r = option.as_usize();
+        if r >= m.options {
+            return Err(PreselectError::UnknownOption(option));
+        }
+        if !m.option(r).iter().any(|&i| (i as usize) < m.primary) {
+            return Err(PreselectError::IgnoredOption(option));
+        }
+        self.restart();
+        if self.active[r / 64] >> (r % 64) & 1 == 0 {
+            let mine = m.option(r);
+            let with = self
+                .preselected
+                .iter()
+                .copied()
+                .find(|&q| m.option(q as usize).iter().any(|i| mine.contains(i)))
+                .unwrap_or(0);
+            return Err(PreselectError::Conflict {
+                option,
+                with: OptionId::must(with as usize),
+            });
+        }
+        let (active, len) = (&mut self.active[..m.words], &mut self.len[..m.primary]);
+        let mut left = self.left[0];
+        for &i in m.option(r) {
+            self.stats.updates +=
+                m.cover::<0, 0, false>(active, len, &mut left, &mut self.watch, i as usize);
+        }
+        self.left[0] = left;
+        self.preselected.push(r as u32);
+        self.base = self.stats;
+        Ok(())
+    }
+
+    /// The options preselected so far.
+    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
+        self.preselected.iter().map(|&r| OptionId::must(r as usize))
+    }
+
+    /// The solution just reported by [`next_solution`](Self::next_solution):
+    /// preselected options first, then the options chosen by the search.
+    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
+        let chosen = if self.phase == Phase::Backdown {
+            self.level
+        } else {
+            0
+        };
+        self.preselected
+            .iter()
+            .chain(&self.choice[..chosen])
+            .map(|&r| OptionId::must(r as usize))
+    }
+
+    /// The first solution, from a fresh search (see
+    /// [`Solver::first_solution`](crate::dlx::Solver::first_solution)).
+    pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
+        first_solution(self)
+    }
+
+    /// Counts all solutions of a fresh search (within the budget).
+    pub fn count(&mut self) -> Count {
+        self.count_up_to(u64::MAX)
+    }
+
+    /// Counts solutions of a fresh search, stopping at `limit`.
+    pub fn count_up_to(&mut self, limit: u64) -> Count {
+        count_up_to(self, limit)
+    }
+
+    /// All solutions of a fresh search, lazily (see
+    /// [`Solver::solutions`](crate::dlx::Solver::solutions)).
+    pub fn solutions(&mut self) -> DenseSolutions<'_, 'm> {
+        self.restart();
+        DenseSolutions { solver: self }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.budget.spent(&self.stats, &self.base)
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        let forced = self.branching != Branching::Knuth;
+        // The common shapes of options get their own copy of the loop.
+        match (self.matrix.uniform, self.matrix.uniform_primary, forced) {
+            (3, 3, false) => self.run::<false, 3, 3>(),
+            (3, 3, true) => self.run::<true, 3, 3>(),
+            (4, 4, false) => self.run::<false, 4, 4>(),
+            (4, 4, true) => self.run::<true, 4, 4>(),
+            (4, 2, false) => self.run::<false, 4, 2>(),
+            (4, 2, true) => self.run::<true, 4, 2>(),
+            (5, 5, false) => self.run::<false, 5, 5>(),
+            (5, 5, true) => self.run::<true, 5, 5>(),
+            (6, 6, false) => self.run::<false, 6, 6>(),
+            (6, 6, true) => self.run::<true, 6, 6>(),
+            (_, _, false) => self.run::<false, 0, 0>(),
+            (_, _, true) => self.run::<true, 0, 0>(),
+        }
+    }
+
+    /// The search loop, from the paused state. `cand` is the option to try
+    /// at `level` (None: the branching item's options are used up).
+    fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
+        let check_budget = self.budget != Budget::default();
+        let mut cand = match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Backdown => match self.back_down() {
+                Some(c) => c,
+                None => return Step::Exhausted,
+            },
+            Phase::Forward => match self.forward::<FORCED, UL, UP>(check_budget) {
+                Ok(c) => c,
+                Err(step) => return step,
+            },
+        };
+        loop {
+            let Some(r) = cand else {
+                match self.back_down() {
+                    Some(c) => cand = c,
+                    None => return Step::Exhausted,
+                }
+                continue;
+            };
+            if self.commit::<FORCED, UL, UP>(r) {
+                self.stats.nodes += 1;
+                if let Some(p) = &mut self.profile {
+                    p[self.level] += 1;
+                }
+                self.stats.solutions += 1;
+                self.phase = Phase::Backdown;
+                return Step::Solution;
+            }
+            match self.forward::<FORCED, UL, UP>(check_budget) {
+                Ok(c) => cand = c,
+                Err(step) => return step,
+            }
+        }
+    }
+
+    /// Commits option `r` at `level` (state slot `2·level + 1` plus `r`'s
+    /// other items into slot `2·level + 2`) and goes a level deeper. Returns
+    /// whether every primary item is covered.
+    #[inline]
+    fn commit<const FORCED: bool, const UL: usize, const UP: usize>(&mut self, r: usize) -> bool {
+        let m = self.matrix;
+        let (w, n, l) = (m.words, m.primary, self.level);
+        let item = self.item[l];
+        // A forced item was not covered into slot `2l + 1`: cover it here.
+        let (i, from) = if item & FORCED_FLAG != 0 {
+            (usize::MAX, 2 * l)
+        } else {
+            (item as usize, 2 * l + 1)
+        };
+        self.choice[l] = r as u32;
+        let to = 2 * l + 2;
+        let (a0, a1) = self.active.split_at_mut(to * w);
+        let active = &mut a1[..w];
+        active.copy_from_slice(&a0[from * w..(from + 1) * w]);
+        let (l0, l1) = self.len.split_at_mut(to * n);
+        let len = &mut l1[..n];
+        len.copy_from_slice(&l0[from * n..(from + 1) * n]);
+        let mut left = self.left[from];
+        for &j in m.option(r) {
+            if j as usize != i {
+                self.stats.updates +=
+                    m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, j as usize);
+            }
+        }
+        self.left[to] = left;
+        self.level += 1;
+        left == 0
+    }
+
+    /// Enters a node at `level`: picks and covers the branching item (state
+    /// slot `2·level` into `2·level + 1`) and returns its first option.
+    #[inline]
+    fn forward<const FORCED: bool, const UL: usize, const UP: usize>(
+        &mut self,
+        check_budget: bool,
+    ) -> Result<Option<usize>, Step> {
+        if check_budget && self.over_budget() {
+            self.phase = Phase::Forward;
+            return Err(Step::Budget);
+        }
+        self.stats.nodes += 1;
+        if let Some(p) = &mut self.profile {
+            p[self.level] += 1;
+        }
+        let m = self.matrix;
+        let (w, n, l) = (m.words, m.primary, self.level);
+        let at = 2 * l;
+        if self.left[at] == 0 {
+            // Only at the root: nothing to cover, the empty choice solves it.
+            self.stats.solutions += 1;
+            self.phase = Phase::Backdown;
+            return Err(Step::Solution);
+        }
+        let lens = &self.len[at * n..at * n + m.primary];
+        let (i, least) = if FORCED {
+            self.watch.choose(lens)
+        } else {
+            choose(lens, false)
+        };
+        self.item[l] = i as u32;
+        if least == 0 {
+            // A dead end: DLX covers the item (one update) and finds nothing.
+            self.stats.updates += 1;
+            return Ok(None);
+        }
+        let r = m.next_option(&self.active[at * w..(at + 1) * w], i, 0);
+        if least == 1 {
+            // Forced: `commit` covers the item too, from slot `2l` itself.
+            self.item[l] = FORCED_FLAG | i as u32;
+            return Ok(r);
+        }
+        let (a0, a1) = self.active.split_at_mut((at + 1) * w);
+        let active = &mut a1[..w];
+        active.copy_from_slice(&a0[at * w..]);
+        let (l0, l1) = self.len.split_at_mut((at + 1) * n);
+        let len = &mut l1[..n];
+        len.copy_from_slice(&l0[at * n..]);
+        let mut left = self.left[at];
+        self.stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, i);
+        self.left[at + 1] = left;
+        Ok(r)
+    }
+
+    /// Leaves the current level's option for the next one; `None` when level
+    /// 0 is finished.
+    #[inline]
+    fn back_down(&mut self) -> Option<Option<usize>> {
+        if self.level == 0 {
+            self.phase = Phase::Done;
+            return None;
+        }
+        self.level -= 1;
+        let m = self.matrix;
+        let (w, l) = (m.words, self.level);
+        let at = 2 * l;
+        let i = (self.item[l] & !FORCED_FLAG) as usize;
+        let from = self.choice[l] as usize + 1;
+        Some(m.next_option(&self.active[at * w..(at + 1) * w], i, from))
+    }
+}
+
+impl Steps for DenseSolver<'_> {
+    fn restart(&mut self) {
+        DenseSolver::restart(self);
+    }
+    fn next_solution(&mut self) -> Step {
+        DenseSolver::next_solution(self)
+    }
+    fn solution_vec(&self) -> Vec<OptionId> {
+        self.solution().collect()
+    }
+    fn is_exhausted(&self) -> bool {
+        DenseSolver::is_exhausted(self)
+    }
+}
+
+/// The lazy iterator of [`DenseSolver::solutions`].
+#[derive(Debug)]
+pub struct DenseSolutions<'s, 'm> {
+    solver: &'s mut DenseSolver<'m>,
+}
+
+impl Iterator for DenseSolutions<'_, '_> {
+    type Item = Vec<OptionId>;
+
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        match self.solver.next_solution() {
+            Step::Solution => Some(self.solver.solution().collect()),
+            Step::Exhausted | Step::Budget => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the dense engine (uniform and mixed
+    //! option lengths, masks and lists, preselect, budget stop and resume),
+    //! each against the DLX solver. Quick enough for Miri, which checks the
+    //! unchecked indexing.
+    use super::*;
+    use crate::dlx::{knuth, verify_cover, MatrixBuilder, Solver};
+    use crate::problems;
+
+    /// Every solution of both engines with Knuth's rule: same solutions in
+    /// the same order, same nodes and updates; and first-forced finds the
+    /// same set.
+    fn agree(m: &Matrix) -> u64 {
+        let d = DenseMatrix::new(m).unwrap();
+        let mut dense = DenseSolver::new(&d);
+        let mut links = Solver::new(m);
+        let mut n = 0;
+        let mut all = Vec::new();
+        loop {
+            let (a, b) = (dense.next_solution(), links.next_solution());
+            assert_eq!(a, b);
+            if a != Step::Solution {
+                break;
+            }
+            let sol: Vec<_> = dense.solution().collect();
+            assert_eq!(sol, links.solution().collect::<Vec<_>>());
+            verify_cover(m, &sol).unwrap();
+            let mut sorted = sol.clone();
+            sorted.sort();
+            all.push(sorted);
+            n += 1;
+        }
+        assert_eq!(dense.stats(), links.stats());
+        dense.set_branching(Branching::FirstForced);
+        let mut forced: Vec<Vec<OptionId>> = dense
+            .solutions()
+            .map(|mut s| {
+                s.sort();
+                s
+            })
+            .collect();
+        forced.sort();
+        all.sort();
+        assert_eq!(forced, all);
+        n
+    }
+
+    #[test]
+    fn same_tree_as_dlx_on_small_problems() {
+        assert_eq!(agree(&problems::queens(1).unwrap()), 1);
+        assert_eq!(agree(&problems::queens(4).unwrap()), 2);
+        assert_eq!(agree(&problems::queens(6).unwrap()), 4);
+        assert_eq!(agree(&problems::langford(3).unwrap()), 2);
+        assert_eq!(agree(&problems::langford(4).unwrap()), 2);
+        // TAOCP 7.2.2.1's example: mixed option lengths.
+        let taocp = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+        let m = knuth::read(taocp.as_bytes()).unwrap();
+        assert_eq!(agree(&m), 1);
+        let d = DenseMatrix::new(&m).unwrap();
+        let mut s = DenseSolver::new(&d);
+        assert_eq!(s.count().solutions, 1);
+        assert_eq!((s.stats().nodes, s.stats().updates), (6, 30));
+    }
+
+    #[test]
+    fn lists_and_masks_and_ignored_options() {
+        // 154 options over 3 words: item `a` has 2 options 130 apart (walked
+        // by its list), the `x` items options in a run (masks); options of
+        // the secondary item only are ignored (they fill the words).
+        let mut b = MatrixBuilder::new();
+        let a = b.primary("a").unwrap();
+        let x: Vec<_> = (0..4)
+            .map(|k| b.primary(&format!("x{k}")).unwrap())
+            .collect();
+        let s = b.secondary("s").unwrap();
+        b.option(&[a, x[0]]).unwrap();
+        for _ in 0..120 {
+            b.option(&[s]).unwrap();
+        }
+        for k in 0..16 {
+            b.option(&[x[k % 4], x[(k + 1) % 4], s]).unwrap();
+            b.option(&[x[k % 4]]).unwrap();
+        }
+        b.option(&[a]).unwrap();
+        let m = b.build().unwrap();
+        let d = DenseMatrix::new(&m).unwrap();
+        assert!(d.listed[a.as_usize()]);
+        assert!(!d.listed[x[1].as_usize()]);
+        assert!(agree(&m) > 0);
+    }
+
+    #[test]
+    fn preselect_budget_and_reset() {
+        let m = problems::queens(6).unwrap();
+        let d = DenseMatrix::new(&m).unwrap();
+        let mut s = DenseSolver::new(&d);
+        // Queen at row 0, column 1: one of the 4 solutions.
+        let first = OptionId::must(1);
+        s.preselect(first).unwrap();
+        assert!(matches!(
+            s.preselect(OptionId::must(2)),
+            Err(PreselectError::Conflict { with, .. }) if with == first
+        ));
+        assert_eq!(
+            s.preselect(OptionId::must(10_000)),
+            Err(PreselectError::UnknownOption(OptionId::must(10_000)))
+        );
+        assert_eq!(s.count().solutions, 1);
+        // Pause every 3 nodes: the same solutions as without pauses.
+        s.reset();
+        let all = s.solutions().collect::<Vec<_>>();
+        assert_eq!(all.len(), 4);
+        s.reset();
+        let mut paused = Vec::new();
+        let mut budget = 3;
+        loop {
+            s.set_budget(Budget {
+                nodes: Some(budget),
+                updates: None,
+            });
+            match s.next_solution() {
+                Step::Solution => paused.push(s.solution().collect::<Vec<_>>()),
+                Step::Budget => budget += 3,
+                Step::Exhausted => break,
+            }
+        }
+        assert_eq!(paused, all);
+        assert!(s.is_exhausted());
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "builds large matrices: slow under Miri")]
+    fn colors_and_size_are_refused() {
+        let m = knuth::read("A | s\nA s:x\nA s:y\n".as_bytes()).unwrap();
+        assert_eq!(DenseMatrix::new(&m).unwrap_err(), DenseError::Colors);
+        let mut b = MatrixBuilder::new();
+        let items: Vec<_> = (0..5000)
+            .map(|k| b.primary(&format!("i{k}")).unwrap())
+            .collect();
+        b.option(&items[..2]).unwrap();
+        let m = b.build().unwrap();
+        assert!(matches!(DenseMatrix::new(&m), Err(DenseError::TooLarge(_))));
+        assert!(!DenseMatrix::recommended(&m));
+        assert!(DenseMatrix::recommended(
+            &problems::polyomino::packing(&problems::polyomino::PENTOMINOES, 3, 20).unwrap()
+        ));
+    }
+}
