@@ -415,6 +415,32 @@ fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
     }
 }
 
+/// The lens part of a state slot, as `u16`s (four to a word): one slot is
+/// one array, so a state is copied by one `copy_within`.
+#[inline(always)]
+fn lens(words: &mut [u64]) -> &mut [u16] {
+    let n = words.len() * 4;
+    // SAFETY: the pointer comes from a live `&mut [u64]` of `n / 4` words,
+    // so it is valid, aligned for `u16` (its alignment divides `u64`'s) and
+    // covers `n` `u16`s; every bit pattern is a valid `u16`; the result
+    // borrows `words`, so nothing else aliases it.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u16>(), n)
+    }
+}
+
+/// [`lens`], read-only.
+#[inline(always)]
+fn lens_ref(words: &[u64]) -> &[u16] {
+    let n = words.len() * 4;
+    // SAFETY: as for `lens`, from a shared borrow.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::slice::from_raw_parts(words.as_ptr().cast::<u16>(), n)
+    }
+}
+
 /// The branching item of a state: the smallest len, leftmost on ties; with
 /// `forced`, the leftmost item of len 1 or less if there is one. Written as
 /// whole-chunk passes so that the compiler vectorizes them.
@@ -504,10 +530,11 @@ enum Phase {
 #[derive(Clone, Debug)]
 pub struct DenseSolver<'m> {
     matrix: &'m DenseMatrix,
-    /// Active bits of every state slot, `words` each.
-    active: Vec<u64>,
-    /// Lens of every state slot, `items` each.
-    len: Vec<u16>,
+    /// Every state slot, `slot` words each: the active bits (`words`), then
+    /// the primary items' lens, four to a word (see `lens`).
+    states: Vec<u64>,
+    /// Words of one state slot.
+    slot: usize,
     /// Uncovered primary items of every state slot.
     left: Vec<u32>,
     /// Per level: the branching item and the option being tried.
@@ -528,10 +555,11 @@ impl<'m> DenseSolver<'m> {
     /// A solver over `matrix`, ready to search.
     pub fn new(matrix: &'m DenseMatrix) -> Self {
         let slots = 2 * (matrix.max_depth + 2);
+        let slot = matrix.words + matrix.primary.div_ceil(4);
         let mut s = DenseSolver {
             matrix,
-            active: vec![0; slots * matrix.words],
-            len: vec![0; slots * matrix.primary],
+            states: vec![0; slots * slot],
+            slot,
             left: vec![0; slots],
             item: vec![0; matrix.max_depth + 1],
             choice: vec![0; matrix.max_depth + 1],
@@ -587,11 +615,19 @@ impl<'m> DenseSolver<'m> {
         })
     }
 
+    /// State slot `k`: its active bits and its lens.
+    fn state(&mut self, k: usize) -> (&mut [u64], &mut [u16]) {
+        let (size, w, p) = (self.slot, self.matrix.words, self.matrix.primary);
+        let (active, rest) = self.states[k * size..(k + 1) * size].split_at_mut(w);
+        (active, &mut lens(rest)[..p])
+    }
+
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
         let m = self.matrix;
-        self.active[..m.words].copy_from_slice(&m.root_active);
-        self.len[..m.primary].copy_from_slice(&m.root_len);
+        let (active, len) = self.state(0);
+        active.copy_from_slice(&m.root_active);
+        len.copy_from_slice(&m.root_len);
         self.left[0] = m.primary as u32;
         self.preselected.clear();
         self.level = 0;
@@ -624,7 +660,7 @@ impl<'m> DenseSolver<'m> {
             return Err(PreselectError::IgnoredOption(option));
         }
         self.restart();
-        if self.active[r / 64] >> (r % 64) & 1 == 0 {
+        if self.states[r / 64] >> (r % 64) & 1 == 0 {
             let mine = m.option(r);
             let with = self
                 .preselected
@@ -637,8 +673,10 @@ impl<'m> DenseSolver<'m> {
                 with: OptionId::must(with as usize),
             });
         }
-        let (active, len) = (&mut self.active[..m.words], &mut self.len[..m.primary]);
         let mut left = self.left[0];
+        let (slot, p) = (self.slot, m.primary);
+        let (active, rest) = self.states[..slot].split_at_mut(m.words);
+        let len = &mut lens(rest)[..p];
         for &i in m.option(r) {
             self.stats.updates +=
                 m.cover::<0, 0, false>(active, len, &mut left, &mut self.watch, i as usize);
@@ -770,12 +808,12 @@ impl<'m> DenseSolver<'m> {
         };
         self.choice[l] = r as u32;
         let to = 2 * l + 2;
-        let (a0, a1) = self.active.split_at_mut(to * w);
-        let active = &mut a1[..w];
-        active.copy_from_slice(&a0[from * w..(from + 1) * w]);
-        let (l0, l1) = self.len.split_at_mut(to * n);
-        let len = &mut l1[..n];
-        len.copy_from_slice(&l0[from * n..(from + 1) * n]);
+        let size = self.slot;
+        self.states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut self.states[to * size..(to + 1) * size];
+        let (active, rest) = slot.split_at_mut(w);
+        let len = &mut lens(rest)[..n];
         let mut left = self.left[from];
         for &j in m.option(r) {
             if j as usize != i {
@@ -812,11 +850,13 @@ impl<'m> DenseSolver<'m> {
             self.phase = Phase::Backdown;
             return Err(Step::Solution);
         }
-        let lens = &self.len[at * n..at * n + m.primary];
+        let size = self.slot;
+        let here = &self.states[at * size..(at + 1) * size];
+        let len = &lens_ref(&here[w..])[..n];
         let (i, least) = if FORCED {
-            self.watch.choose(lens)
+            self.watch.choose(len)
         } else {
-            choose(lens, false)
+            choose(len, false)
         };
         self.item[l] = i as u32;
         if least == 0 {
@@ -824,18 +864,17 @@ impl<'m> DenseSolver<'m> {
             self.stats.updates += 1;
             return Ok(None);
         }
-        let r = m.next_option(&self.active[at * w..(at + 1) * w], i, 0);
+        let r = m.next_option(&here[..w], i, 0);
         if least == 1 {
             // Forced: `commit` covers the item too, from slot `2l` itself.
             self.item[l] = FORCED_FLAG | i as u32;
             return Ok(r);
         }
-        let (a0, a1) = self.active.split_at_mut((at + 1) * w);
-        let active = &mut a1[..w];
-        active.copy_from_slice(&a0[at * w..]);
-        let (l0, l1) = self.len.split_at_mut((at + 1) * n);
-        let len = &mut l1[..n];
-        len.copy_from_slice(&l0[at * n..]);
+        self.states
+            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
+        let slot = &mut self.states[(at + 1) * size..(at + 2) * size];
+        let (active, rest) = slot.split_at_mut(w);
+        let len = &mut lens(rest)[..n];
         let mut left = self.left[at];
         self.stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, i);
         self.left[at + 1] = left;
@@ -852,11 +891,12 @@ impl<'m> DenseSolver<'m> {
         }
         self.level -= 1;
         let m = self.matrix;
-        let (w, l) = (m.words, self.level);
+        let (size, l) = (self.slot, self.level);
         let at = 2 * l;
         let i = (self.item[l] & !FORCED_FLAG) as usize;
         let from = self.choice[l] as usize + 1;
-        Some(m.next_option(&self.active[at * w..(at + 1) * w], i, from))
+        let active = &self.states[at * size..at * size + m.words];
+        Some(m.next_option(active, i, from))
     }
 }
 
