@@ -5,31 +5,39 @@
 //! the same counters, with another representation of the live matrix. Where
 //! DLX unlinks an option's nodes from their items' lists and relinks them on
 //! the way back, this engine keeps, per search level, a *state*: one bit per
-//! option (still active or not) and one len per item. To cover an item it
-//! clears the bits of the item's active options, found by AND-ing a fixed
-//! per-item mask with the active bits, and decrements the len of every item of
-//! each option it clears. To undo, it does nothing: the level below still has
-//! its own state. Every hide is one bit and a few counter decrements in a
-//! state that fits in L1 cache; every undo is free; the price is copying the
-//! state (a few hundred bytes) once or twice per node.
+//! option (still active or not) and one len per primary item. To cover an
+//! item it clears the bits of the item's active options, found by AND-ing a
+//! fixed per-item mask with the active bits (or, for an item with few options
+//! spread over many words, by testing its list of options), and decrements
+//! the len of every primary item of each option it clears. To undo, it does
+//! nothing: the level below still has its own state. Every hide is one bit
+//! and a few decrements in a state that stays in L1 cache; every undo is
+//! free; the price is copying the state (tens to hundreds of bytes) once or
+//! twice a node. So it wins where nodes hide many options (pentominoes: half
+//! the DLX solver's time) and loses where they hide few (Langford pairs,
+//! Sudoku: 10-30% slower); see README, "Engines".
 //!
 //! Invariants:
-//! * a state is `words` active bits and one len (`u16`) per primary item; a
-//!   covered item's len is [`COVERED`], and no active option contains it;
+//! * a state is one slot of `words` active bits followed by one `u16` len
+//!   per primary item, four to a word; a covered item's len is [`COVERED`],
+//!   and no active option contains it;
 //! * the len of an uncovered primary item is the number of its active
 //!   options; secondary items have no len (nothing reads it), and an
 //!   option's items are stored primary items first, so hiding decrements
 //!   the primary ones only;
 //! * slot `2l` holds the state on entering level `l`, slot `2l + 1` the same
-//!   after covering the level's branching item; levels below `level` are
-//!   committed, as in the DLX solver, so a paused search resumes anywhere.
+//!   after covering the level's branching item (skipped when the item has one
+//!   option: its commitment covers it); levels below `level` are committed,
+//!   as in the DLX solver, so a paused search resumes anywhere.
 //!
 //! Counters are DLX1's: a hide counts one update per node of the option
 //! other than the covering item's, covering an item one more, a node every
 //! level entered and every solution. With [`Branching::Knuth`] the tree,
 //! `nodes` and `updates` equal the DLX solver's exactly (tests check it).
-//! [`Branching::FirstForced`] here takes the leftmost item of len ≤ 1 (a scan;
-//! the DLX solver remembers the latest): a different tree, same solutions.
+//! [`Branching::FirstForced`] remembers, as the DLX solver does, items whose
+//! len fell to 1 or 0 and takes the latest still valid, else the leftmost
+//! item of len ≤ 1, else Knuth's choice; items are hidden in another order
+//! than DLX's, so the tree differs (same solutions).
 //!
 //! When it applies ([`DenseMatrix::new`]): no colors (a colored secondary
 //! item would need a color per node; the DLX solver handles those), and a
@@ -552,7 +560,10 @@ pub struct DenseSolver<'m> {
 }
 
 impl<'m> DenseSolver<'m> {
-    /// A solver over `matrix`, ready to search.
+    /// A solver over `matrix`, ready to search. It allocates two state
+    /// slots per possible level (the primary items over the fewest primary
+    /// items in an option, plus two), zeroed, so the memory is touched only
+    /// as deep as the search goes: 9×9 Sudoku 81 levels of 744 bytes.
     pub fn new(matrix: &'m DenseMatrix) -> Self {
         let slots = 2 * (matrix.max_depth + 2);
         let slot = matrix.words + matrix.primary.div_ceil(4);

@@ -15,7 +15,7 @@
 //!
 //! The search branches first-forced; a puzzle that goes
 //! [`LOOKAHEAD_AFTER`] nodes without a new solution starts over with
-//! [`Branching::Lookahead`](crate::dlx::Branching::Lookahead), which minimal
+//! [`Branching::Lookahead`], which minimal
 //! 25×25 puzzles need and easier ones never reach.
 
 use std::time::Instant;
