@@ -382,17 +382,22 @@ impl DenseMatrix {
         let lo = self.mask_lo[i] as usize;
         let n = self.mask_len[i] as usize;
         let start = self.mask_start[i] as usize;
-        let first = (from / 64).max(lo);
-        let pairs = self.masks[start..start + n].iter().zip(&active[lo..lo + n]);
-        for (k, (&mask, &bits)) in pairs.enumerate().skip(first - lo) {
-            let w = lo + k;
-            let mut m = mask & bits;
-            if w == from / 64 {
-                m &= u64::MAX << (from % 64);
-            }
+        debug_assert!(active.len() == self.words && lo + n <= self.words);
+        // Options before `from` are masked off in its word, and the words
+        // before it skipped.
+        let mut w = (from / 64).max(lo);
+        let mut allowed = if w == from / 64 {
+            u64::MAX << (from % 64)
+        } else {
+            u64::MAX
+        };
+        while w < lo + n {
+            let m = at(&self.masks, start + w - lo) & at(active, w) & allowed;
             if m != 0 {
                 return Some(w * 64 + m.trailing_zeros() as usize);
             }
+            allowed = u64::MAX;
+            w += 1;
         }
         None
     }
@@ -471,7 +476,23 @@ fn choose(len: &[u16], forced: bool) -> (usize, u16) {
             return (k, l);
         }
     }
-    find(len.iter().copied().min().unwrap_or(COVERED))
+    // One pass of chunk minima (the leftmost chunk holding the least len),
+    // then the leftmost position inside that chunk.
+    let (mut at, mut least) = (0, COVERED);
+    for (c, chunk) in len.chunks(CHUNK).enumerate() {
+        let m = chunk.iter().fold(COVERED, |a, &l| a.min(l));
+        if m < least {
+            (at, least) = (c * CHUNK, m);
+            if m == 0 {
+                break;
+            }
+        }
+    }
+    let chunk = &len[at..len.len().min(at + CHUNK)];
+    (
+        at + chunk.iter().position(|&l| l == least).unwrap_or(0),
+        least,
+    )
 }
 
 /// Items whose len fell to 1 or 0 while hiding ([`Branching::FirstForced`]),
@@ -826,12 +847,19 @@ impl<'m> DenseSolver<'m> {
         let (active, rest) = slot.split_at_mut(w);
         let len = &mut lens(rest)[..n];
         let mut left = self.left[from];
-        for &j in m.option(r) {
-            if j as usize != i {
-                self.stats.updates +=
-                    m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, j as usize);
+        let (s, e) = if UL > 0 {
+            (r * UL, r * UL + UL)
+        } else {
+            (m.opt_start[r] as usize, m.opt_start[r + 1] as usize)
+        };
+        let mut updates = 0;
+        for q in s..e {
+            let j = at(&m.opt_items, q) as usize;
+            if j != i {
+                updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, j);
             }
         }
+        self.stats.updates += updates;
         self.left[to] = left;
         self.level += 1;
         left == 0
