@@ -219,11 +219,13 @@ impl DenseMatrix {
         } else {
             (0, 0)
         };
-        // An item whose options are fewer than four per word of its mask is
-        // walked by its list (Sudoku's row, column and box items; a mask of
-        // 12 words for 9 options).
+        // An item with fewer than one option per two words of its mask is
+        // walked by its list (a column of 25×25 Sudoku: 25 options over 245
+        // words). Denser items are faster by mask: with lists for up to four
+        // words an option, queens 13 took 0.253 s against 0.204 s by masks
+        // only, Langford 12 0.365 s against 0.326 s.
         let listed = (0..items)
-            .map(|i| count[i] < 4 * mask_len[i] as usize)
+            .map(|i| 2 * count[i] < mask_len[i] as usize)
             .collect();
         let mut list_start = Vec::with_capacity(items + 1);
         let mut lists = Vec::new();
@@ -1038,7 +1040,7 @@ mod tests {
 
     #[test]
     fn lists_and_masks_and_ignored_options() {
-        // 154 options over 3 words: item `a` has 2 options 130 apart (walked
+        // 314 options over 5 words: item `a` has 2 options 313 apart (walked
         // by its list), the `x` items options in a run (masks); options of
         // the secondary item only are ignored (they fill the words).
         let mut b = MatrixBuilder::new();
@@ -1048,7 +1050,7 @@ mod tests {
             .collect();
         let s = b.secondary("s").unwrap();
         b.option(&[a, x[0]]).unwrap();
-        for _ in 0..120 {
+        for _ in 0..280 {
             b.option(&[s]).unwrap();
         }
         for k in 0..16 {
