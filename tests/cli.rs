@@ -176,11 +176,24 @@ fn cover_exit_codes_and_json() {
 
 #[test]
 fn both_engines_give_the_same_answers() {
-    // Pentominoes on 3×20 (6 items an option): `auto` takes the dense engine.
+    // `auto` takes the dense engine for small states and long options, and
+    // links for a wide matrix of short options (300 items, a state of 640
+    // bytes; 2 solutions).
     let pent = run(&["gen", "pentominoes", "3x20"], b"").stdout;
     let queens = run(&["gen", "queens", "7"], b"").stdout;
     let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
-    for (input, auto) in [(&pent, "dense"), (&queens, "links"), (&langford, "links")] {
+    let mut wide = (0..300).map(|i| format!("i{i} ")).collect::<String>() + "\n";
+    for i in 0..300 {
+        wide += &format!("i{i}\n");
+    }
+    wide += "i0 i1\n";
+    let wide = wide.into_bytes();
+    for (input, auto) in [
+        (&pent, "dense"),
+        (&queens, "dense"),
+        (&langford, "dense"),
+        (&wide, "links"),
+    ] {
         let mut answers = Vec::new();
         for engine in ["links", "dense"] {
             let out = run(&["cover", "--json", "--engine", engine], input);

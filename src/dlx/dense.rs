@@ -13,9 +13,10 @@
 //! nothing: the level below still has its own state. Every hide is one bit
 //! and a few decrements in a state that stays in L1 cache; every undo is
 //! free; the price is copying the state (tens to hundreds of bytes) once or
-//! twice a node. So it wins where nodes hide many options (pentominoes: half
-//! the DLX solver's time) and loses where they hide few (Langford pairs,
-//! Sudoku: 10-30% slower); see README, "Engines".
+//! twice a node. So it wins where nodes hide many options or the state is
+//! tiny (pentominoes: half the DLX solver's time; queens: 15% less) and
+//! loses where nodes hide few options of a large state (Sudoku); see
+//! [`DenseMatrix::recommended`] and README, "Engines".
 //!
 //! Invariants:
 //! * a state is one slot of `words` active bits followed by one `u16` len
@@ -63,6 +64,10 @@ const FORCED_FLAG: u32 = 1 << 31;
 /// The largest state (active bits plus lens) the dense engine takes on; past
 /// it, copying the state each node costs more than DLX's dancing.
 pub const MAX_STATE_BYTES: usize = 8192;
+
+/// A state this small is cheap enough to copy that the dense engine is
+/// [recommended](DenseMatrix::recommended) whatever the options' length.
+pub const SMALL_STATE_BYTES: usize = 256;
 
 /// Why a matrix is not for the dense engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -272,22 +277,24 @@ impl DenseMatrix {
     }
 
     /// Whether the dense engine is expected to beat the DLX solver on
-    /// `matrix`: it applies (no colors, a small state) and options have five
-    /// items or more on average. Measured (README, "Exact cover against
-    /// Knuth's DLX1"): pentomino packings (6 items an option) run in half the
-    /// DLX solver's time; N queens (4) about even; Langford pairs (3) and
-    /// Sudoku (4, first-forced) 10–25% slower, because there each node
-    /// hides few options and the copying of the state dominates.
+    /// `matrix` (with Knuth's rule): it applies (no colors, a state of at most
+    /// [`MAX_STATE_BYTES`]), and either the state is small, at most
+    /// [`SMALL_STATE_BYTES`], or options have five items or more on average
+    /// (each node then hides many). Measured (README, "Engines"): pentominoes
+    /// (6 items an option, 360 bytes) in half the DLX solver's time, queens
+    /// (80 bytes) 15% less, Langford pairs (104 bytes) even; Sudoku
+    /// (4 items, 744 bytes) 1.6× the time, 16×16 (2,560 bytes) 2.7×: there a
+    /// node hides few options and copying the state dominates.
     pub fn recommended(matrix: &Matrix) -> bool {
         let options = matrix.option_count();
         let nodes: usize = (0..options)
             .map(|r| matrix.option_items(OptionId::must(r)).len())
             .sum();
+        let state = options.div_ceil(64) * 8 + matrix.primary_count() * 2;
         !matrix.has_colors()
             && options > 0
-            && nodes >= 5 * options
-            && matrix.option_count().div_ceil(64) * 8 + matrix.primary_count() * 2
-                <= MAX_STATE_BYTES
+            && state <= MAX_STATE_BYTES
+            && (state <= SMALL_STATE_BYTES || nodes >= 5 * options)
     }
 
     /// The number of options (as in the [`Matrix`] it was made from).
@@ -1117,6 +1124,10 @@ mod tests {
         let m = b.build().unwrap();
         assert!(matches!(DenseMatrix::new(&m), Err(DenseError::TooLarge(_))));
         assert!(!DenseMatrix::recommended(&m));
+        assert!(DenseMatrix::recommended(&problems::queens(13).unwrap()));
+        assert!(!DenseMatrix::recommended(
+            crate::sudoku::SudokuMatrix::new(3).unwrap().matrix()
+        ));
         assert!(DenseMatrix::recommended(
             &problems::polyomino::packing(&problems::polyomino::PENTOMINOES, 3, 20).unwrap()
         ));

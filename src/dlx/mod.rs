@@ -12,8 +12,8 @@
 //!   options pruned at branch points, for instances whose plain tree explodes).
 //! * [`DenseMatrix`] → [`DenseSolver`]: the same search (same tree, same
 //!   counts) over a bitset of active options, undone by copying instead of
-//!   dancing; for small uncolored matrices with long options, where it runs
-//!   in about half the time ([`DenseMatrix::recommended`] says when).
+//!   dancing; for uncolored matrices with a small state or long options,
+//!   where it is faster ([`DenseMatrix::recommended`] says when).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions.
 //!
@@ -47,7 +47,9 @@ mod search;
 mod stats;
 mod verify;
 
-pub use dense::{DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES};
+pub use dense::{
+    DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES, SMALL_STATE_BYTES,
+};
 pub use index::{ColorId, ItemId, OptionId};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Step};
