@@ -42,8 +42,8 @@ pub(crate) struct CoverArgs {
     branching: BranchingArg,
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
     /// of active options, undone by copying; no colors, small matrices), or
-    /// `auto`: dense where it is expected to be faster (a state of at most
-    /// 256 bytes, or options of 5 items or more on average), else links.
+    /// `auto`: dense where it is expected to be faster (options of 5 items or
+    /// more on average, or 4 and a state of at most 256 bytes), else links.
     /// Both give the same counts.
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,

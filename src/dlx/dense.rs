@@ -66,7 +66,7 @@ const FORCED_FLAG: u32 = 1 << 31;
 pub const MAX_STATE_BYTES: usize = 8192;
 
 /// A state this small is cheap enough to copy that the dense engine is
-/// [recommended](DenseMatrix::recommended) whatever the options' length.
+/// [recommended](DenseMatrix::recommended) for options of four items.
 pub const SMALL_STATE_BYTES: usize = 256;
 
 /// Why a matrix is not for the dense engine.
@@ -278,13 +278,14 @@ impl DenseMatrix {
 
     /// Whether the dense engine is expected to beat the DLX solver on
     /// `matrix` (with Knuth's rule): it applies (no colors, a state of at most
-    /// [`MAX_STATE_BYTES`]), and either the state is small, at most
-    /// [`SMALL_STATE_BYTES`], or options have five items or more on average
-    /// (each node then hides many). Measured (README, "Engines"): pentominoes
-    /// (6 items an option, 360 bytes) in half the DLX solver's time, queens
-    /// (80 bytes) 15% less, Langford pairs (104 bytes) even; Sudoku
-    /// (4 items, 744 bytes) 1.6× the time, 16×16 (2,560 bytes) 2.7×: there a
-    /// node hides few options and copying the state dominates.
+    /// [`MAX_STATE_BYTES`]), and either options have five items or more on
+    /// average (each node hides many), or four or more and the state is at
+    /// most [`SMALL_STATE_BYTES`]. A rule of thumb from measurements (README,
+    /// "Engines"): pentominoes (6 items an option, 360 bytes) in half the DLX
+    /// solver's time or less, queens (4 items, 80 bytes) 15–20% less;
+    /// Langford pairs (3 items, 104 bytes) 3–10% more; Sudoku (4 items, 744
+    /// bytes) 1.6× the time, 16×16 (2,560 bytes) 2.7×: there a node hides
+    /// few options and copying the state dominates.
     pub fn recommended(matrix: &Matrix) -> bool {
         let options = matrix.option_count();
         let nodes: usize = (0..options)
@@ -294,7 +295,7 @@ impl DenseMatrix {
         !matrix.has_colors()
             && options > 0
             && state <= MAX_STATE_BYTES
-            && (state <= SMALL_STATE_BYTES || nodes >= 5 * options)
+            && (nodes >= 5 * options || (nodes >= 4 * options && state <= SMALL_STATE_BYTES))
     }
 
     /// The number of options (as in the [`Matrix`] it was made from).
@@ -1125,6 +1126,7 @@ mod tests {
         assert!(matches!(DenseMatrix::new(&m), Err(DenseError::TooLarge(_))));
         assert!(!DenseMatrix::recommended(&m));
         assert!(DenseMatrix::recommended(&problems::queens(13).unwrap()));
+        assert!(!DenseMatrix::recommended(&problems::langford(12).unwrap()));
         assert!(!DenseMatrix::recommended(
             crate::sudoku::SudokuMatrix::new(3).unwrap().matrix()
         ));
