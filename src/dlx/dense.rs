@@ -65,6 +65,11 @@ const FORCED_FLAG: u32 = 1 << 31;
 /// it, copying the state each node costs more than DLX's dancing.
 pub const MAX_STATE_BYTES: usize = 8192;
 
+/// Bytes of a state: a bit per option, a `u16` per primary item.
+fn state_bytes(options: usize, primary: usize) -> usize {
+    options.div_ceil(64) * 8 + primary * 2
+}
+
 /// A state this small is cheap enough to copy that the dense engine is
 /// [recommended](DenseMatrix::recommended) for options of four items.
 pub const SMALL_STATE_BYTES: usize = 256;
@@ -142,7 +147,7 @@ impl DenseMatrix {
         let items = matrix.item_count();
         let options = matrix.option_count();
         let words = options.div_ceil(64);
-        let bytes = words * 8 + primary * 2;
+        let bytes = state_bytes(options, primary);
         if bytes > MAX_STATE_BYTES {
             return Err(DenseError::TooLarge(bytes));
         }
@@ -291,7 +296,7 @@ impl DenseMatrix {
         let nodes: usize = (0..options)
             .map(|r| matrix.option_items(OptionId::must(r)).len())
             .sum();
-        let state = options.div_ceil(64) * 8 + matrix.primary_count() * 2;
+        let state = state_bytes(options, matrix.primary_count());
         !matrix.has_colors()
             && options > 0
             && state <= MAX_STATE_BYTES
@@ -305,7 +310,7 @@ impl DenseMatrix {
 
     /// Bytes of one search state.
     pub fn state_bytes(&self) -> usize {
-        self.words * 8 + self.primary * 2
+        state_bytes(self.options, self.primary)
     }
 
     #[inline(always)]
@@ -314,10 +319,11 @@ impl DenseMatrix {
     }
 
     /// Covers item `i` in a state: clears its active options, decrementing
-    /// the lens of their items; returns DLX1's updates. `UL` is the common
-    /// length of every option when there is one (then an option's items are
-    /// found by arithmetic), else 0. With `WATCH`, items whose len falls to 1
-    /// or 0 are noted in `watch` ([`Branching::FirstForced`]).
+    /// the lens of their primary items; returns DLX1's updates. `UL` and `UP`
+    /// are the common length of every option and its common number of
+    /// primary items when there are such (then an option's items are found by
+    /// arithmetic), else 0. With `WATCH`, items whose len falls to 1 or 0 are
+    /// noted in `watch` ([`Branching::FirstForced`]).
     #[inline(always)]
     fn cover<const UL: usize, const UP: usize, const WATCH: bool>(
         &self,
