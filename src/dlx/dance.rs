@@ -86,11 +86,18 @@ impl<T> IndexMut<usize> for Arena<'_, T> {
     }
 }
 
+/// Added to a header's len while its item is covered, so that a covered item
+/// is never the smallest: [`choose_forced`] can then scan the headers of all
+/// primary items in index order — an array, no list to chase — and still see
+/// only the active ones. An item's len stays below it (the builder caps the
+/// nodes at `i32::MAX / 2`), and no hide touches a covered item's len: no
+/// active option holds a covered item.
+pub(crate) const COVERED: i32 = 1 << 30;
+
 /// The item to branch on: the smallest len among the primary items on the
-/// root's list, leftmost on ties (DLX1). With `FORCED`, the scan stops at the
-/// first len of 1 or less. Returns 0 when the list is empty.
+/// root's list, leftmost on ties (DLX1). Returns 0 when the list is empty.
 #[inline]
-pub(crate) fn choose<const FORCED: bool>(nodes: &[Node], items: &[Link]) -> usize {
+pub(crate) fn choose(nodes: &[Node], items: &[Link]) -> usize {
     let (nodes, items) = (View(nodes), View(items));
     let mut best = 0;
     let mut t = i32::MAX;
@@ -100,11 +107,37 @@ pub(crate) fn choose<const FORCED: bool>(nodes: &[Node], items: &[Link]) -> usiz
         if len < t {
             best = k;
             t = len;
-            if t <= FORCED as i32 {
+        }
+        k = items[k].next as usize;
+    }
+    best
+}
+
+/// The leftmost active primary item of len 1 or less, else the one that
+/// [`choose`] would pick; 0 when every primary item is covered.
+///
+/// It scans the headers of items `1..=n_primary` (nodes `1..=n_primary`) in
+/// index order, the root list's order, passing over covered ones by their
+/// len (see [`COVERED`]), instead of walking the root's list, where each
+/// step waits for the load before. For the Sudoku search that is 9% less
+/// time on 20,000 17-clue puzzles and on 5,000 of the hardest, 2% on
+/// top1465 (`dlx sudoku check --jobs 1`, best of 5, interleaved). Knuth's
+/// rule keeps the list: it always scans to the end, and the list passes
+/// over the covered items (by the array, Langford pairs 12 took 10% more
+/// time, pentominoes 4×15 11%).
+#[inline]
+pub(crate) fn choose_forced(nodes: &[Node], n_primary: usize) -> usize {
+    let mut best = 0;
+    let mut t = COVERED;
+    for (k, h) in nodes[1..=n_primary].iter().enumerate() {
+        let len = h.itm;
+        if len < t {
+            best = k + 1;
+            t = len;
+            if t <= 1 {
                 break;
             }
         }
-        k = items[k].next as usize;
     }
     best
 }
@@ -156,16 +189,16 @@ impl Watch {
     /// less, or 0 when none is. Exact if nothing was dropped and no such
     /// item existed when the watch was last cleared: the probing of
     /// `search/probe.rs` relies on that, and scans otherwise.
-    pub(crate) fn pop_forced(&mut self, nodes: &[Node], items: &[Link], n_primary: usize) -> usize {
+    pub(crate) fn pop_forced(&mut self, nodes: &[Node], n_primary: usize) -> usize {
         while let Some(x) = self.stack.pop() {
-            if is_forced(nodes, items, x as usize, 1, n_primary) {
+            if is_forced(nodes, x as usize, 1, n_primary) {
                 return x as usize;
             }
         }
         if self.dropped {
             self.dropped = false;
-            let best = choose::<true>(nodes, items);
-            if is_forced(nodes, items, best, 1, n_primary) {
+            let best = choose_forced(nodes, n_primary);
+            if is_forced(nodes, best, 1, n_primary) {
                 return best;
             }
         }
@@ -214,15 +247,11 @@ pub(crate) fn restore_option(nodes: &mut [Node], p: usize) {
     }
 }
 
-/// Whether slot `x` is an active primary item with len `most` or less.
-/// Active: its left neighbour still points at it (see `uncover`).
+/// Whether slot `x` is an active primary item with len `most` or less (a
+/// covered item's len is at least [`COVERED`]).
 #[inline(always)]
-fn is_forced(nodes: &[Node], items: &[Link], x: usize, most: i32, n_primary: usize) -> bool {
-    let (nodes, items) = (View(nodes), View(items));
-    x != 0
-        && x <= n_primary
-        && nodes[x].itm <= most
-        && items[items[x].prev as usize].next as usize == x
+fn is_forced(nodes: &[Node], x: usize, most: i32, n_primary: usize) -> bool {
+    x != 0 && x <= n_primary && View(nodes)[x].itm <= most
 }
 
 /// The branching item from the watch list: a dead item (len 0) if one is
@@ -233,13 +262,8 @@ fn is_forced(nodes: &[Node], items: &[Link], x: usize, most: i32, n_primary: usi
 /// checked against the links, so a missing entry costs a scan, never a wrong
 /// choice.
 #[inline]
-pub(crate) fn choose_watched(
-    nodes: &[Node],
-    items: &[Link],
-    watch: &mut Watch,
-    n_primary: usize,
-) -> usize {
-    let valid = |x: usize, most: i32| is_forced(nodes, items, x, most, n_primary);
+pub(crate) fn choose_watched(nodes: &[Node], watch: &mut Watch, n_primary: usize) -> usize {
+    let valid = |x: usize, most: i32| is_forced(nodes, x, most, n_primary);
     let dead = std::mem::take(&mut watch.dead) as usize;
     if valid(dead, 0) {
         return dead;
@@ -249,7 +273,7 @@ pub(crate) fn choose_watched(
             return x as usize;
         }
     }
-    choose::<true>(nodes, items)
+    choose_forced(nodes, n_primary)
 }
 
 /// Removes item `c` from its list and hides every option in `c`'s list.
@@ -267,6 +291,7 @@ pub(crate) fn cover<const COLORS: bool, const WATCH: bool, const UL: usize>(
     items[prev as usize].next = next;
     items[next as usize].prev = prev;
     let mut updates = 1;
+    Arena(&mut *nodes)[c].itm += COVERED;
     let mut rr = View(nodes)[c].down as usize;
     while rr > first {
         updates += hide::<COLORS, WATCH, UL>(nodes, colors, watch, rr, first);
@@ -289,6 +314,7 @@ pub(crate) fn uncover<const COLORS: bool, const UL: usize>(
         unhide::<COLORS, UL>(nodes, colors, rr, first);
         rr = View(nodes)[rr].up as usize;
     }
+    Arena(&mut *nodes)[c].itm -= COVERED;
     let mut items = Arena(items);
     let Link { prev, next } = items[c];
     items[prev as usize].next = c as u32;

@@ -462,14 +462,9 @@ impl<'m> Solver<'m> {
             return Err(Step::Solution);
         }
         let mut best = if FORCED {
-            choose_watched(
-                &self.nodes,
-                &self.items,
-                &mut self.watch,
-                self.matrix.primary_count(),
-            )
+            choose_watched(&self.nodes, &mut self.watch, self.matrix.primary_count())
         } else {
-            choose::<false>(&self.nodes, &self.items)
+            choose(&self.nodes, &self.items)
         };
         self.marks[self.level] = self.removed.len() as u32;
         if !COLORS && self.branching == Branching::Lookahead && self.nodes[best].itm >= 2 {
@@ -738,5 +733,31 @@ mod tests {
         assert_eq!(s.stats().nodes, 3);
         s.check_links().unwrap();
         assert!(s.is_pristine());
+    }
+
+    #[test]
+    fn forced_choice_passes_over_covered_items() {
+        // Preselecting `A B` covers `A`, whose len stays 1 (its one option):
+        // the forced scan must pass over it by its covered mark and take `C`,
+        // by either way of preselecting (undo or rebuild of the links).
+        let text = "A B C D\nA B\nC\nD B\nD\n";
+        let m = knuth::read(text.as_bytes()).unwrap();
+        for branching in [Branching::FirstForced, Branching::Lookahead] {
+            for rebuild in [false, true] {
+                let mut s = Solver::new(&m);
+                s.set_branching(branching);
+                if rebuild {
+                    s.preselect_all(&[OptionId::must(0)]).unwrap();
+                } else {
+                    s.preselect(OptionId::must(0)).unwrap();
+                }
+                let all: Vec<_> = s.solutions().collect();
+                assert_eq!(all.len(), 1);
+                verify_cover(&m, &all[0]).unwrap();
+                s.check_links().unwrap();
+                s.reset();
+                assert!(s.is_pristine());
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@
 //! [`Branching::FirstForced`]: super::Branching::FirstForced
 
 use super::super::dance::{
-    choose, commit_others, cover, remove_option, restore_option, uncommit_others, uncover,
+    choose_forced, commit_others, cover, remove_option, restore_option, uncommit_others, uncover,
 };
 use super::Solver;
 
@@ -68,7 +68,7 @@ impl Solver<'_> {
             // Unit propagation by removals: an item left with one option
             // keeps it alone in every list; a dead item ends the pass.
             loop {
-                let x = self.watch.pop_forced(&self.nodes, &self.items, n_primary);
+                let x = self.watch.pop_forced(&self.nodes, n_primary);
                 if x == 0 {
                     break;
                 }
@@ -80,7 +80,7 @@ impl Solver<'_> {
             }
             self.watch.clear();
         }
-        let best = choose::<true>(&self.nodes, &self.items);
+        let best = choose_forced(&self.nodes, self.matrix.primary_count());
         if self.nodes[best].itm <= 1 {
             return best;
         }
@@ -185,7 +185,7 @@ impl Solver<'_> {
             if items[0].next == 0 {
                 break false;
             }
-            let x = w.pop_forced(nodes, items, n_primary);
+            let x = w.pop_forced(nodes, n_primary);
             if x == 0 {
                 break false;
             }
