@@ -41,6 +41,7 @@
 
 use super::super::dance::{
     choose_forced, commit_others, cover, remove_option, restore_option, uncommit_others, uncover,
+    COVERED,
 };
 use super::Solver;
 
@@ -149,13 +150,12 @@ impl Solver<'_> {
     }
 
     /// Whether the option starting at node `start` is in the current
-    /// subproblem: its first node is linked and its item is not covered.
+    /// subproblem: its first node is linked and its item is not covered (its
+    /// len does not carry [`COVERED`]).
     fn is_active(&self, start: usize) -> bool {
-        let (nodes, items) = (&self.nodes, &self.items);
+        let nodes = &self.nodes;
         let node = nodes[start];
-        let x = node.itm as usize;
-        nodes[node.up as usize].down as usize == start
-            && items[items[x].prev as usize].next as usize == x
+        nodes[node.up as usize].down as usize == start && nodes[node.itm as usize].itm < COVERED
     }
 
     /// Tries the option of node `p`: commits it and every forced consequence.
