@@ -49,7 +49,7 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, DenseError,
-    DenseMatrix, DenseSolutions, DenseSolver, ItemId, Matrix, MatrixBuilder, OptionId,
-    PreselectError, Solutions, Solver, Stats, Step,
+    count_parallel, knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId,
+    Count, DenseError, DenseMatrix, DenseSolutions, DenseSolver, ItemId, Matrix, MatrixBuilder,
+    OptionId, ParallelCount, PreselectError, Solutions, Solver, Split, Stats, Step,
 };

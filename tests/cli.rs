@@ -238,6 +238,52 @@ fn both_engines_give_the_same_answers() {
 }
 
 #[test]
+fn cover_on_several_threads_counts_as_one() {
+    // Queens 9 (352 solutions) and Langford pairs 8 (300): the count, nodes
+    // and updates of `--jobs 3` are those of one thread, by either engine.
+    let queens = run(&["gen", "queens", "9"], b"").stdout;
+    let langford = run(&["gen", "langford", "8"], b"").stdout;
+    for input in [&queens, &langford] {
+        for engine in ["links", "dense"] {
+            let counters = |jobs: &str| {
+                let out = run(
+                    &["cover", "--json", "--engine", engine, "--jobs", jobs],
+                    input,
+                );
+                assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+                let s = text(&out.stdout);
+                // Only the threaded count says how it cut the tree.
+                assert_eq!(s.contains(r#""subtrees":"#), jobs != "1", "{s}");
+                s[..s.find(r#","engine""#).unwrap()].to_string()
+            };
+            let one = counters("1");
+            assert!(
+                one.starts_with(r#"{"solutions":352,"#) || one.starts_with(r#"{"solutions":300,"#)
+            );
+            assert_eq!(counters("3"), one);
+        }
+    }
+    // With the other rules: the same count.
+    for rule in ["first-forced", "lookahead"] {
+        let out = run(&["cover", "--branching", rule, "--jobs", "2"], &queens);
+        assert_eq!(text(&out.stdout), "352\n");
+    }
+    // No solution: exit 1. Counting only: the rest is refused, by name.
+    let out = run(&["cover", "--jobs", "2"], b"A B\nA\n");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(1), "0\n".into())
+    );
+    for flag in ["--all", "--profile"] {
+        let out = run(&["cover", "--jobs", "2", flag], &queens);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stderr).contains(flag), "{}", text(&out.stderr));
+    }
+    let out = run(&["cover", "--jobs", "2", "--first", "3"], &queens);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn gen_round_trips_through_cover() {
     let out = run(&["gen", "queens", "6"], b"");
     let counted = run(&["cover"], &out.stdout);

@@ -4,8 +4,8 @@
 
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
-    knuth, verify_cover, Branching, Budget, DenseMatrix, DenseSolver, Matrix, OptionId,
-    PreselectError, Solver, Step,
+    count_parallel, knuth, verify_cover, Branching, Budget, DenseMatrix, DenseSolver, Matrix,
+    OptionId, PreselectError, Solver, Split, Stats, Step,
 };
 use proptest::prelude::*;
 
@@ -584,6 +584,25 @@ proptest! {
     }
 
     #[test]
+    fn split_matches_whole_on_random_instances(
+        text in random_instance(),
+        depth in 0usize..4,
+        rule in 0usize..3,
+    ) {
+        let m = read(&text);
+        let branching = [Branching::Knuth, Branching::FirstForced, Branching::Lookahead][rule];
+        split_matches_whole(&m, depth, branching, false)?;
+        if !m.has_colors() {
+            split_matches_whole(&m, depth, Branching::Knuth, true)?;
+        }
+    }
+
+    #[test]
+    fn split_matches_whole_on_wide_instances(text in random_wide_instance(), depth in 1usize..4) {
+        split_matches_whole(&read(&text), depth, Branching::Knuth, true)?;
+    }
+
+    #[test]
     fn lookahead_matches_knuth_on_random_instances(text in random_uncolored_instance()) {
         let m = read(&text);
         prop_assert_eq!(
@@ -592,6 +611,158 @@ proptest! {
             "{}", text
         );
     }
+}
+
+/// The pieces of a search cut at `depth` ([`Solver::split`]), each subtree
+/// searched apart by the links engine or (`dense`) the dense one, against
+/// the whole search: with Knuth's rule the same solutions in the same order
+/// and the same counters, with the other rules the same solutions. Instances
+/// with more than 3,000 solutions are passed over.
+fn split_matches_whole(
+    m: &Matrix,
+    depth: usize,
+    branching: Branching,
+    dense: bool,
+) -> Result<(), TestCaseError> {
+    let mut whole = Solver::new(m);
+    whole.set_branching(branching);
+    if whole.count_up_to(3001).solutions > 3000 {
+        return Ok(());
+    }
+    whole.reset();
+    let want: Vec<Vec<OptionId>> = whole.solutions().collect();
+    let mut pieces = Vec::new();
+    let mut splitter = Solver::new(m);
+    splitter.set_branching(branching);
+    let mut stats = splitter.split(depth, |piece| {
+        pieces.push(match piece {
+            Split::Subtree(p) => (true, p.to_vec()),
+            Split::Solution(s) => (false, s.to_vec()),
+        })
+    });
+    prop_assert!(splitter.is_pristine());
+    let d = DenseMatrix::new(m).ok().filter(|_| dense);
+    let mut links = Solver::new(m);
+    links.set_branching(branching);
+    let mut dense = d.as_ref().map(DenseSolver::new);
+    if let Some(s) = &mut dense {
+        s.set_branching(branching);
+    }
+    let mut got = Vec::new();
+    for (subtree, options) in pieces {
+        if !subtree {
+            got.push(options);
+            continue;
+        }
+        prop_assert_eq!(options.len(), depth);
+        let (sols, work): (Vec<Vec<OptionId>>, Stats) = match &mut dense {
+            Some(s) => {
+                s.reset();
+                for &o in &options {
+                    s.preselect(o).unwrap();
+                }
+                let before = s.stats();
+                let sols = s.solutions().collect();
+                (sols, s.stats() - before)
+            }
+            None => {
+                links.reset();
+                for &o in &options {
+                    links.preselect(o).unwrap();
+                }
+                let before = links.stats();
+                let sols = links.solutions().collect();
+                (sols, links.stats() - before)
+            }
+        };
+        stats += work;
+        got.extend(sols);
+    }
+    for sol in &got {
+        verify_cover(m, sol).unwrap();
+    }
+    if branching == Branching::Knuth {
+        prop_assert_eq!(&got, &want);
+        prop_assert_eq!(stats, whole.stats());
+    } else {
+        let sorted = |v: &[Vec<OptionId>]| {
+            let mut v: Vec<Vec<OptionId>> = v
+                .iter()
+                .map(|s| {
+                    let mut s = s.clone();
+                    s.sort();
+                    s
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        prop_assert_eq!(sorted(&got), sorted(&want));
+    }
+    Ok(())
+}
+
+#[test]
+fn split_pieces_make_up_the_whole_search() {
+    let mut cases = vec![
+        read(TAOCP),
+        read(&langford4_text()),
+        queens(6).unwrap(),
+        queens(8).unwrap(),
+        langford(7).unwrap(),
+    ];
+    // Colors (links only) and an option-less primary item (no solution).
+    cases.push(read("A B | x\nA x:1\nB x:1\nA x:2\nB x:2\nB\n"));
+    cases.push(read("A B\nA\n"));
+    for m in &cases {
+        for depth in 0..5 {
+            for branching in [
+                Branching::Knuth,
+                Branching::FirstForced,
+                Branching::Lookahead,
+            ] {
+                split_matches_whole(m, depth, branching, false).unwrap();
+            }
+            split_matches_whole(m, depth, Branching::Knuth, true).unwrap();
+        }
+    }
+    // Long options, a deep tree (Knuth's rule: lookahead is slow here).
+    let m = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    for depth in [1, 3, 6] {
+        split_matches_whole(&m, depth, Branching::Knuth, false).unwrap();
+        split_matches_whole(&m, depth, Branching::Knuth, true).unwrap();
+    }
+}
+
+#[test]
+fn count_parallel_counts_and_keeps_knuths_counters() {
+    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+    for (n, &want) in (1..=10).zip(&queens_want) {
+        let m = queens(n).unwrap();
+        let d = DenseMatrix::new(&m).unwrap();
+        let mut one = Solver::new(&m);
+        one.count();
+        for jobs in [1, 2, 3] {
+            for dense in [None, Some(&d)] {
+                let par = count_parallel(&m, dense, Branching::Knuth, jobs);
+                assert_eq!(par.solutions, want, "queens {n}, {jobs} jobs");
+                assert_eq!(par.stats, one.stats(), "queens {n}, {jobs} jobs");
+                if jobs > 1 && n == 10 {
+                    // 35,539 nodes: cut where there are enough subtrees.
+                    assert!(par.subtrees >= 64 * jobs, "queens {n}: {par:?}");
+                }
+            }
+            let par = count_parallel(&m, None, Branching::Lookahead, jobs);
+            assert_eq!(par.solutions, want, "queens {n}, lookahead");
+        }
+    }
+    let m = langford(11).unwrap();
+    let par = count_parallel(&m, None, Branching::FirstForced, 2);
+    assert_eq!(par.solutions, 35584);
+    // An item with no option: no solution, found above any cut.
+    let m = read("x y\ny\n");
+    let par = count_parallel(&m, None, Branching::Knuth, 2);
+    assert_eq!((par.solutions, par.subtrees), (0, 0));
 }
 
 /// `preselect_all` must leave the search exactly what one-by-one

@@ -47,6 +47,12 @@ pub(crate) struct CoverArgs {
     /// Both give the same counts.
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,
+    /// Count on N threads: the search is cut into subtrees that the threads
+    /// share (same count; with Knuth's rule, the same nodes and updates as
+    /// one thread). For counting only: not with --all, --first, a budget or
+    /// --profile. Default 1, the one-thread search of Knuth's programs.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    jobs: usize,
 }
 
 /// The solver `--engine` picked.
@@ -138,6 +144,9 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             Err(_) => None,
         },
     };
+    if args.jobs > 1 {
+        return count_on_threads(&args, &matrix, dense.as_ref(), branching);
+    }
     let mut solver = match &dense {
         Some(d) => {
             let mut s = DenseSolver::new(d);
@@ -237,6 +246,72 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         );
         exit::BUDGET
     } else if found > 0 {
+        exit::FOUND
+    } else {
+        exit::NONE
+    }
+}
+
+/// `--jobs N` with N > 1: the count on N threads.
+fn count_on_threads(
+    args: &CoverArgs,
+    matrix: &Matrix,
+    dense: Option<&DenseMatrix>,
+    branching: Branching,
+) -> u8 {
+    let refused = [
+        (args.all, "--all"),
+        (args.first.is_some(), "--first"),
+        (args.budget.is_some(), "--budget"),
+        (args.node_budget.is_some(), "--node-budget"),
+        (args.profile, "--profile"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
+        eprintln!("dlx cover: --jobs counts only; {flag} needs --jobs 1");
+        return exit::BAD_INPUT;
+    }
+    let engine = if dense.is_some() { "dense" } else { "links" };
+    let start = Instant::now();
+    let par = dlx::count_parallel(matrix, dense, branching, args.jobs);
+    let seconds = start.elapsed().as_secs_f64();
+    let (found, stats) = (par.solutions, par.stats);
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.json {
+        let obj = json::Object::new()
+            .num("solutions", found)
+            .num("nodes", stats.nodes)
+            .num("updates", stats.updates)
+            .num("probes", stats.probes)
+            .num("pruned", stats.pruned)
+            .str("engine", engine)
+            .num("jobs", args.jobs as u64)
+            .num("subtrees", par.subtrees as u64)
+            .float("seconds", seconds)
+            .boolean("complete", true)
+            .boolean("budget_exhausted", false);
+        let _ = writeln!(out, "{}", obj.finish());
+    } else {
+        let _ = writeln!(out, "{found}");
+    }
+    super::flush_or_quiet(&mut out);
+    if args.stats {
+        eprintln!(
+            "{found} solutions, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",
+            stats.nodes,
+            stats.updates,
+            stats.updates as f64 / seconds.max(1e-9) / 1e6,
+            args.jobs,
+            par.subtrees,
+            par.depth,
+        );
+        if stats.probes > 0 {
+            eprintln!(
+                "lookahead: {} probes, {} options pruned",
+                stats.probes, stats.pruned
+            );
+        }
+    }
+    if found > 0 {
         exit::FOUND
     } else {
         exit::NONE

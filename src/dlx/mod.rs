@@ -14,6 +14,8 @@
 //!   counts) over a bitset of active options, undone by copying instead of
 //!   dancing; for uncolored matrices with a small state or long options,
 //!   where it is faster ([`DenseMatrix::recommended`] says when).
+//! * [`Solver::split`] cuts a search into subtrees; [`count_parallel`] counts
+//!   them on several threads (same count; with Knuth's rule, same counters).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions.
 //!
@@ -43,6 +45,7 @@ mod dense;
 mod index;
 pub mod knuth;
 mod matrix;
+mod parallel;
 mod search;
 mod stats;
 mod verify;
@@ -52,6 +55,7 @@ pub use dense::{
 };
 pub use index::{ColorId, ItemId, OptionId};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
-pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Step};
+pub use parallel::{count_parallel, ParallelCount, SUBTREES_PER_JOB};
+pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Split, Step};
 pub use stats::Stats;
 pub use verify::verify_cover;

@@ -11,9 +11,10 @@
 //!   (0 with the other rules). The updates made while probing count in
 //!   `updates`; a probe is not a node.
 //!
-//! `Stats` adds with `+=`, so totals over many puzzles or threads are a sum.
+//! `Stats` adds with `+=`, so totals over many puzzles or threads are a sum,
+//! and subtracts with `-`: the work between two readings.
 
-use std::ops::AddAssign;
+use std::ops::{AddAssign, Sub};
 
 /// Counters of a search (see the module documentation for what they count).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,6 +39,21 @@ impl AddAssign for Stats {
         self.solutions += other.solutions;
         self.probes += other.probes;
         self.pruned += other.pruned;
+    }
+}
+
+impl Sub for Stats {
+    type Output = Stats;
+    /// The work done between reading `other` and reading `self` (counters
+    /// only grow; each difference stops at 0).
+    fn sub(self, other: Stats) -> Stats {
+        Stats {
+            nodes: self.nodes.saturating_sub(other.nodes),
+            updates: self.updates.saturating_sub(other.updates),
+            solutions: self.solutions.saturating_sub(other.solutions),
+            probes: self.probes.saturating_sub(other.probes),
+            pruned: self.pruned.saturating_sub(other.pruned),
+        }
     }
 }
 

@@ -1,0 +1,179 @@
+//! Counting on several threads ([`count_parallel`]).
+//!
+//! One search is cut ([`Solver::split`]) at the shallowest depth that gives
+//! at least [`SUBTREES_PER_JOB`] subtrees per thread — many more than
+//! threads, because subtrees differ in size by orders of magnitude and the
+//! threads must finish together. The threads take subtrees one at a time,
+//! in order, from a shared counter; each preselects a subtree's prefix in its
+//! own solver (links or dense, made once, reset per subtree) and counts it.
+//! Nothing is shared but the immutable matrices, the prefixes and the
+//! counter, so threads never wait on one another.
+//!
+//! The count is exact with every rule. With [`Branching::Knuth`] the
+//! counters are those of a one-thread search too (nodes, updates), because
+//! each subtree is searched exactly as one search would (see
+//! [`Solver::split`]); the passes that choose the depth are not counted.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::{Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Split, Stats};
+
+/// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
+/// has them). With 64, pentominoes 6×10 cut at depth 3 spreads evenly over
+/// two threads.
+pub const SUBTREES_PER_JOB: usize = 64;
+
+/// What [`count_parallel`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParallelCount {
+    /// All solutions (the search always runs to the end).
+    pub solutions: u64,
+    /// The counters of the search above the cut plus every subtree's
+    /// (`stats.solutions == solutions`).
+    pub stats: Stats,
+    /// The depth of the cut (0: not cut, one thread).
+    pub depth: usize,
+    /// The subtrees searched.
+    pub subtrees: usize,
+}
+
+/// A subtree searcher of one thread.
+enum Worker<'m> {
+    Links(Solver<'m>),
+    Dense(DenseSolver<'m>),
+}
+
+impl Worker<'_> {
+    /// Counts the subtree below `prefix`; returns its counters (the
+    /// preselecting not included).
+    fn count(&mut self, prefix: &[OptionId]) -> Stats {
+        // A prefix is a path of the search: its options are active and
+        // clash with none of one another, so preselecting cannot fail.
+        const PATH: &str = "a subtree's prefix is a path of the search";
+        match self {
+            Worker::Links(s) => {
+                s.reset();
+                for &o in prefix {
+                    s.preselect(o).expect(PATH);
+                }
+                let before = s.stats();
+                s.count();
+                s.stats() - before
+            }
+            Worker::Dense(s) => {
+                s.reset();
+                for &o in prefix {
+                    s.preselect(o).expect(PATH);
+                }
+                let before = s.stats();
+                s.count();
+                s.stats() - before
+            }
+        }
+    }
+}
+
+/// Counts the solutions of `matrix` with `branching` on `jobs` threads (the
+/// calling one waits). The subtrees are searched by the dense engine when
+/// `dense` is given (it must be made from `matrix`), else by the links
+/// engine; the cut is always made by the links engine (see the module
+/// documentation). `jobs <= 1` counts on the calling thread.
+///
+/// ```
+/// use dlx::{count_parallel, knuth, Branching, Solver};
+///
+/// let mut text = String::from("v1 v2 v3 v4 v5 v6 v7 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14\n");
+/// for i in 1..=7 {
+///     for j in 1..=14 - i - 1 {
+///         text += &format!("v{i} s{j} s{}\n", j + i + 1);
+///     }
+/// }
+/// let m = knuth::read(text.as_bytes()).unwrap();
+/// let par = count_parallel(&m, None, Branching::Knuth, 2);
+/// assert_eq!(par.solutions, 52); // Langford pairs, n = 7, both ways
+/// let mut one = Solver::new(&m);
+/// one.count();
+/// assert_eq!(par.stats, one.stats()); // the same search, split
+/// ```
+pub fn count_parallel(
+    matrix: &Matrix,
+    dense: Option<&DenseMatrix>,
+    branching: Branching,
+    jobs: usize,
+) -> ParallelCount {
+    let dense = dense.filter(|d| d.option_count() == matrix.option_count());
+    let make = || match dense {
+        Some(d) => {
+            let mut s = DenseSolver::new(d);
+            s.set_branching(branching);
+            Worker::Dense(s)
+        }
+        None => {
+            let mut s = Solver::new(matrix);
+            s.set_branching(branching);
+            Worker::Links(s)
+        }
+    };
+    if jobs <= 1 {
+        let stats = make().count(&[]);
+        return ParallelCount {
+            solutions: stats.solutions,
+            stats,
+            depth: 0,
+            subtrees: 1,
+        };
+    }
+    // The shallowest cut with enough subtrees (or the whole tree above it).
+    let target = SUBTREES_PER_JOB * jobs;
+    let mut splitter = Solver::new(matrix);
+    splitter.set_branching(branching);
+    let mut prefixes: Vec<OptionId> = Vec::new();
+    let mut depth = 0;
+    let mut above;
+    loop {
+        depth += 1;
+        prefixes.clear();
+        above = splitter.split(depth, |piece| {
+            if let Split::Subtree(p) = piece {
+                prefixes.extend_from_slice(p);
+            }
+        });
+        let n = prefixes.len() / depth;
+        if n >= target || n == 0 || depth >= matrix.primary_count() {
+            break;
+        }
+    }
+    let subtrees = prefixes.len() / depth;
+    let next = AtomicUsize::new(0);
+    let (prefixes, next) = (&prefixes, &next);
+    let mut stats = above;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs.min(subtrees))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut worker = make();
+                    let mut mine = Stats::default();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= subtrees {
+                            return mine;
+                        }
+                        mine += worker.count(&prefixes[k * depth..(k + 1) * depth]);
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            match h.join() {
+                Ok(s) => stats += s,
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+    });
+    ParallelCount {
+        solutions: stats.solutions,
+        stats,
+        depth,
+        subtrees,
+    }
+}

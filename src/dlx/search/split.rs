@@ -1,0 +1,94 @@
+//! Cutting one search into subtrees ([`Solver::split`]), so that they can be
+//! searched apart — on several threads, by either engine.
+//!
+//! The split runs the search down to a depth and no further: each node it
+//! reaches at that depth is handed out as a *subtree*, named by its prefix
+//! (the options the search chose on the way down), and each solution met
+//! above the depth as a solution. Every solution of the problem is either one
+//! of those or lies in exactly one subtree, so searching each subtree (after
+//! preselecting its prefix) and adding up gives the whole search; taking the
+//! pieces in the order given gives the one-thread order of solutions.
+//!
+//! With [`Branching::Knuth`](super::Branching::Knuth) a subtree's search is
+//! the very subtree a one-thread search explores: the preselected prefix
+//! leaves the same items with the same options in the same order, so the same
+//! choices follow (either engine; the dense engine's tree is the links
+//! engine's). Then the split's counters plus each subtree's — counted after
+//! preselecting — are exactly those of one search (tests check it). With
+//! the other rules the pieces still partition the solutions, but a subtree's
+//! search need not match: lookahead's removals at the levels above are not
+//! carried down, and first-forced's memory of forced items starts empty.
+
+use super::super::index::OptionId;
+use super::super::stats::Stats;
+use super::{Solver, Step};
+
+/// What [`Solver::split`] meets, in the order of a one-thread search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split<'a> {
+    /// A node at the cut: the options the search chose above it (preselected
+    /// options not included), as many as the depth.
+    Subtree(&'a [OptionId]),
+    /// A solution above the cut, as [`Solver::solution`] gives it
+    /// (preselected options first).
+    Solution(&'a [OptionId]),
+}
+
+impl Solver<'_> {
+    /// Runs a fresh search (keeping preselected options) down to `depth`
+    /// levels and hands every node at that depth and every solution above it
+    /// to `visit`, in search order; returns the counters of the search above
+    /// the cut (the nodes at the cut are not counted: they belong to their
+    /// subtrees). The budget is ignored meanwhile and kept. Afterwards the
+    /// solver is restarted, as after [`restart`](Self::restart).
+    ///
+    /// ```
+    /// use dlx::{knuth, Solver, Split};
+    ///
+    /// // Two items with two options each: four solutions. Cut at depth 1,
+    /// // two subtrees, one per option of `A` (the item chosen first).
+    /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
+    /// let mut s = Solver::new(&m);
+    /// let mut subtrees = 0;
+    /// s.split(1, |piece| {
+    ///     if let Split::Subtree(prefix) = piece {
+    ///         assert_eq!(prefix.len(), 1);
+    ///         subtrees += 1;
+    ///     }
+    /// });
+    /// assert_eq!(subtrees, 2);
+    /// ```
+    pub fn split(&mut self, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
+        let budget = std::mem::take(&mut self.budget);
+        self.restart();
+        let start = self.stats;
+        self.cut = depth;
+        let mut prefix = Vec::with_capacity(depth);
+        let mut solution = Vec::new();
+        loop {
+            match self.next_solution() {
+                Step::Solution if self.at_cut => {
+                    prefix.clear();
+                    prefix.extend(
+                        self.choice[..self.level]
+                            .iter()
+                            .map(|&p| self.matrix.option_of_node(p as usize)),
+                    );
+                    visit(Split::Subtree(&prefix));
+                }
+                Step::Solution => {
+                    solution.clear();
+                    solution.extend(self.solution());
+                    visit(Split::Solution(&solution));
+                }
+                Step::Exhausted | Step::Budget => break,
+            }
+        }
+        self.cut = usize::MAX;
+        self.at_cut = false;
+        self.budget = budget;
+        let stats = self.stats - start;
+        self.restart();
+        stats
+    }
+}
