@@ -1,5 +1,5 @@
 //! The exact-cover core on classic problems, through both engines (dancing
-//! links and dense), and the same instances through the `dlx` crate 0.8.5
+//! links and dense, one thread and two), and the same instances through the `dlx` crate 0.8.5
 //! (which walks DLX1's search tree) for comparison.
 //! Throughput is in updates for the counts (so it reads as updates/s) and in
 //! solutions for the Sudoku enumeration. The crate's iterations include
@@ -10,7 +10,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dlx::problems::{langford, polyomino, queens};
 use dlx::sudoku::{format, SudokuMatrix};
-use dlx::{DenseMatrix, DenseSolver, Matrix, OptionId, Solver};
+use dlx::{count_parallel, Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver};
 use std::time::Duration;
 
 fn instances() -> Vec<(&'static str, Matrix)> {
@@ -51,6 +51,14 @@ fn ours(c: &mut Criterion) {
                 dense.reset();
                 dense.count().solutions
             })
+        });
+        // Two threads, either engine, same updates (each iteration makes its
+        // solvers and cuts the tree anew).
+        g.bench_function(BenchmarkId::new("count-2-threads", name), |b| {
+            b.iter(|| count_parallel(&m, None, Branching::Knuth, 2).solutions)
+        });
+        g.bench_function(BenchmarkId::new("dense-count-2-threads", name), |b| {
+            b.iter(|| count_parallel(&m, Some(&d), Branching::Knuth, 2).solutions)
         });
     }
     let cover = SudokuMatrix::new(3).unwrap();
