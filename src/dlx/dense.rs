@@ -968,6 +968,15 @@ impl Steps for DenseSolver<'_> {
     fn is_exhausted(&self) -> bool {
         DenseSolver::is_exhausted(self)
     }
+    fn reset(&mut self) {
+        DenseSolver::reset(self);
+    }
+    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        DenseSolver::preselect(self, option)
+    }
+    fn stats(&self) -> Stats {
+        DenseSolver::stats(self)
+    }
 }
 
 /// The lazy iterator of [`DenseSolver::solutions`].

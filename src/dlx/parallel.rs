@@ -16,6 +16,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::search::{count_up_to, Steps};
 use super::{Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Split, Stats};
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -47,30 +48,25 @@ impl Worker<'_> {
     /// Counts the subtree below `prefix`; returns its counters (the
     /// preselecting not included).
     fn count(&mut self, prefix: &[OptionId]) -> Stats {
-        // A prefix is a path of the search: its options are active and
-        // clash with none of one another, so preselecting cannot fail.
-        const PATH: &str = "a subtree's prefix is a path of the search";
         match self {
-            Worker::Links(s) => {
-                s.reset();
-                for &o in prefix {
-                    s.preselect(o).expect(PATH);
-                }
-                let before = s.stats();
-                s.count();
-                s.stats() - before
-            }
-            Worker::Dense(s) => {
-                s.reset();
-                for &o in prefix {
-                    s.preselect(o).expect(PATH);
-                }
-                let before = s.stats();
-                s.count();
-                s.stats() - before
-            }
+            Worker::Links(s) => count_below(s, prefix),
+            Worker::Dense(s) => count_below(s, prefix),
         }
     }
+}
+
+/// [`Worker::count`] for either engine.
+fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
+    s.reset();
+    for &o in prefix {
+        // A prefix is a path of the search: its options are active and
+        // clash with none of one another, so preselecting cannot fail.
+        s.preselect(o)
+            .expect("a subtree's prefix is a path of the search");
+    }
+    let before = s.stats();
+    count_up_to(s, u64::MAX);
+    s.stats() - before
 }
 
 /// Counts the solutions of `matrix` with `branching` on `jobs` threads (the

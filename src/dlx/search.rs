@@ -582,9 +582,21 @@ pub(crate) trait Steps {
     fn next_solution(&mut self) -> Step;
     fn solution_vec(&self) -> Vec<OptionId>;
     fn is_exhausted(&self) -> bool;
+    fn reset(&mut self);
+    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError>;
+    fn stats(&self) -> Stats;
 }
 
 impl Steps for Solver<'_> {
+    fn reset(&mut self) {
+        Solver::reset(self);
+    }
+    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        Solver::preselect(self, option)
+    }
+    fn stats(&self) -> Stats {
+        Solver::stats(self)
+    }
     fn restart(&mut self) {
         Solver::restart(self);
     }
@@ -673,21 +685,25 @@ mod tests {
         (n, s.is_pristine())
     }
 
+    /// Queens on 5×5 in Knuth's format: rows and columns primary,
+    /// diagonals secondary; 10 solutions.
+    fn queens5() -> String {
+        let mut t = String::from("r0 r1 r2 r3 r4 c0 c1 c2 c3 c4 |");
+        for d in 0..9 {
+            t += &format!(" a{d} b{d}");
+        }
+        t += "\n";
+        for i in 0..5 {
+            for j in 0..5 {
+                t += &format!("r{i} c{j} a{} b{}\n", i + j, i + 4 - j);
+            }
+        }
+        t
+    }
+
     #[test]
     fn small_searches_restore_every_link() {
-        let queens5 = {
-            let mut t = String::from("r0 r1 r2 r3 r4 c0 c1 c2 c3 c4 |");
-            for d in 0..9 {
-                t += &format!(" a{d} b{d}");
-            }
-            t += "\n";
-            for i in 0..5 {
-                for j in 0..5 {
-                    t += &format!("r{i} c{j} a{} b{}\n", i + j, i + 4 - j);
-                }
-            }
-            t
-        };
+        let queens5 = queens5();
         for branching in [
             Branching::Knuth,
             Branching::FirstForced,
@@ -785,17 +801,7 @@ mod tests {
     fn split_pieces_add_up_and_leave_the_links_alone() {
         // Queens 5 cut at depth 2: subtrees searched after preselecting
         // their prefixes, plus solutions above, give the whole count.
-        let mut t = String::from("r0 r1 r2 r3 r4 c0 c1 c2 c3 c4 |");
-        for d in 0..9 {
-            t += &format!(" a{d} b{d}");
-        }
-        t += "\n";
-        for i in 0..5 {
-            for j in 0..5 {
-                t += &format!("r{i} c{j} a{} b{}\n", i + j, i + 4 - j);
-            }
-        }
-        let m = knuth::read(t.as_bytes()).unwrap();
+        let m = knuth::read(queens5().as_bytes()).unwrap();
         let mut prefixes = Vec::new();
         let mut s = Solver::new(&m);
         let above = s.split(2, |piece| {
