@@ -1,9 +1,10 @@
 //! Counting on several threads ([`count_parallel`]).
 //!
-//! One search is cut ([`Solver::split`]) at the shallowest depth that gives
-//! at least [`SUBTREES_PER_JOB`] subtrees per thread — many more than
+//! One search is cut ([`Solver::split`]) at the fewest branch points that
+//! give at least [`SUBTREES_PER_JOB`] subtrees per thread — many more than
 //! threads, because subtrees differ in size by orders of magnitude and the
-//! threads must finish together. The threads take subtrees one at a time,
+//! threads must finish together — unless finding that cut costs more than
+//! [`SPLIT_UPDATES`]: then the last cut tried is taken. The threads take subtrees one at a time,
 //! in order, from a shared counter; each preselects a subtree's prefix in its
 //! own solver (links or dense, made once, reset per subtree) and counts it.
 //! Nothing is shared but the immutable matrices, the prefixes and the
@@ -24,6 +25,10 @@ use super::{Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Split
 /// two threads.
 pub const SUBTREES_PER_JOB: usize = 64;
 
+/// Updates after which [`count_parallel`] stops deepening its cut: about a
+/// tenth of a second of search.
+pub const SPLIT_UPDATES: u64 = 1 << 24;
+
 /// What [`count_parallel`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParallelCount {
@@ -32,7 +37,7 @@ pub struct ParallelCount {
     /// The counters of the search above the cut plus every subtree's
     /// (`stats.solutions == solutions`).
     pub stats: Stats,
-    /// The depth of the cut (0: not cut, one thread).
+    /// The depth of the cut, in branch points (0: not cut, one thread).
     pub depth: usize,
     /// The subtrees searched.
     pub subtrees: usize,
@@ -120,28 +125,36 @@ pub fn count_parallel(
         };
     }
     // The shallowest cut with enough subtrees (or the whole tree above it).
+    // Each branch point at least doubles the live subtrees, so this takes a
+    // few passes over the top of the tree; a pass that costs more than
+    // SPLIT_UPDATES ends the deepening (a tree that stays narrow, or dear
+    // nodes: lookahead).
     let target = SUBTREES_PER_JOB * jobs;
     let mut splitter = Solver::new(matrix);
     splitter.set_branching(branching);
     let mut prefixes: Vec<OptionId> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
     let mut depth = 0;
     let mut above;
     loop {
         depth += 1;
         prefixes.clear();
+        ends.clear();
         above = splitter.split(depth, |piece| {
             if let Split::Subtree(p) = piece {
                 prefixes.extend_from_slice(p);
+                ends.push(prefixes.len());
             }
         });
-        let n = prefixes.len() / depth;
-        if n >= target || n == 0 || depth >= matrix.primary_count() {
+        let n = ends.len();
+        if n >= target || n == 0 || above.updates > SPLIT_UPDATES || depth > matrix.primary_count()
+        {
             break;
         }
     }
-    let subtrees = prefixes.len() / depth;
+    let subtrees = ends.len();
     let next = AtomicUsize::new(0);
-    let (prefixes, next) = (&prefixes, &next);
+    let (prefixes, ends, next) = (&prefixes, &ends, &next);
     let mut stats = above;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs.min(subtrees))
@@ -154,7 +167,8 @@ pub fn count_parallel(
                         if k >= subtrees {
                             return mine;
                         }
-                        mine += worker.count(&prefixes[k * depth..(k + 1) * depth]);
+                        let start = if k == 0 { 0 } else { ends[k - 1] };
+                        mine += worker.count(&prefixes[start..ends[k]]);
                     }
                 })
             })

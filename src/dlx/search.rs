@@ -191,10 +191,13 @@ pub struct Solver<'m> {
     probe_stack: Vec<u32>,
     /// Per option: the updates its latest probe made (lookahead).
     score: Vec<u32>,
-    /// The level at which [`Solver::split`] cuts the tree (`usize::MAX`:
-    /// none), and whether the last pause was at the cut.
+    /// The number of branch points above which [`Solver::split`] cuts the
+    /// tree (`usize::MAX`: none), and whether the last pause was at the cut.
     cut: usize,
     at_cut: bool,
+    /// With a cut: `branches[l]`, the levels above `l` whose item had two
+    /// options or more (forced levels do not count).
+    branches: Vec<u32>,
 }
 
 impl<'m> Solver<'m> {
@@ -225,6 +228,7 @@ impl<'m> Solver<'m> {
             score: vec![0; matrix.option_count()],
             cut: usize::MAX,
             at_cut: false,
+            branches: vec![0; matrix.primary_count() + 2],
         }
     }
 
@@ -458,7 +462,7 @@ impl<'m> Solver<'m> {
         check_budget: bool,
     ) -> Result<usize, Step> {
         if check_budget {
-            if self.level == self.cut {
+            if self.branches[self.level] as usize == self.cut {
                 // Paused as at a solution, levels 0..cut committed: the
                 // node is left to whoever takes this subtree.
                 self.at_cut = true;
@@ -489,6 +493,10 @@ impl<'m> Solver<'m> {
         self.marks[self.level] = self.removed.len() as u32;
         if !COLORS && self.branching == Branching::Lookahead && self.nodes[best].itm >= 2 {
             best = self.look_ahead::<UL>();
+        }
+        if check_budget {
+            let branch = u32::from(self.nodes[best].itm >= 2);
+            self.branches[self.level + 1] = self.branches[self.level] + branch;
         }
         let first = self.matrix.first_spacer();
         let (nodes, items, colors, w) = (

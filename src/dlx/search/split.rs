@@ -4,7 +4,10 @@
 //! The split runs the search down to a depth and no further: each node it
 //! reaches at that depth is handed out as a *subtree*, named by its prefix
 //! (the options the search chose on the way down), and each solution met
-//! above the depth as a solution. Every solution of the problem is either one
+//! above the depth as a solution. The depth counts *branch points*, levels
+//! whose item had two options or more: forced levels do not count, so a
+//! chain of forced choices is passed through in one split, and each level
+//! of depth at least doubles the subtrees that do not die. Every solution of the problem is either one
 //! of those or lies in exactly one subtree, so searching each subtree (after
 //! preselecting its prefix) and adding up gives the whole search; taking the
 //! pieces in the order given gives the one-thread order of solutions.
@@ -27,7 +30,8 @@ use super::{Solver, Step};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split<'a> {
     /// A node at the cut: the options the search chose above it (preselected
-    /// options not included), as many as the depth.
+    /// options not included): one per branch point above it, and one per
+    /// forced level.
     Subtree(&'a [OptionId]),
     /// A solution above the cut, as [`Solver::solution`] gives it
     /// (preselected options first).
@@ -36,7 +40,7 @@ pub enum Split<'a> {
 
 impl Solver<'_> {
     /// Runs a fresh search (keeping preselected options) down to `depth`
-    /// levels and hands every node at that depth and every solution above it
+    /// branch points and hands every node there and every solution above it
     /// to `visit`, in search order; returns the counters of the search above
     /// the cut (the nodes at the cut are not counted: they belong to their
     /// subtrees). The budget is ignored meanwhile and kept. Afterwards the
