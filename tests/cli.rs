@@ -524,3 +524,45 @@ fn a_line_of_dashes_is_an_empty_puzzle() {
         );
     }
 }
+
+#[test]
+fn a_lone_25x25_puzzle_gets_every_thread_and_the_same_answers() {
+    // A solved 25×25 grid by pattern, with a fifth of the cells emptied
+    // (unique) and two fifths (many solutions). Alone in the input, `--jobs
+    // 2` splits the puzzle's search; the answers are one thread's.
+    let pattern = |blank: usize| -> Vec<u8> {
+        let mut line = String::new();
+        for r in 0..25 {
+            for c in 0..25 {
+                let d = (r * 5 + r / 5 + c) % 25;
+                line.push(if (r * 7 + c * 3) % 5 < blank {
+                    '-'
+                } else {
+                    (b'A' + d as u8) as char
+                });
+            }
+        }
+        (line + "\n").into_bytes()
+    };
+    let (unique, many) = (pattern(1), pattern(2));
+    for (input, check) in [(&unique, "unique\n"), (&many, "multiple\n")] {
+        for args in [&["check"][..], &["count", "--limit", "5"], &["solve"]] {
+            let mut answers = Vec::new();
+            for jobs in ["1", "2"] {
+                let mut a = vec!["sudoku"];
+                a.extend_from_slice(args);
+                a.extend(["--jobs", jobs]);
+                let out = run(&a, input);
+                assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+                answers.push(text(&out.stdout));
+            }
+            match args[0] {
+                "check" => assert_eq!(answers, [check, check]),
+                "count" if input == &many => assert_eq!(answers, ["5\n", "5\n"]),
+                // Several solutions: each may print another one.
+                "solve" if input == &many => {}
+                _ => assert_eq!(answers[0], answers[1]),
+            }
+        }
+    }
+}

@@ -4,7 +4,8 @@
 
 use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
 use dlx::sudoku::{
-    check_solution, Alphabet, Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver,
+    check_solution, solve_on_threads, Alphabet, Grid, Limits, Matrices, SolverKind, Solvers,
+    Status, SudokuSolver,
 };
 use dlx::Branching;
 use proptest::prelude::*;
@@ -165,6 +166,49 @@ fn shared_suite_every_solver() {
             assert_eq!(answer.solutions, count, "{} on {name}", solver.name());
         }
     }
+}
+
+#[test]
+fn one_puzzle_on_several_threads_answers_as_one() {
+    let matrices = Matrices::new();
+    let mut one = Solvers::dlx(&matrices);
+    for (name, line, status, count) in cases() {
+        let puzzle = grid(&line);
+        let cover = matrices.get(puzzle.box_side()).unwrap();
+        let mut want = puzzle.clone();
+        one.solve(&puzzle, &Limits::count_to(2), &mut want);
+        for lookahead in [false, true] {
+            for jobs in [1, 2, 3] {
+                let mut solution = puzzle.clone();
+                let limits = Limits::count_to(2);
+                let answer =
+                    solve_on_threads(cover, &puzzle, &limits, lookahead, jobs, &mut solution);
+                let what = format!("{name}, lookahead {lookahead}, {jobs} jobs");
+                assert_eq!(answer.status(), status, "{what}");
+                if answer.solutions > 0 {
+                    check_solution(&puzzle, &solution).unwrap_or_else(|e| panic!("{what}: {e}"));
+                }
+                if status == Status::Unique {
+                    assert_eq!(solution, want, "{what}");
+                }
+                let limits = Limits::count_to(3);
+                let answer =
+                    solve_on_threads(cover, &puzzle, &limits, lookahead, jobs, &mut solution);
+                assert_eq!(answer.solutions, count, "{what}");
+            }
+        }
+    }
+    // A deadline stops every thread: the empty 16×16 grid, counted to the end.
+    let empty = Grid::empty(4).unwrap();
+    let limits = Limits {
+        solutions: u64::MAX,
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(50)),
+    };
+    let mut solution = empty.clone();
+    let cover = matrices.get(4).unwrap();
+    let answer = solve_on_threads(cover, &empty, &limits, false, 2, &mut solution);
+    assert!(answer.timed_out && !answer.complete, "{answer:?}");
+    check_solution(&empty, &solution).unwrap();
 }
 
 #[test]
@@ -382,6 +426,13 @@ proptest! {
             }
             counts.push(answer.solutions);
         }
+        let cover = matrices.get(3).unwrap();
+        let mut solution = puzzle.clone();
+        let threads = solve_on_threads(cover, &puzzle, &Limits::count_to(3), false, 2, &mut solution);
+        if threads.solutions > 0 {
+            prop_assert!(check_solution(&puzzle, &solution).is_ok(), "two threads");
+        }
+        counts.push(threads.solutions);
         prop_assert!(counts.iter().all(|&c| c == counts[0]), "{:?}", counts);
     }
 

@@ -3,7 +3,8 @@
 //! Puzzles stream through: the reader is pulled in chunks by worker threads
 //! (each with its own solvers over the shared matrices), and answers are
 //! written in input order. At most a fixed window of chunks is in flight, so
-//! memory stays flat however long the input is.
+//! memory stays flat however long the input is. An input of one puzzle of
+//! 25×25 or more is spread over the threads itself (`solve_on_threads`).
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -291,8 +292,8 @@ const CHUNK_SLOW: Duration = Duration::from_millis(20);
 /// Chunks that may be in flight (taken but not yet written) per worker.
 const WINDOW_PER_JOB: usize = 8;
 
-struct Queue<R> {
-    reader: Reader<R>,
+struct Queue<I> {
+    reader: I,
     next_seq: usize,
     written: usize,
     done: bool,
@@ -317,6 +318,53 @@ pub(crate) fn pipeline<R: BufRead + Send>(
         }
         return;
     }
+    // A lone puzzle of 25×25 or more gets every thread (`solve_on_threads`):
+    // such a puzzle can take minutes. The second record is read to know.
+    let mut reader = reader;
+    let mut ahead = Vec::new();
+    ahead.extend(reader.next());
+    if let Some(b) = ahead[..]
+        .first()
+        .and_then(|r| r.grid.as_ref().ok())
+        .map(|g| g.box_side())
+    {
+        if b >= 5 && kind == SolverKind::Dlx {
+            ahead.extend(reader.next());
+        }
+    }
+    // With the rules that reach lookahead (it is what such puzzles need).
+    let lookahead = matches!(
+        (tuning.branching, tuning.lookahead_after),
+        (dlx::Branching::Lookahead, _) | (dlx::Branching::FirstForced, Some(_))
+    );
+    if let ([record], true) = (&ahead[..], lookahead) {
+        if let (Ok(puzzle), true) = (&record.grid, kind == SolverKind::Dlx) {
+            if let Some(cover) = matrices
+                .get(puzzle.box_side())
+                .filter(|_| puzzle.box_side() >= 5)
+            {
+                let start = Instant::now();
+                let mut solution = puzzle.clone();
+                let answer = dlx::sudoku::solve_on_threads(
+                    cover,
+                    puzzle,
+                    &limits(),
+                    lookahead,
+                    jobs,
+                    &mut solution,
+                );
+                let record = ahead.pop().expect("one record");
+                sink(Outcome {
+                    record,
+                    answer: Some(answer),
+                    solution: (answer.solutions > 0).then_some(solution),
+                    micros: start.elapsed().as_secs_f64() * 1e6,
+                });
+                return;
+            }
+        }
+    }
+    let reader = ahead.into_iter().chain(reader);
     let window = jobs * WINDOW_PER_JOB;
     let queue = Mutex::new(Queue {
         reader,

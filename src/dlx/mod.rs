@@ -55,6 +55,7 @@ pub use dense::{
 };
 pub use index::{ColorId, ItemId, OptionId};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
+pub(crate) use parallel::Cut;
 pub use parallel::{count_parallel, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};
 pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Split, Step};
 pub use stats::Stats;

@@ -43,6 +43,70 @@ pub struct ParallelCount {
     pub subtrees: usize,
 }
 
+/// A search cut into subtrees by [`Solver::split`], at the fewest branch
+/// points that give `target` subtrees (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Cut {
+    /// The subtrees' prefixes, one after the other; subtree `k` ends at
+    /// `ends[k]`.
+    pub(crate) prefixes: Vec<OptionId>,
+    pub(crate) ends: Vec<usize>,
+    /// The solutions above the cut, with the number of subtrees before each.
+    pub(crate) solutions: Vec<(usize, Vec<OptionId>)>,
+    /// The counters above the cut, and its depth in branch points.
+    pub(crate) above: Stats,
+    pub(crate) depth: usize,
+}
+
+impl Cut {
+    /// Cuts the search of `splitter` (its preselected options kept) at the
+    /// fewest branch points that give `target` subtrees or more, or all of
+    /// its tree, or where a pass costs over [`SPLIT_UPDATES`]. Each branch
+    /// point at least doubles the live subtrees, so this takes a few passes
+    /// over the top of the tree.
+    pub(crate) fn new(splitter: &mut Solver<'_>, target: usize) -> Cut {
+        let mut cut = Cut::default();
+        loop {
+            cut.depth += 1;
+            cut.prefixes.clear();
+            cut.ends.clear();
+            cut.solutions.clear();
+            let Cut {
+                prefixes,
+                ends,
+                solutions,
+                above,
+                depth,
+            } = &mut cut;
+            *above = splitter.split(*depth, |piece| match piece {
+                Split::Subtree(p) => {
+                    prefixes.extend_from_slice(p);
+                    ends.push(prefixes.len());
+                }
+                Split::Solution(s) => solutions.push((ends.len(), s.to_vec())),
+            });
+            let n = cut.ends.len();
+            if n >= target
+                || n == 0
+                || cut.above.updates > SPLIT_UPDATES
+                || cut.depth > splitter.matrix().primary_count()
+            {
+                return cut;
+            }
+        }
+    }
+
+    pub(crate) fn subtrees(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Subtree `k`'s prefix.
+    pub(crate) fn prefix(&self, k: usize) -> &[OptionId] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.prefixes[start..self.ends[k]]
+    }
+}
+
 /// A subtree searcher of one thread.
 enum Worker<'m> {
     Links(Solver<'m>),
@@ -124,38 +188,14 @@ pub fn count_parallel(
             subtrees: 1,
         };
     }
-    // The shallowest cut with enough subtrees (or the whole tree above it).
-    // Each branch point at least doubles the live subtrees, so this takes a
-    // few passes over the top of the tree; a pass that costs more than
-    // SPLIT_UPDATES ends the deepening (a tree that stays narrow, or dear
-    // nodes: lookahead).
-    let target = SUBTREES_PER_JOB * jobs;
     let mut splitter = Solver::new(matrix);
     splitter.set_branching(branching);
-    let mut prefixes: Vec<OptionId> = Vec::new();
-    let mut ends: Vec<usize> = Vec::new();
-    let mut depth = 0;
-    let mut above;
-    loop {
-        depth += 1;
-        prefixes.clear();
-        ends.clear();
-        above = splitter.split(depth, |piece| {
-            if let Split::Subtree(p) = piece {
-                prefixes.extend_from_slice(p);
-                ends.push(prefixes.len());
-            }
-        });
-        let n = ends.len();
-        if n >= target || n == 0 || above.updates > SPLIT_UPDATES || depth > matrix.primary_count()
-        {
-            break;
-        }
-    }
-    let subtrees = ends.len();
+    let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
+    let subtrees = cut.subtrees();
+    let depth = cut.depth;
     let next = AtomicUsize::new(0);
-    let (prefixes, ends, next) = (&prefixes, &ends, &next);
-    let mut stats = above;
+    let (next, cut) = (&next, &cut);
+    let mut stats = cut.above;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs.min(subtrees))
             .map(|_| {
@@ -167,8 +207,7 @@ pub fn count_parallel(
                         if k >= subtrees {
                             return mine;
                         }
-                        let start = if k == 0 { 0 } else { ends[k - 1] };
-                        mine += worker.count(&prefixes[start..ends[k]]);
+                        mine += worker.count(cut.prefix(k));
                     }
                 })
             })

@@ -17,12 +17,19 @@
 //! [`LOOKAHEAD_AFTER`] nodes without a new solution starts over with
 //! [`Branching::Lookahead`], which minimal
 //! 25×25 puzzles need and easier ones never reach.
-
-use std::time::Instant;
+//!
+//! [`solve_on_threads`] spreads one puzzle over threads: the search cut into
+//! subtrees ([`Solver::split`]), each solved as a puzzle of its own (the
+//! givens plus the subtree's placements), the answers added up in search
+//! order.
 
 use super::grid::Grid;
 use super::{Answer, Limits, SudokuSolver};
-use crate::dlx::{Branching, Budget, Matrix, MatrixBuilder, OptionId, Solver, Step};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::dlx::{Branching, Budget, Cut, Matrix, MatrixBuilder, OptionId, Solver, Step};
 
 /// Search nodes without a new solution after which a puzzle's search starts
 /// over with [`Branching::Lookahead`] (the default of
@@ -264,4 +271,140 @@ impl SudokuSolver for DlxSudoku<'_> {
         answer.nodes = self.solver.stats().nodes;
         answer
     }
+}
+
+/// What one subtree of [`solve_on_threads`] gave: its answer, and its first
+/// solution if it has one.
+type Subtree = (Answer, Option<Grid>);
+
+/// Subtrees per thread that [`solve_on_threads`] cuts one puzzle into. Fewer
+/// than the exact-cover count's 64: with lookahead every node above the cut
+/// is dear, and so is every subtree's first probing.
+pub const SUBTREES_PER_THREAD: usize = 16;
+
+/// Solves one puzzle on `jobs` threads, for a puzzle too hard for one: its
+/// search (with lookahead when `lookahead`, else first-forced) is cut into
+/// subtrees ([`Solver::split`]), and each subtree is solved as the puzzle
+/// with the subtree's placements added as givens, by a [`DlxSudoku`] of each
+/// thread (with lookahead from the start when `lookahead`). The answer is
+/// the one-thread answer: the solutions of every piece are added up (to
+/// `limits.solutions`), the first solution in search order is written to
+/// `solution`, and a thread stops taking subtrees once the limit is reached.
+/// `nodes` adds up the nodes above the cut and in every subtree searched.
+pub fn solve_on_threads(
+    cover: &SudokuMatrix,
+    puzzle: &Grid,
+    limits: &Limits,
+    lookahead: bool,
+    jobs: usize,
+    solution: &mut Grid,
+) -> Answer {
+    let mut answer = Answer::default();
+    if puzzle.box_side() != cover.box_side || limits.solutions == 0 {
+        return answer;
+    }
+    let n = puzzle.side();
+    let branching = if lookahead {
+        Branching::Lookahead
+    } else {
+        Branching::FirstForced
+    };
+    let mut splitter = Solver::new(&cover.matrix);
+    splitter.set_branching(branching);
+    for (k, &d) in puzzle.cells().iter().enumerate() {
+        if d != 0 && splitter.preselect(cover.option(k / n, k % n, d)).is_err() {
+            // Contradicting givens: no solution (callers check first).
+            answer.complete = true;
+            return answer;
+        }
+    }
+    let cut = Cut::new(&mut splitter, SUBTREES_PER_THREAD * jobs.max(1));
+    let write = |options: &[OptionId], out: &mut Grid| {
+        if out.box_side() != puzzle.box_side() {
+            *out = puzzle.clone();
+        }
+        for o in options {
+            let k = o.as_usize();
+            out.set(k / n / n, k / n % n, (k % n + 1) as u8);
+        }
+    };
+    // Each subtree's answer and, when it has one, its first solution.
+    let results: Vec<Mutex<Option<Subtree>>> =
+        (0..cut.subtrees()).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    // Solutions found so far; `stop` once they reach the limit or the
+    // deadline passed: then no thread takes another subtree.
+    let found = AtomicU64::new(cut.solutions.len() as u64);
+    let stop = AtomicBool::new(cut.solutions.len() as u64 >= limits.solutions);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(cut.subtrees()) {
+            scope.spawn(|| {
+                let mut solver = DlxSudoku::new(cover);
+                if lookahead {
+                    solver.set_branching(Branching::Lookahead);
+                }
+                let mut grid = puzzle.clone();
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= cut.subtrees() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut sub = puzzle.clone();
+                    write(cut.prefix(k), &mut sub);
+                    let a = solver.solve(&sub, limits, &mut grid);
+                    let total = found.fetch_add(a.solutions, Ordering::Relaxed) + a.solutions;
+                    if total >= limits.solutions || a.timed_out {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let first = (a.solutions > 0).then(|| grid.clone());
+                    if let Ok(mut slot) = results[k].lock() {
+                        *slot = Some((a, first));
+                    }
+                }
+            });
+        }
+    });
+    // The pieces in search order: solutions above the cut before the
+    // subtree they precede.
+    let mut total = 0u64;
+    let mut complete = true;
+    let mut found_first = false;
+    let mut above = cut.solutions.iter().peekable();
+    answer.nodes = cut.above.nodes;
+    for (k, slot) in results
+        .into_iter()
+        .enumerate()
+        .chain([(usize::MAX, Mutex::new(None))])
+    {
+        while let Some((_, s)) = above.next_if(|(before, _)| *before <= k) {
+            total += 1;
+            if !found_first {
+                write(s, solution);
+                found_first = true;
+            }
+        }
+        if k == usize::MAX {
+            break;
+        }
+        match slot.into_inner().ok().flatten() {
+            Some((a, first)) => {
+                total += a.solutions;
+                answer.nodes += a.nodes;
+                complete &= a.complete;
+                answer.timed_out |= a.timed_out;
+                if let (false, Some(g)) = (found_first, first) {
+                    *solution = g;
+                    found_first = true;
+                }
+            }
+            // Not taken: the limit was reached, or the deadline passed.
+            None => complete = false,
+        }
+    }
+    answer.solutions = total.min(limits.solutions);
+    answer.complete = complete && total < limits.solutions && !answer.timed_out;
+    if total >= limits.solutions {
+        answer.timed_out = false;
+    }
+    answer
 }

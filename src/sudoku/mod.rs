@@ -29,7 +29,7 @@ pub mod format;
 pub mod generate;
 pub mod grid;
 
-pub use cover::{DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER};
+pub use cover::{solve_on_threads, DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD};
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
 
 /// Limits on solving one puzzle.
