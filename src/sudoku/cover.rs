@@ -371,11 +371,8 @@ pub fn solve_on_threads(
     let mut found_first = false;
     let mut above = cut.solutions.iter().peekable();
     answer.nodes = cut.above.nodes;
-    for (k, slot) in results
-        .into_iter()
-        .enumerate()
-        .chain([(usize::MAX, Mutex::new(None))])
-    {
+    let mut slots = results.into_iter();
+    for k in 0..=cut.subtrees() {
         while let Some((_, s)) = above.next_if(|(before, _)| *before <= k) {
             total += 1;
             if !found_first {
@@ -383,9 +380,9 @@ pub fn solve_on_threads(
                 found_first = true;
             }
         }
-        if k == usize::MAX {
+        let Some(slot) = slots.next() else {
             break;
-        }
+        };
         match slot.into_inner().ok().flatten() {
             Some((a, first)) => {
                 total += a.solutions;
