@@ -150,12 +150,18 @@ impl<'m> DlxSudoku<'m> {
     }
 
     fn write_solution(&self, out: &mut Grid) {
-        let n = self.cover.box_side * self.cover.box_side;
-        for o in self.solver.solution() {
-            let k = o.as_usize();
-            let cell = k / n;
-            out.set(cell / n, cell % n, (k % n + 1) as u8);
-        }
+        place(self.cover.box_side, self.solver.solution(), out);
+    }
+}
+
+/// Writes the placements of `options` (of the matrix for box side `b`)
+/// into `out`.
+fn place(b: usize, options: impl IntoIterator<Item = OptionId>, out: &mut Grid) {
+    let n = b * b;
+    for o in options {
+        let k = o.as_usize();
+        let cell = k / n;
+        out.set(cell / n, cell % n, (k % n + 1) as u8);
     }
 }
 
@@ -323,10 +329,7 @@ pub fn solve_on_threads(
         if out.box_side() != puzzle.box_side() {
             *out = puzzle.clone();
         }
-        for o in options {
-            let k = o.as_usize();
-            out.set(k / n / n, k / n % n, (k % n + 1) as u8);
-        }
+        place(cover.box_side, options.iter().copied(), out);
     };
     // Each subtree's answer and, when it has one, its first solution.
     let results: Vec<Mutex<Option<Subtree>>> =
