@@ -10,7 +10,10 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dlx::problems::{langford, polyomino, queens};
 use dlx::sudoku::{format, SudokuMatrix};
-use dlx::{count_parallel, Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver};
+use dlx::{
+    count_parallel, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Engine, Matrix,
+    OptionId, Solver,
+};
 use std::time::Duration;
 
 fn instances() -> Vec<(&'static str, Matrix)> {
@@ -52,14 +55,31 @@ fn ours(c: &mut Criterion) {
                 dense.count().solutions
             })
         });
-        // Two threads, either engine, same updates (each iteration makes its
+        // The bits engine where it applies (queens, Langford pairs: not the
+        // 72 primary items of pentominoes).
+        let bits_tables = BitsMatrix::new(&m).ok();
+        if let Some(t) = &bits_tables {
+            let mut bits = BitsSolver::new(t);
+            g.bench_function(BenchmarkId::new("bits-count", name), |b| {
+                b.iter(|| {
+                    bits.reset();
+                    bits.count().solutions
+                })
+            });
+        }
+        // Two threads, each engine, same updates (each iteration makes its
         // solvers and cuts the tree anew).
         g.bench_function(BenchmarkId::new("count-2-threads", name), |b| {
-            b.iter(|| count_parallel(&m, None, Branching::Knuth, 2).solutions)
+            b.iter(|| count_parallel(&m, Engine::Links, Branching::Knuth, 2).solutions)
         });
         g.bench_function(BenchmarkId::new("dense-count-2-threads", name), |b| {
-            b.iter(|| count_parallel(&m, Some(&d), Branching::Knuth, 2).solutions)
+            b.iter(|| count_parallel(&m, Engine::Dense(&d), Branching::Knuth, 2).solutions)
         });
+        if let Some(t) = &bits_tables {
+            g.bench_function(BenchmarkId::new("bits-count-2-threads", name), |b| {
+                b.iter(|| count_parallel(&m, Engine::Bits(t), Branching::Knuth, 2).solutions)
+            });
+        }
     }
     let cover = SudokuMatrix::new(3).unwrap();
     let puzzle = format::parse_line(&many()).unwrap();

@@ -49,7 +49,8 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    count_parallel, knuth, verify_cover, Branching, Budget, BuildError, BuildErrorKind, ColorId,
-    Count, DenseError, DenseMatrix, DenseSolutions, DenseSolver, ItemId, Matrix, MatrixBuilder,
-    OptionId, ParallelCount, PreselectError, Solutions, Solver, Split, Stats, Step,
+    count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolutions, BitsSolver,
+    Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, DenseError, DenseMatrix,
+    DenseSolutions, DenseSolver, Engine, ItemId, Matrix, MatrixBuilder, OptionId, ParallelCount,
+    PreselectError, Solutions, Solver, Split, Stats, Step, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
 };

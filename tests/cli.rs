@@ -175,11 +175,11 @@ fn cover_exit_codes_and_json() {
 }
 
 #[test]
-fn both_engines_give_the_same_answers() {
-    // `auto` takes the dense engine for long options (pentominoes) and for
-    // options of 4 items over a small state (queens), links for Langford
-    // pairs (3 items) and a wide matrix of short options (300 items, a state
-    // of 640 bytes; 2 solutions).
+fn every_engine_gives_the_same_answers() {
+    // `auto` takes the bits engine where it applies (queens 7, Langford 4:
+    // at most 64 primary items and 512 options), else dense for long
+    // options (pentominoes, 72 primary items), else links (a wide matrix of
+    // short options: 300 items, a state of 640 bytes; 2 solutions).
     let pent = run(&["gen", "pentominoes", "3x20"], b"").stdout;
     let queens = run(&["gen", "queens", "7"], b"").stdout;
     let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
@@ -189,14 +189,14 @@ fn both_engines_give_the_same_answers() {
     }
     wide += "i0 i1\n";
     let wide = wide.into_bytes();
-    for (input, auto) in [
-        (&pent, "dense"),
-        (&queens, "dense"),
-        (&langford, "links"),
-        (&wide, "links"),
+    for (input, auto, engines) in [
+        (&pent, "dense", &["links", "dense"][..]),
+        (&queens, "bits", &["links", "dense", "bits"][..]),
+        (&langford, "bits", &["links", "dense", "bits"][..]),
+        (&wide, "links", &["links", "dense"][..]),
     ] {
         let mut answers = Vec::new();
-        for engine in ["links", "dense"] {
+        for &engine in engines {
             let out = run(&["cover", "--json", "--engine", engine], input);
             assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
             let s = text(&out.stdout);
@@ -207,13 +207,26 @@ fn both_engines_give_the_same_answers() {
             let all = run(&["cover", "--all", "--engine", engine], input);
             answers.push(text(&all.stdout));
         }
-        assert_eq!(answers[0], answers[2]);
-        assert_eq!(answers[1], answers[3]);
+        for k in (2..answers.len()).step_by(2) {
+            assert_eq!(answers[0], answers[k], "{engine}", engine = engines[k / 2]);
+            assert_eq!(
+                answers[1],
+                answers[k + 1],
+                "{engine}",
+                engine = engines[k / 2]
+            );
+        }
         let out = run(&["cover", "--json"], input);
         assert!(text(&out.stdout).contains(&format!(r#""engine":"{auto}""#)));
+        if !engines.contains(&"bits") {
+            // Over 64 primary items: the bits engine says so.
+            let out = run(&["cover", "--engine", "bits"], input);
+            assert_eq!(out.status.code(), Some(2));
+            assert!(text(&out.stderr).contains("primary items"));
+        }
     }
     // Same node budget, same stop.
-    for engine in ["links", "dense"] {
+    for engine in ["links", "dense", "bits"] {
         let out = run(
             &["cover", "--node-budget", "3", "--engine", engine],
             &langford,
@@ -230,11 +243,24 @@ fn both_engines_give_the_same_answers() {
     );
     let out = run(&["cover", "--engine", "auto"], b"A | s\nA s:x\nA s:y\n");
     assert_eq!(text(&out.stdout), "2\n");
-    let out = run(
-        &["cover", "--engine", "dense", "--branching", "lookahead"],
-        &langford,
-    );
+    for engine in ["dense", "bits"] {
+        let out = run(
+            &["cover", "--engine", engine, "--branching", "lookahead"],
+            &langford,
+        );
+        assert_eq!(out.status.code(), Some(2));
+    }
+    let out = run(&["cover", "--engine", "bits"], b"A | s\nA s:x\nA s:y\n");
     assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("colors"));
+    // Two threads with the bits engine: the same count, named.
+    let out = run(&["cover", "--json", "--jobs", "2"], &queens);
+    assert!(
+        text(&out.stdout).contains(r#""solutions":40"#),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stdout).contains(r#""engine":"bits""#));
 }
 
 #[test]

@@ -4,8 +4,9 @@
 
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
-    count_parallel, knuth, verify_cover, Branching, Budget, DenseMatrix, DenseSolver, Matrix,
-    OptionId, PreselectError, Solver, Split, Stats, Step,
+    count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolver, Branching, Budget,
+    DenseMatrix, DenseSolver, Engine, Matrix, OptionId, PreselectError, Solver, Split, Stats, Step,
+    MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
 };
 use proptest::prelude::*;
 
@@ -493,9 +494,17 @@ fn random_wide_instance() -> impl Strategy<Value = String> {
     })
 }
 
-/// Both engines with Knuth's rule: the same solutions in the same order and
+/// Every engine with Knuth's rule: the same solutions in the same order and
 /// the same counters; and the dense engine's first-forced rule the same set.
+/// The bits engine must take every matrix within its limits.
 fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
+    match BitsMatrix::new(m) {
+        Ok(b) => bits_agrees(m, &b)?,
+        Err(BitsError::LongItem(n)) => prop_assert!(n > 255),
+        Err(BitsError::TooManyOptions(n)) => prop_assert!(n > MAX_BITS_OPTIONS),
+        Err(BitsError::TooManyPrimary(n)) => prop_assert!(n > MAX_BITS_PRIMARY),
+        Err(e) => prop_assert!(false, "{}", e),
+    }
     let d = DenseMatrix::new(m).unwrap();
     let mut dense = DenseSolver::new(&d);
     let mut links = Solver::new(m);
@@ -531,6 +540,84 @@ fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
     forced.sort();
     prop_assert_eq!(forced, set);
     Ok(())
+}
+
+/// The bits engine against the links engine, Knuth's rule: the same
+/// solutions in the same order, the same counters, for every rule (the bits
+/// engine always searches Knuth's tree); then preselecting the first
+/// solution's first option leaves the solutions that contain it.
+fn bits_agrees(m: &Matrix, b: &BitsMatrix) -> Result<(), TestCaseError> {
+    let mut links = Solver::new(m);
+    for branching in [Branching::Knuth, Branching::FirstForced] {
+        let mut bits = BitsSolver::new(b);
+        bits.set_branching(branching);
+        links.reset();
+        let mut first = None;
+        for _ in 0..2000 {
+            let step = bits.next_solution();
+            prop_assert_eq!(step, links.next_solution());
+            if step != Step::Solution {
+                break;
+            }
+            let sol: Vec<OptionId> = bits.solution().collect();
+            prop_assert_eq!(&sol, &links.solution().collect::<Vec<_>>());
+            verify_cover(m, &sol).unwrap();
+            first.get_or_insert(sol);
+        }
+        prop_assert_eq!(bits.stats(), links.stats());
+        prop_assert_eq!(bits.is_exhausted(), links.is_exhausted());
+        if let Some(&r) = first.as_ref().and_then(|s| s.first()) {
+            bits.reset();
+            links.reset();
+            bits.preselect(r).unwrap();
+            links.preselect(r).unwrap();
+            prop_assert_eq!(bits.count_up_to(2000), links.count_up_to(2000));
+            prop_assert_eq!(bits.stats(), links.stats());
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn bits_engine_counts_oeis() {
+    let counts = |m: &Matrix| {
+        let b = BitsMatrix::new(m).unwrap();
+        let mut s = BitsSolver::new(&b);
+        let c = s.count();
+        assert!(c.complete);
+        let mut links = Solver::new(m);
+        links.count();
+        assert_eq!(s.stats(), links.stats());
+        c.solutions
+    };
+    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+    for (n, &want) in (1..=12).zip(&queens_want) {
+        assert_eq!(counts(&queens(n).unwrap()), want, "queens {n}");
+    }
+    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+        assert_eq!(counts(&langford(n).unwrap()), want, "langford {n}");
+    }
+    // DLX1's numbers on Langford 4 and TAOCP's example.
+    for (text, want) in [
+        (langford4_text(), (2, 18, 184)),
+        (TAOCP.to_string(), (1, 6, 30)),
+    ] {
+        let m = read(&text);
+        let b = BitsMatrix::new(&m).unwrap();
+        let mut s = BitsSolver::new(&b);
+        let n = s.count().solutions;
+        assert_eq!((n, s.stats().nodes, s.stats().updates), want);
+        engines_agree(&m).unwrap();
+    }
+    engines_agree(&queens(8).unwrap()).unwrap();
+    // Past its limits it says why.
+    let pent = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    assert_eq!(
+        BitsMatrix::new(&pent).unwrap_err(),
+        BitsError::TooManyPrimary(72)
+    );
+    let colored = read("a | x\na x:1\na x:2\n");
+    assert_eq!(BitsMatrix::new(&colored).unwrap_err(), BitsError::Colors);
 }
 
 #[test]
@@ -740,11 +827,12 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
     for (n, &want) in (1..=10).zip(&queens_want) {
         let m = queens(n).unwrap();
         let d = DenseMatrix::new(&m).unwrap();
+        let b = BitsMatrix::new(&m).unwrap();
         let mut one = Solver::new(&m);
         one.count();
         for jobs in [1, 2, 3] {
-            for dense in [None, Some(&d)] {
-                let par = count_parallel(&m, dense, Branching::Knuth, jobs);
+            for engine in [Engine::Links, Engine::Dense(&d), Engine::Bits(&b)] {
+                let par = count_parallel(&m, engine, Branching::Knuth, jobs);
                 assert_eq!(par.solutions, want, "queens {n}, {jobs} jobs");
                 assert_eq!(par.stats, one.stats(), "queens {n}, {jobs} jobs");
                 if jobs > 1 && n == 10 {
@@ -752,12 +840,12 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
                     assert!(par.subtrees >= 64 * jobs, "queens {n}: {par:?}");
                 }
             }
-            let par = count_parallel(&m, None, Branching::Lookahead, jobs);
+            let par = count_parallel(&m, Engine::Links, Branching::Lookahead, jobs);
             assert_eq!(par.solutions, want, "queens {n}, lookahead");
         }
     }
     let m = langford(11).unwrap();
-    let par = count_parallel(&m, None, Branching::FirstForced, 2);
+    let par = count_parallel(&m, Engine::Links, Branching::FirstForced, 2);
     assert_eq!(par.solutions, 35584);
     // Thirty forced levels on top of queens 8 (items `f0`..`f29` first, one
     // option each): the cut counts branch points, so it goes through the
@@ -771,12 +859,12 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
     let m = read(&format!("{forced}{head}\n{chain}{rest}"));
     let mut one = Solver::new(&m);
     assert_eq!(one.count().solutions, 92);
-    let par = count_parallel(&m, None, Branching::Knuth, 2);
+    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2);
     assert_eq!(par.stats, one.stats());
     assert!(par.subtrees >= 128 && par.depth <= 6, "{par:?}");
     // An item with no option: no solution, found above any cut.
     let m = read("x y\ny\n");
-    let par = count_parallel(&m, None, Branching::Knuth, 2);
+    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2);
     assert_eq!((par.solutions, par.subtrees), (0, 0));
 }
 

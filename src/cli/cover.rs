@@ -8,7 +8,8 @@ use clap::Args;
 
 use super::{exit, json, BranchingArg, EngineArg};
 use dlx::{
-    knuth, Branching, Budget, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Stats, Step,
+    knuth, BitsMatrix, BitsSolver, Branching, Budget, DenseMatrix, DenseSolver, Engine, Matrix,
+    OptionId, Solver, Stats, Step,
 };
 
 #[derive(Args, Debug)]
@@ -41,10 +42,12 @@ pub(crate) struct CoverArgs {
     #[arg(long, value_enum, default_value = "knuth")]
     branching: BranchingArg,
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
-    /// of active options, undone by copying; no colors, small matrices), or
-    /// `auto`: dense where it is expected to be faster (options of 5 items or
-    /// more on average, or 4 and a state of at most 256 bytes), else links.
-    /// Both give the same counts.
+    /// of active options, undone by copying; no colors, small matrices),
+    /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
+    /// items and 512 options), or `auto`: bits where it applies, else dense
+    /// where it is expected to be faster (options of 5 items or more on
+    /// average, or 4 and a state of at most 256 bytes), else links. All give
+    /// the same counts (with knuth branching, the same nodes and updates).
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,
     /// Count on N threads: the search is cut into subtrees that the threads
@@ -55,47 +58,104 @@ pub(crate) struct CoverArgs {
     jobs: usize,
 }
 
-/// The solver `--engine` picked.
-enum Engine<'m> {
-    Links(Solver<'m>),
-    Dense(DenseSolver<'m>),
+/// The tables of the engine `--engine` picked.
+enum Tables {
+    Links,
+    Dense(DenseMatrix),
+    Bits(BitsMatrix),
 }
 
-impl Engine<'_> {
+impl Tables {
+    fn engine(&self) -> Engine<'_> {
+        match self {
+            Tables::Links => Engine::Links,
+            Tables::Dense(d) => Engine::Dense(d),
+            Tables::Bits(b) => Engine::Bits(b),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Tables::Links => "links",
+            Tables::Dense(_) => "dense",
+            Tables::Bits(_) => "bits",
+        }
+    }
+}
+
+/// The engine for `arg`: `auto` takes bits where it applies, else dense
+/// where it is recommended, else links; lookahead is the links engine's
+/// only. An engine asked for by name that cannot take the matrix is an error.
+fn pick_engine(arg: EngineArg, branching: Branching, matrix: &Matrix) -> Result<Tables, String> {
+    match (arg, branching) {
+        (EngineArg::Links, _) | (EngineArg::Auto, Branching::Lookahead) => Ok(Tables::Links),
+        (EngineArg::Dense | EngineArg::Bits, Branching::Lookahead) => {
+            Err("--branching lookahead needs --engine links (or auto)".into())
+        }
+        (EngineArg::Bits, _) => BitsMatrix::new(matrix)
+            .map(Tables::Bits)
+            .map_err(|e| format!("the bits engine cannot take this matrix: {e}")),
+        (EngineArg::Dense, _) => DenseMatrix::new(matrix)
+            .map(Tables::Dense)
+            .map_err(|e| format!("the dense engine cannot take this matrix: {e}")),
+        (EngineArg::Auto, _) => Ok(if let Ok(b) = BitsMatrix::new(matrix) {
+            Tables::Bits(b)
+        } else if DenseMatrix::recommended(matrix) {
+            DenseMatrix::new(matrix).map_or(Tables::Links, Tables::Dense)
+        } else {
+            Tables::Links
+        }),
+    }
+}
+
+/// The solver `--engine` picked.
+enum Searcher<'m> {
+    Links(Solver<'m>),
+    Dense(DenseSolver<'m>),
+    Bits(BitsSolver<'m>),
+}
+
+impl Searcher<'_> {
     fn next_solution(&mut self) -> Step {
         match self {
-            Engine::Links(s) => s.next_solution(),
-            Engine::Dense(s) => s.next_solution(),
+            Searcher::Links(s) => s.next_solution(),
+            Searcher::Dense(s) => s.next_solution(),
+            Searcher::Bits(s) => s.next_solution(),
         }
     }
     fn solution(&self) -> Vec<OptionId> {
         match self {
-            Engine::Links(s) => s.solution().collect(),
-            Engine::Dense(s) => s.solution().collect(),
+            Searcher::Links(s) => s.solution().collect(),
+            Searcher::Dense(s) => s.solution().collect(),
+            Searcher::Bits(s) => s.solution().collect(),
         }
     }
     fn is_exhausted(&self) -> bool {
         match self {
-            Engine::Links(s) => s.is_exhausted(),
-            Engine::Dense(s) => s.is_exhausted(),
+            Searcher::Links(s) => s.is_exhausted(),
+            Searcher::Dense(s) => s.is_exhausted(),
+            Searcher::Bits(s) => s.is_exhausted(),
         }
     }
     fn stats(&self) -> Stats {
         match self {
-            Engine::Links(s) => s.stats(),
-            Engine::Dense(s) => s.stats(),
+            Searcher::Links(s) => s.stats(),
+            Searcher::Dense(s) => s.stats(),
+            Searcher::Bits(s) => s.stats(),
         }
     }
     fn profile(&self) -> Option<&[u64]> {
         match self {
-            Engine::Links(s) => s.profile(),
-            Engine::Dense(s) => s.profile(),
+            Searcher::Links(s) => s.profile(),
+            Searcher::Dense(s) => s.profile(),
+            Searcher::Bits(s) => s.profile(),
         }
     }
     fn name(&self) -> &'static str {
         match self {
-            Engine::Links(_) => "links",
-            Engine::Dense(_) => "dense",
+            Searcher::Links(_) => "links",
+            Searcher::Dense(_) => "dense",
+            Searcher::Bits(_) => "bits",
         }
     }
 }
@@ -126,45 +186,43 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         nodes: args.node_budget,
         updates: args.budget,
     };
-    // Lookahead is the links engine's only.
-    let dense = match (args.engine, branching) {
-        (EngineArg::Links, _) => None,
-        (EngineArg::Auto, Branching::Lookahead) => None,
-        (EngineArg::Auto, _) if !DenseMatrix::recommended(&matrix) => None,
-        (EngineArg::Dense, Branching::Lookahead) => {
-            eprintln!("dlx cover: --branching lookahead needs --engine links (or auto)");
+    let tables = match pick_engine(args.engine, branching, &matrix) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
             return exit::BAD_INPUT;
         }
-        (_, _) => match DenseMatrix::new(&matrix) {
-            Ok(d) => Some(d),
-            Err(e) if args.engine == EngineArg::Dense => {
-                eprintln!("dlx cover: {name}: the dense engine cannot take this matrix: {e}");
-                return exit::BAD_INPUT;
-            }
-            Err(_) => None,
-        },
     };
     if args.jobs > 1 {
-        return count_on_threads(&args, &matrix, dense.as_ref(), branching);
+        return count_on_threads(&args, &matrix, &tables, branching);
     }
-    let mut solver = match &dense {
-        Some(d) => {
+    let mut solver = match &tables {
+        Tables::Bits(b) => {
+            let mut s = BitsSolver::new(b);
+            s.set_branching(branching);
+            s.set_budget(budget);
+            if args.profile {
+                s.enable_profile();
+            }
+            Searcher::Bits(s)
+        }
+        Tables::Dense(d) => {
             let mut s = DenseSolver::new(d);
             s.set_branching(branching);
             s.set_budget(budget);
             if args.profile {
                 s.enable_profile();
             }
-            Engine::Dense(s)
+            Searcher::Dense(s)
         }
-        None => {
+        Tables::Links => {
             let mut s = Solver::new(&matrix);
             s.set_branching(branching);
             s.set_budget(budget);
             if args.profile {
                 s.enable_profile();
             }
-            Engine::Links(s)
+            Searcher::Links(s)
         }
     };
     let print = args.all || args.first.is_some();
@@ -256,7 +314,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
 fn count_on_threads(
     args: &CoverArgs,
     matrix: &Matrix,
-    dense: Option<&DenseMatrix>,
+    tables: &Tables,
     branching: Branching,
 ) -> u8 {
     let refused = [
@@ -270,9 +328,9 @@ fn count_on_threads(
         eprintln!("dlx cover: --jobs counts only; {flag} needs --jobs 1");
         return exit::BAD_INPUT;
     }
-    let engine = if dense.is_some() { "dense" } else { "links" };
+    let engine = tables.name();
     let start = Instant::now();
-    let par = dlx::count_parallel(matrix, dense, branching, args.jobs);
+    let par = dlx::count_parallel(matrix, tables.engine(), branching, args.jobs);
     let seconds = start.elapsed().as_secs_f64();
     let (found, stats) = (par.solutions, par.stats);
     let mut out = BufWriter::new(io::stdout().lock());

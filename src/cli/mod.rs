@@ -60,6 +60,9 @@ pub(crate) enum EngineArg {
     Links,
     /// A bitset of active options per level, undone by copying.
     Dense,
+    /// The dense engine's bitset with lens as bit-sliced counters (at most
+    /// 64 primary items and 512 options).
+    Bits,
 }
 
 impl From<BranchingArg> for dlx::Branching {

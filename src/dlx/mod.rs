@@ -40,6 +40,7 @@
 //! *len*, *cover*, *uncover*, *hide*, *unhide*, *purify*. The counters
 //! ([`Stats`]) are DLX1's: *nodes* and *updates*.
 
+mod bits;
 mod dance;
 mod dense;
 mod index;
@@ -50,13 +51,16 @@ mod search;
 mod stats;
 mod verify;
 
+pub use bits::{
+    BitsError, BitsMatrix, BitsSolutions, BitsSolver, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+};
 pub use dense::{
     DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES, SMALL_STATE_BYTES,
 };
 pub use index::{ColorId, ItemId, OptionId};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub(crate) use parallel::Cut;
-pub use parallel::{count_parallel, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};
+pub use parallel::{count_parallel, Engine, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};
 pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Split, Step};
 pub use stats::Stats;
 pub use verify::verify_cover;

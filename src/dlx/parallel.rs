@@ -18,7 +18,10 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::search::{count_up_to, Steps};
-use super::{Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Split, Stats};
+use super::{
+    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Split,
+    Stats,
+};
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
 /// has them). With 64, pentominoes 6×10 cut at depth 3 spreads evenly over
@@ -107,10 +110,23 @@ impl Cut {
     }
 }
 
+/// The engine that searches a matrix, with its tables when it has any (they
+/// must be made from that matrix).
+#[derive(Clone, Copy, Debug)]
+pub enum Engine<'a> {
+    /// Dancing links ([`Solver`]), the only one for colors and lookahead.
+    Links,
+    /// The dense engine ([`DenseSolver`]).
+    Dense(&'a DenseMatrix),
+    /// The bits engine ([`BitsSolver`]).
+    Bits(&'a BitsMatrix),
+}
+
 /// A subtree searcher of one thread.
 enum Worker<'m> {
     Links(Solver<'m>),
     Dense(DenseSolver<'m>),
+    Bits(BitsSolver<'m>),
 }
 
 impl Worker<'_> {
@@ -120,11 +136,12 @@ impl Worker<'_> {
         match self {
             Worker::Links(s) => count_below(s, prefix),
             Worker::Dense(s) => count_below(s, prefix),
+            Worker::Bits(s) => count_below(s, prefix),
         }
     }
 }
 
-/// [`Worker::count`] for either engine.
+/// [`Worker::count`] for any engine.
 fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
     s.reset();
     for &o in prefix {
@@ -139,13 +156,13 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 }
 
 /// Counts the solutions of `matrix` with `branching` on `jobs` threads (the
-/// calling one waits). The subtrees are searched by the dense engine when
-/// `dense` is given (it must be made from `matrix`), else by the links
-/// engine; the cut is always made by the links engine (see the module
-/// documentation). `jobs <= 1` counts on the calling thread.
+/// calling one waits). The subtrees are searched by `engine` (its tables
+/// must be made from `matrix`; tables of another size are ignored, and the
+/// links engine searches); the cut is always made by the links engine (see
+/// the module documentation). `jobs <= 1` counts on the calling thread.
 ///
 /// ```
-/// use dlx::{count_parallel, knuth, Branching, Solver};
+/// use dlx::{count_parallel, knuth, Branching, Engine, Solver};
 ///
 /// let mut text = String::from("v1 v2 v3 v4 v5 v6 v7 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14\n");
 /// for i in 1..=7 {
@@ -154,7 +171,7 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 ///     }
 /// }
 /// let m = knuth::read(text.as_bytes()).unwrap();
-/// let par = count_parallel(&m, None, Branching::Knuth, 2);
+/// let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2);
 /// assert_eq!(par.solutions, 52); // Langford pairs, n = 7, both ways
 /// let mut one = Solver::new(&m);
 /// one.count();
@@ -162,18 +179,23 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 /// ```
 pub fn count_parallel(
     matrix: &Matrix,
-    dense: Option<&DenseMatrix>,
+    engine: Engine,
     branching: Branching,
     jobs: usize,
 ) -> ParallelCount {
-    let dense = dense.filter(|d| d.option_count() == matrix.option_count());
-    let make = || match dense {
-        Some(d) => {
+    let options = matrix.option_count();
+    let make = || match engine {
+        Engine::Dense(d) if d.option_count() == options => {
             let mut s = DenseSolver::new(d);
             s.set_branching(branching);
             Worker::Dense(s)
         }
-        None => {
+        Engine::Bits(b) if b.option_count() == options => {
+            let mut s = BitsSolver::new(b);
+            s.set_branching(branching);
+            Worker::Bits(s)
+        }
+        _ => {
             let mut s = Solver::new(matrix);
             s.set_branching(branching);
             Worker::Links(s)

@@ -1,0 +1,903 @@
+//! Algorithm X with every len kept as *bit-sliced counters*: the *bits*
+//! engine, for small uncolored matrices (at most 64 primary items and 512
+//! options, no item in more than 255).
+//!
+//! The same algorithm as [`Solver`](crate::dlx::Solver), the same tree and
+//! the same counters, with a third representation of the live matrix. Like
+//! the dense engine ([`crate::dlx::DenseSolver`]) it keeps, per search level,
+//! a *state* that is copied instead of undone, with one bit per option (still
+//! active or not). Unlike it, the lens are not one integer per item but `B`
+//! words, *planes*: bit `i` of plane `k` is bit `k` of primary item `i`'s
+//! len; one more word holds the primary items still uncovered. Then:
+//! * hiding an option subtracts 1 from the lens of all its primary items at
+//!   once: a borrow rippling up the planes, `2·B` word operations, no loads
+//!   or stores of lens;
+//! * Knuth's choice (the least len, leftmost on ties) walks down the planes
+//!   from the highest, keeping the candidates whose bit is 0 when there are
+//!   any: `B` steps and a trailing-zeros count, however many items;
+//! * committing an option clears, in one pass, every active option that
+//!   shares an item with it: a mask per option, the union of its items'
+//!   option masks, made once ([`BitsMatrix::new`]), instead of one cover
+//!   per item;
+//! * a state is `W + B + 1` words (queens 13: 3 + 4 + 1; Langford pairs 12:
+//!   4 + 5 + 1), small enough to copy per node like a struct.
+//!
+//! `W` (words of option bits, 1 to 8) and `B` (planes, 3 to 8) are
+//! compile-time constants, the matrix's own sizes (`by_shape!` picks the
+//! copy of the search loop), so every loop over a state is unrolled. Both
+//! matter: Langford pairs 12 took 10% more time with 6 planes than with the
+//! 5 it needs, queens 13 4% more with 4 words than with 3.
+//!
+//! Invariants:
+//! * state slot `2l` holds the state on entering level `l`, slot `2l + 1`
+//!   the same after covering the level's branching item (skipped when that
+//!   item has one option: committing the option covers it); levels below
+//!   `level` are committed, as in the other engines;
+//! * in a state, for every uncovered primary item `i` (bit `i` of the last
+//!   word), the planes hold the number of active options containing `i`;
+//!   the planes of covered items are never read (they may hold anything);
+//! * no active option contains a covered item, primary or secondary; a len
+//!   never goes below 0 (only an active option's items are decremented), so
+//!   no borrow leaves the top plane.
+//!
+//! Counters are DLX1's, counted as the dense engine counts them: a hidden
+//! option is as many updates as its items less one, a covered item one
+//! more, a node every level entered and every solution. With any
+//! [`Branching`] the tree is Knuth's: here the leftmost least len costs no
+//! more than the first forced item, and a len of 0 or 1 is always least.
+
+use super::index::OptionId;
+use super::search::{
+    count_up_to, first_solution, Branching, Budget, Count, PreselectError, Step, Steps,
+};
+use super::stats::Stats;
+use super::Matrix;
+use std::fmt;
+
+/// Calls a method generic over the state's shape `<W, B>` with the shape
+/// of `matrix` (see [`WORD_SIZES`] and [`PLANE_SIZES`]).
+macro_rules! by_shape {
+    ($matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $matrix.words {
+            1 => by_shape!(@planes 1, $matrix, $self.$f($($arg),*)),
+            2 => by_shape!(@planes 2, $matrix, $self.$f($($arg),*)),
+            3 => by_shape!(@planes 3, $matrix, $self.$f($($arg),*)),
+            4 => by_shape!(@planes 4, $matrix, $self.$f($($arg),*)),
+            5 => by_shape!(@planes 5, $matrix, $self.$f($($arg),*)),
+            6 => by_shape!(@planes 6, $matrix, $self.$f($($arg),*)),
+            7 => by_shape!(@planes 7, $matrix, $self.$f($($arg),*)),
+            _ => by_shape!(@planes 8, $matrix, $self.$f($($arg),*)),
+        }
+    };
+    (@planes $w:literal, $matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $matrix.planes {
+            3 => $self.$f::<$w, 3>($($arg),*),
+            4 => $self.$f::<$w, 4>($($arg),*),
+            5 => $self.$f::<$w, 5>($($arg),*),
+            6 => $self.$f::<$w, 6>($($arg),*),
+            7 => $self.$f::<$w, 7>($($arg),*),
+            _ => $self.$f::<$w, 8>($($arg),*),
+        }
+    };
+}
+
+/// Primary items the engine takes on: one word of planes.
+pub const MAX_BITS_PRIMARY: usize = 64;
+/// Options it takes on: words of active bits in a state.
+pub const MAX_BITS_OPTIONS: usize = 64 * WORD_SIZES[WORD_SIZES.len() - 1];
+/// The widths of option bits a state comes in (words); a matrix takes the
+/// smallest that holds its options.
+const WORD_SIZES: [usize; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+/// The numbers of planes a state comes in; a matrix takes the smallest that
+/// holds its longest item's len.
+const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
+
+/// Why a matrix is not for the bits engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BitsError {
+    /// The matrix has colors.
+    Colors,
+    /// It has this many primary items, over [`MAX_BITS_PRIMARY`].
+    TooManyPrimary(usize),
+    /// It has this many options, over [`MAX_BITS_OPTIONS`].
+    TooManyOptions(usize),
+    /// An item is in this many options, more than eight planes count.
+    LongItem(usize),
+}
+
+impl fmt::Display for BitsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BitsError::Colors => write!(f, "the matrix has colors"),
+            BitsError::TooManyPrimary(n) => write!(
+                f,
+                "it has {n} primary items (the bits engine takes up to {MAX_BITS_PRIMARY})"
+            ),
+            BitsError::TooManyOptions(n) => write!(
+                f,
+                "it has {n} options (the bits engine takes up to {MAX_BITS_OPTIONS})"
+            ),
+            BitsError::LongItem(n) => write!(f, "an item is in {n} options (at most 255)"),
+        }
+    }
+}
+
+impl std::error::Error for BitsError {}
+
+/// The fixed tables of the bits engine for one [`Matrix`]. Immutable; share
+/// it between any number of [`BitsSolver`]s.
+#[derive(Clone, Debug)]
+pub struct BitsMatrix {
+    primary: usize,
+    options: usize,
+    /// Words of option bits in a state (one of [`WORD_SIZES`]) and planes
+    /// (one of [`PLANE_SIZES`]).
+    words: usize,
+    planes: usize,
+    /// Option `r`'s items are `opt_items[opt_start[r]..opt_start[r + 1]]`.
+    opt_start: Vec<u32>,
+    opt_items: Vec<u32>,
+    /// Option `r`'s primary items as bits, and its updates when hidden (its
+    /// items less one).
+    opt_bits: Vec<u64>,
+    opt_cost: Vec<u32>,
+    /// Item `i`'s options: `words` words from `masks[i * words]`.
+    masks: Vec<u64>,
+    /// The options that share an item with option `r` (itself included):
+    /// `words` words from `conflicts[r * words]`, the union of its items'
+    /// masks. Committing `r` clears them all in one pass.
+    conflicts: Vec<u64>,
+    /// The state before anything is chosen: option bits, planes, the
+    /// uncovered primary items.
+    root: Vec<u64>,
+    /// Deepest level a search can reach.
+    max_depth: usize,
+}
+
+impl BitsMatrix {
+    /// The tables of `matrix`, or why it is not for this engine.
+    pub fn new(matrix: &Matrix) -> Result<BitsMatrix, BitsError> {
+        if matrix.has_colors() {
+            return Err(BitsError::Colors);
+        }
+        let primary = matrix.primary_count();
+        if primary > MAX_BITS_PRIMARY {
+            return Err(BitsError::TooManyPrimary(primary));
+        }
+        let options = matrix.option_count();
+        let Some(&words) = WORD_SIZES.iter().find(|&&w| 64 * w >= options) else {
+            return Err(BitsError::TooManyOptions(options));
+        };
+        let items = matrix.item_count();
+        let mut opt_start = Vec::with_capacity(options + 1);
+        let mut opt_items = Vec::new();
+        let mut opt_bits = Vec::with_capacity(options);
+        let mut opt_cost = Vec::with_capacity(options);
+        let mut masks = vec![0u64; items * words];
+        let mut count = vec![0usize; primary];
+        let mut active = vec![0u64; words];
+        let mut min_primary = usize::MAX;
+        opt_start.push(0);
+        for r in 0..options {
+            let o = OptionId::must(r);
+            let mut bits = 0u64;
+            for (i, _) in matrix.option_items(o) {
+                opt_items.push(i.as_usize() as u32);
+                if matrix.is_primary(i) {
+                    bits |= 1 << i.as_usize();
+                }
+            }
+            opt_start.push(opt_items.len() as u32);
+            opt_bits.push(bits);
+            opt_cost.push((matrix.option_items(o).len() as u32).saturating_sub(1));
+            // An option without primary items is never chosen (DLX1).
+            if bits != 0 {
+                active[r / 64] |= 1 << (r % 64);
+                min_primary = min_primary.min(bits.count_ones() as usize);
+                for (i, _) in matrix.option_items(o) {
+                    masks[i.as_usize() * words + r / 64] |= 1 << (r % 64);
+                    if let Some(c) = count.get_mut(i.as_usize()) {
+                        *c += 1;
+                    }
+                }
+            }
+        }
+        let mut conflicts = vec![0u64; options * words];
+        for r in 0..options {
+            for &i in &opt_items[opt_start[r] as usize..opt_start[r + 1] as usize] {
+                let i = i as usize;
+                for w in 0..words {
+                    conflicts[r * words + w] |= masks[i * words + w];
+                }
+            }
+        }
+        let most = count.iter().copied().max().unwrap_or(0);
+        let need = (usize::BITS - most.leading_zeros()) as usize;
+        let Some(&planes) = PLANE_SIZES.iter().find(|&&b| b >= need) else {
+            return Err(BitsError::LongItem(most));
+        };
+        let mut root = active;
+        let mut lens = vec![0u64; planes];
+        for (i, &c) in count.iter().enumerate() {
+            for (k, plane) in lens.iter_mut().enumerate() {
+                *plane |= ((c >> k) as u64 & 1) << i;
+            }
+        }
+        root.extend(lens);
+        root.push(if primary == 64 {
+            u64::MAX
+        } else {
+            (1u64 << primary) - 1
+        });
+        let max_depth = if min_primary == usize::MAX {
+            0
+        } else {
+            primary / min_primary
+        };
+        Ok(BitsMatrix {
+            primary,
+            options,
+            words,
+            planes,
+            opt_start,
+            opt_items,
+            opt_bits,
+            opt_cost,
+            masks,
+            conflicts,
+            root,
+            max_depth,
+        })
+    }
+
+    /// The number of options (as in the [`Matrix`] it was made from).
+    pub fn option_count(&self) -> usize {
+        self.options
+    }
+
+    /// Words of one search state.
+    pub fn state_words(&self) -> usize {
+        self.root.len()
+    }
+
+    fn option(&self, r: usize) -> &[u32] {
+        &self.opt_items[self.opt_start[r] as usize..self.opt_start[r + 1] as usize]
+    }
+
+    /// The first option at or after `from` that contains item `i` and is
+    /// active in `active` (`W` words).
+    #[inline(always)]
+    fn next_option<const W: usize>(&self, active: &[u64], i: usize, from: usize) -> Option<usize> {
+        let mask = &self.masks[i * W..i * W + W];
+        let mut w = from / 64;
+        let mut allowed = u64::MAX << (from % 64);
+        while w < W {
+            let m = at(mask, w) & at(active, w) & allowed;
+            if m != 0 {
+                return Some(w * 64 + m.trailing_zeros() as usize);
+            }
+            allowed = u64::MAX;
+            w += 1;
+        }
+        None
+    }
+
+    /// Covers item `i` in state `s` (`W` option words, `B` planes, the
+    /// uncovered items): clears its active options, subtracting 1 from the
+    /// lens of their primary items; returns DLX1's updates.
+    #[inline(always)]
+    fn cover<const W: usize, const B: usize>(&self, s: &mut [u64], i: usize) -> u64 {
+        let updates = self.clear::<W, B>(s, &self.masks[i * W..i * W + W]);
+        // Secondary items (numbered from `primary`) have no bit.
+        s[W + B] &= !1u64.checked_shl(i as u32).unwrap_or(0);
+        updates + 1
+    }
+
+    /// Covers every item of option `r` in state `s` but those already
+    /// covered: clears the active options that conflict with `r`, and marks
+    /// `r`'s primary items covered. Returns the updates of the hidden
+    /// options only (DLX1 counts one more per item covered).
+    #[inline(always)]
+    fn cover_option<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
+        let updates = self.clear::<W, B>(s, &self.conflicts[r * W..r * W + W]);
+        s[W + B] &= !at(&self.opt_bits, r);
+        updates
+    }
+
+    /// Clears the active options of `mask` in state `s`, subtracting 1 from
+    /// the lens of their primary items; returns their updates.
+    #[inline(always)]
+    fn clear<const W: usize, const B: usize>(&self, s: &mut [u64], mask: &[u64]) -> u64 {
+        let mut updates = 0;
+        let (active, rest) = s.split_at_mut(W);
+        let planes = &mut rest[..B];
+        for (w, word) in active.iter_mut().enumerate() {
+            let mut m = at(mask, w) & *word;
+            *word &= !m;
+            while m != 0 {
+                let r = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                // Subtract 1 from every len of `borrow`, lowest plane first.
+                let mut borrow = at(&self.opt_bits, r);
+                for plane in planes.iter_mut() {
+                    let p = *plane;
+                    *plane = p ^ borrow;
+                    borrow &= !p;
+                }
+                updates += u64::from(at(&self.opt_cost, r));
+            }
+        }
+        updates
+    }
+}
+
+/// The branching item of a state's `planes` among the `uncovered` items
+/// (not 0): the least len, leftmost on ties, and that len.
+#[inline(always)]
+fn choose<const B: usize>(planes: &[u64], uncovered: u64) -> (usize, u32) {
+    let mut least = uncovered;
+    for k in (0..B).rev() {
+        let zero = least & !planes[k];
+        if zero != 0 {
+            least = zero;
+        }
+    }
+    let i = least.trailing_zeros();
+    let len = (0..B).fold(0, |len, k| len | ((planes[k] >> i) as u32 & 1) << k);
+    (i as usize, len)
+}
+
+/// An unchecked read, under the module's invariants: option numbers come
+/// from mask bits, set only for options of the matrix; item numbers from
+/// the option tables; word numbers below `W`.
+#[inline(always)]
+fn at<T: Copy>(s: &[T], i: usize) -> T {
+    debug_assert!(i < s.len());
+    // SAFETY: `i < s.len()` by the invariants above.
+    #[allow(unsafe_code)]
+    unsafe {
+        *s.get_unchecked(i)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Forward,
+    Backdown,
+    Done,
+}
+
+/// In `BitsSolver::item`: the level's item had one option and was not
+/// covered on its own.
+const FORCED_FLAG: u32 = 1 << 31;
+
+/// One search over a [`BitsMatrix`]: its states, level stack and counters.
+/// Allocated once by [`BitsSolver::new`]; solving, counting, preselecting
+/// and resetting allocate nothing. The queries mirror
+/// [`Solver`](crate::dlx::Solver)'s.
+#[derive(Clone, Debug)]
+pub struct BitsSolver<'m> {
+    matrix: &'m BitsMatrix,
+    /// Every state slot, `slot` words each.
+    states: Vec<u64>,
+    slot: usize,
+    /// Per level: the branching item and the option being tried.
+    item: Vec<u32>,
+    choice: Vec<u32>,
+    level: usize,
+    phase: Phase,
+    preselected: Vec<u32>,
+    stats: Stats,
+    base: Stats,
+    budget: Budget,
+    profile: Option<Vec<u64>>,
+}
+
+impl<'m> BitsSolver<'m> {
+    /// A solver over `matrix`, ready to search.
+    pub fn new(matrix: &'m BitsMatrix) -> Self {
+        let slot = matrix.root.len();
+        let mut s = BitsSolver {
+            matrix,
+            states: vec![0; 2 * (matrix.max_depth + 2) * slot],
+            slot,
+            item: vec![0; matrix.max_depth + 1],
+            choice: vec![0; matrix.max_depth + 1],
+            level: 0,
+            phase: Phase::Forward,
+            preselected: Vec::with_capacity(matrix.primary),
+            stats: Stats::default(),
+            base: Stats::default(),
+            budget: Budget::default(),
+            profile: None,
+        };
+        s.reset();
+        s
+    }
+
+    /// The counters since the solver was made or last reset.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Limits the search; applies to the current search from its start.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// The branching rule. Every rule searches Knuth's tree here (see the
+    /// module documentation); kept so that the engines are interchangeable.
+    pub fn set_branching(&mut self, _branching: Branching) {}
+
+    /// Whether the current search has been exhausted.
+    pub fn is_exhausted(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// Turns on counting nodes per level (DLX1's profile).
+    pub fn enable_profile(&mut self) {
+        self.profile = Some(vec![0; self.matrix.max_depth + 2]);
+    }
+
+    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
+    pub fn profile(&self) -> Option<&[u64]> {
+        self.profile.as_deref().map(|p| {
+            let end = p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
+            &p[..end]
+        })
+    }
+
+    /// Undoes everything, preselected options included; zeroes the counters.
+    pub fn reset(&mut self) {
+        let slot = self.slot;
+        self.states[..slot].copy_from_slice(&self.matrix.root);
+        self.preselected.clear();
+        self.level = 0;
+        self.phase = Phase::Forward;
+        self.stats = Stats::default();
+        self.base = Stats::default();
+        if let Some(p) = &mut self.profile {
+            p.fill(0);
+        }
+    }
+
+    /// Abandons the search in progress (keeping preselected options).
+    pub fn restart(&mut self) {
+        self.level = 0;
+        self.phase = Phase::Forward;
+        self.base = self.stats;
+    }
+
+    /// Commits to `option` before the search (see
+    /// [`Solver::preselect`](crate::dlx::Solver::preselect)). Abandons any
+    /// search in progress; undone by [`reset`](Self::reset).
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        let m = self.matrix;
+        let r = option.as_usize();
+        if r >= m.options {
+            return Err(PreselectError::UnknownOption(option));
+        }
+        if m.opt_bits[r] == 0 {
+            return Err(PreselectError::IgnoredOption(option));
+        }
+        self.restart();
+        if self.states[r / 64] >> (r % 64) & 1 == 0 {
+            let mine = m.option(r);
+            let with = self
+                .preselected
+                .iter()
+                .copied()
+                .find(|&q| m.option(q as usize).iter().any(|i| mine.contains(i)))
+                .unwrap_or(0);
+            return Err(PreselectError::Conflict {
+                option,
+                with: OptionId::must(with as usize),
+            });
+        }
+        self.stats.updates +=
+            by_shape!(self.matrix, self.preselect_option(r)) + u64::from(m.opt_cost[r]) + 1;
+        self.preselected.push(r as u32);
+        self.base = self.stats;
+        Ok(())
+    }
+
+    /// The options preselected so far.
+    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
+        self.preselected.iter().map(|&r| OptionId::must(r as usize))
+    }
+
+    /// The solution just reported by [`next_solution`](Self::next_solution):
+    /// preselected options first, then the options chosen by the search.
+    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
+        let chosen = if self.phase == Phase::Backdown {
+            self.level
+        } else {
+            0
+        };
+        self.preselected
+            .iter()
+            .chain(&self.choice[..chosen])
+            .map(|&r| OptionId::must(r as usize))
+    }
+
+    /// The first solution, from a fresh search.
+    pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
+        first_solution(self)
+    }
+
+    /// Counts all solutions of a fresh search (within the budget).
+    pub fn count(&mut self) -> Count {
+        self.count_up_to(u64::MAX)
+    }
+
+    /// Counts solutions of a fresh search, stopping at `limit`.
+    pub fn count_up_to(&mut self, limit: u64) -> Count {
+        count_up_to(self, limit)
+    }
+
+    /// All solutions of a fresh search, lazily.
+    pub fn solutions(&mut self) -> BitsSolutions<'_, 'm> {
+        self.restart();
+        BitsSolutions { solver: self }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.budget.spent(&self.stats, &self.base)
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        by_shape!(self.matrix, self.run())
+    }
+
+    /// Covers every item of option `r` in state slot 0 (preselecting).
+    fn preselect_option<const W: usize, const B: usize>(&mut self, r: usize) -> u64 {
+        self.matrix
+            .cover_option::<W, B>(&mut self.states[..W + B + 1], r)
+    }
+
+    /// The search loop, from the paused state. `cand` is the option to try
+    /// at `level` (None: the branching item's options are used up).
+    fn run<const W: usize, const B: usize>(&mut self) -> Step {
+        let check_budget = self.budget != Budget::default();
+        let mut cand = match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Backdown => match self.back_down::<W>() {
+                Some(c) => c,
+                None => return Step::Exhausted,
+            },
+            Phase::Forward => match self.forward::<W, B>(check_budget) {
+                Ok(c) => c,
+                Err(step) => return step,
+            },
+        };
+        loop {
+            let Some(r) = cand else {
+                match self.back_down::<W>() {
+                    Some(c) => cand = c,
+                    None => return Step::Exhausted,
+                }
+                continue;
+            };
+            if self.commit::<W, B>(r) {
+                self.stats.nodes += 1;
+                if let Some(p) = &mut self.profile {
+                    p[self.level] += 1;
+                }
+                self.stats.solutions += 1;
+                self.phase = Phase::Backdown;
+                return Step::Solution;
+            }
+            match self.forward::<W, B>(check_budget) {
+                Ok(c) => cand = c,
+                Err(step) => return step,
+            }
+        }
+    }
+
+    /// Commits option `r` at `level` (state slot `2·level + 1` plus `r`'s
+    /// other items into slot `2·level + 2`) and goes a level deeper. Returns
+    /// whether every primary item is covered.
+    #[inline(always)]
+    fn commit<const W: usize, const B: usize>(&mut self, r: usize) -> bool {
+        let m = self.matrix;
+        let size = W + B + 1;
+        let l = self.level;
+        let item = self.item[l];
+        // A forced item was not covered into slot `2l + 1`: cover it here.
+        // Covering r's items (all of them when forced, else all but the
+        // branching item) is one update each.
+        let forced = item & FORCED_FLAG != 0;
+        let from = 2 * l + usize::from(!forced);
+        self.choice[l] = r as u32;
+        let to = 2 * l + 2;
+        self.states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut self.states[to * size..(to + 1) * size];
+        self.stats.updates +=
+            m.cover_option::<W, B>(slot, r) + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
+        self.level += 1;
+        slot[W + B] == 0
+    }
+
+    /// Enters a node at `level`: picks and covers the branching item (state
+    /// slot `2·level` into `2·level + 1`) and returns its first option.
+    #[inline(always)]
+    fn forward<const W: usize, const B: usize>(
+        &mut self,
+        check_budget: bool,
+    ) -> Result<Option<usize>, Step> {
+        if check_budget && self.over_budget() {
+            self.phase = Phase::Forward;
+            return Err(Step::Budget);
+        }
+        self.stats.nodes += 1;
+        if let Some(p) = &mut self.profile {
+            p[self.level] += 1;
+        }
+        let m = self.matrix;
+        let size = W + B + 1;
+        let l = self.level;
+        let at = 2 * l;
+        let here = &self.states[at * size..(at + 1) * size];
+        let uncovered = here[W + B];
+        if uncovered == 0 {
+            // Only at the root: nothing to cover, the empty choice solves it.
+            self.stats.solutions += 1;
+            self.phase = Phase::Backdown;
+            return Err(Step::Solution);
+        }
+        let (i, least) = choose::<B>(&here[W..W + B], uncovered);
+        self.item[l] = i as u32;
+        if least == 0 {
+            // A dead end: DLX covers the item (one update) and finds nothing.
+            self.stats.updates += 1;
+            return Ok(None);
+        }
+        let r = m.next_option::<W>(&here[..W], i, 0);
+        if least == 1 {
+            // Forced: `commit` covers the item too, from slot `2l` itself.
+            self.item[l] = FORCED_FLAG | i as u32;
+            return Ok(r);
+        }
+        self.states
+            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
+        let slot = &mut self.states[(at + 1) * size..(at + 2) * size];
+        self.stats.updates += m.cover::<W, B>(slot, i);
+        Ok(r)
+    }
+
+    /// Leaves the current level's option for the next one; `None` when level
+    /// 0 is finished.
+    #[inline(always)]
+    fn back_down<const W: usize>(&mut self) -> Option<Option<usize>> {
+        if self.level == 0 {
+            self.phase = Phase::Done;
+            return None;
+        }
+        self.level -= 1;
+        let l = self.level;
+        let at = 2 * l * self.slot;
+        let i = (self.item[l] & !FORCED_FLAG) as usize;
+        let from = self.choice[l] as usize + 1;
+        Some(
+            self.matrix
+                .next_option::<W>(&self.states[at..at + W], i, from),
+        )
+    }
+}
+
+impl Steps for BitsSolver<'_> {
+    fn restart(&mut self) {
+        BitsSolver::restart(self);
+    }
+    fn next_solution(&mut self) -> Step {
+        BitsSolver::next_solution(self)
+    }
+    fn solution_vec(&self) -> Vec<OptionId> {
+        self.solution().collect()
+    }
+    fn is_exhausted(&self) -> bool {
+        BitsSolver::is_exhausted(self)
+    }
+    fn reset(&mut self) {
+        BitsSolver::reset(self);
+    }
+    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        BitsSolver::preselect(self, option)
+    }
+    fn stats(&self) -> Stats {
+        BitsSolver::stats(self)
+    }
+}
+
+/// The lazy iterator of [`BitsSolver::solutions`].
+#[derive(Debug)]
+pub struct BitsSolutions<'s, 'm> {
+    solver: &'s mut BitsSolver<'m>,
+}
+
+impl Iterator for BitsSolutions<'_, '_> {
+    type Item = Vec<OptionId>;
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        match self.solver.next_solution() {
+            Step::Solution => Some(self.solver.solution().collect()),
+            Step::Exhausted | Step::Budget => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the bits engine (several shapes of
+    //! state, secondary items, ignored options, preselect, budget stop and
+    //! resume), each against the DLX solver. Quick enough for Miri, which
+    //! checks the unchecked reads.
+    use super::*;
+    use crate::dlx::{knuth, verify_cover, MatrixBuilder, Solver};
+    use crate::problems;
+
+    /// Every solution of both engines with Knuth's rule: the same solutions
+    /// in the same order, the same nodes and updates. Returns the count.
+    fn agree(m: &Matrix) -> u64 {
+        let b = BitsMatrix::new(m).unwrap();
+        let mut bits = BitsSolver::new(&b);
+        let mut links = Solver::new(m);
+        let mut n = 0;
+        loop {
+            let (x, y) = (bits.next_solution(), links.next_solution());
+            assert_eq!(x, y);
+            if x != Step::Solution {
+                break;
+            }
+            let sol: Vec<_> = bits.solution().collect();
+            assert_eq!(sol, links.solution().collect::<Vec<_>>());
+            verify_cover(m, &sol).unwrap();
+            n += 1;
+        }
+        assert_eq!(bits.stats(), links.stats());
+        n
+    }
+
+    #[test]
+    fn same_tree_as_dlx_on_small_problems() {
+        assert_eq!(agree(&problems::queens(1).unwrap()), 1);
+        assert_eq!(agree(&problems::queens(4).unwrap()), 2);
+        assert_eq!(agree(&problems::queens(6).unwrap()), 4);
+        assert_eq!(agree(&problems::langford(3).unwrap()), 2);
+        assert_eq!(agree(&problems::langford(4).unwrap()), 2);
+        // TAOCP 7.2.2.1's example: mixed option lengths.
+        let taocp = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+        let m = knuth::read(taocp.as_bytes()).unwrap();
+        assert_eq!(agree(&m), 1);
+        let b = BitsMatrix::new(&m).unwrap();
+        let mut s = BitsSolver::new(&b);
+        assert_eq!(s.count().solutions, 1);
+        assert_eq!((s.stats().nodes, s.stats().updates), (6, 30));
+    }
+
+    #[test]
+    fn wide_states_secondary_items_and_ignored_options() {
+        // 330 options (6 words): options of the secondary item only are
+        // ignored (they fill the words); `a` has 2 options 329 apart; the
+        // `x` items share options with each other and with `s`. Item `x0`
+        // is in 19 options (5 planes).
+        let mut b = MatrixBuilder::new();
+        let a = b.primary("a").unwrap();
+        let x: Vec<_> = (0..4)
+            .map(|k| b.primary(&format!("x{k}")).unwrap())
+            .collect();
+        let s = b.secondary("s").unwrap();
+        b.option(&[a, x[0]]).unwrap();
+        for _ in 0..280 {
+            b.option(&[s]).unwrap();
+        }
+        for k in 0..24 {
+            b.option(&[x[k % 4], x[(k + 1) % 4], s]).unwrap();
+            b.option(&[x[k % 4]]).unwrap();
+        }
+        b.option(&[a]).unwrap();
+        let m = b.build().unwrap();
+        let bm = BitsMatrix::new(&m).unwrap();
+        assert_eq!((bm.words, bm.planes), (6, 5));
+        assert_eq!(bm.state_words(), 6 + 5 + 1);
+        assert!(agree(&m) > 0);
+        let mut solver = BitsSolver::new(&bm);
+        assert_eq!(
+            solver.preselect(OptionId::must(1)),
+            Err(PreselectError::IgnoredOption(OptionId::must(1)))
+        );
+    }
+
+    #[test]
+    fn choose_takes_the_leftmost_least_len() {
+        // Lens 5, 2, 7, 2, 0 (item 4 covered), in 3 planes.
+        let lens = [5u64, 2, 7, 2, 0];
+        let planes: Vec<u64> = (0..3)
+            .map(|k| {
+                lens.iter()
+                    .enumerate()
+                    .fold(0, |p, (i, &l)| p | (l >> k & 1) << i)
+            })
+            .collect();
+        assert_eq!(choose::<3>(&planes, 0b01111), (1, 2));
+        assert_eq!(choose::<3>(&planes, 0b01101), (3, 2));
+        assert_eq!(choose::<3>(&planes, 0b00101), (0, 5));
+        assert_eq!(choose::<3>(&planes, 0b10101), (4, 0));
+    }
+
+    #[test]
+    fn preselect_budget_and_reset() {
+        let m = problems::queens(6).unwrap();
+        let b = BitsMatrix::new(&m).unwrap();
+        let mut s = BitsSolver::new(&b);
+        // Queen at row 0, column 1: one of the 4 solutions.
+        let first = OptionId::must(1);
+        s.preselect(first).unwrap();
+        assert!(matches!(
+            s.preselect(OptionId::must(2)),
+            Err(PreselectError::Conflict { with, .. }) if with == first
+        ));
+        assert_eq!(
+            s.preselect(OptionId::must(10_000)),
+            Err(PreselectError::UnknownOption(OptionId::must(10_000)))
+        );
+        assert_eq!(s.count().solutions, 1);
+        let mut links = Solver::new(&m);
+        links.preselect(first).unwrap();
+        links.count();
+        assert_eq!(s.stats(), links.stats());
+        // Pause every 3 nodes: the same solutions as without pauses.
+        s.reset();
+        let all = s.solutions().collect::<Vec<_>>();
+        assert_eq!(all.len(), 4);
+        s.reset();
+        let mut paused = Vec::new();
+        let mut budget = 3;
+        loop {
+            s.set_budget(Budget {
+                nodes: Some(budget),
+                updates: None,
+            });
+            match s.next_solution() {
+                Step::Solution => paused.push(s.solution().collect::<Vec<_>>()),
+                Step::Budget => budget += 3,
+                Step::Exhausted => break,
+            }
+        }
+        assert_eq!(paused, all);
+        assert!(s.is_exhausted());
+        // The profile counts the nodes of each level.
+        s.reset();
+        s.set_budget(Budget::default());
+        s.enable_profile();
+        s.count();
+        let profile = s.profile().unwrap();
+        assert_eq!(profile[0], 1);
+        assert_eq!(profile.iter().sum::<u64>(), s.stats().nodes);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "builds large matrices: slow under Miri")]
+    fn limits_are_refused() {
+        let m = knuth::read("A | s\nA s:x\nA s:y\n".as_bytes()).unwrap();
+        assert_eq!(BitsMatrix::new(&m).unwrap_err(), BitsError::Colors);
+        let many = |primary: usize, options: usize| {
+            let mut b = MatrixBuilder::new();
+            let items: Vec<_> = (0..primary)
+                .map(|k| b.primary(&format!("i{k}")).unwrap())
+                .collect();
+            for r in 0..options {
+                b.option(&[items[r % primary]]).unwrap();
+            }
+            BitsMatrix::new(&b.build().unwrap()).map(|b| (b.words, b.planes))
+        };
+        assert_eq!(many(64, 512), Ok((8, 4)));
+        assert_eq!(many(65, 65), Err(BitsError::TooManyPrimary(65)));
+        assert_eq!(many(64, 513), Err(BitsError::TooManyOptions(513)));
+        assert_eq!(many(2, 510), Ok((8, 8)));
+        assert_eq!(many(1, 256), Err(BitsError::LongItem(256)));
+        assert!(BitsMatrix::new(crate::sudoku::SudokuMatrix::new(3).unwrap().matrix()).is_err());
+        assert!(BitsMatrix::new(crate::sudoku::SudokuMatrix::new(2).unwrap().matrix()).is_ok());
+    }
+}
