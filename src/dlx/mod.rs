@@ -14,8 +14,12 @@
 //!   counts) over a bitset of active options, undone by copying instead of
 //!   dancing; for uncolored matrices with a small state or long options,
 //!   where it is faster ([`DenseMatrix::recommended`] says when).
+//! * [`BitsMatrix`] → [`BitsSolver`]: the same search again, with the lens
+//!   bit-sliced into a few words; for uncolored matrices of at most 64
+//!   primary items and 512 options, where it is the fastest.
 //! * [`Solver::split`] cuts a search into subtrees; [`count_parallel`] counts
-//!   them on several threads (same count; with Knuth's rule, same counters).
+//!   them on several threads with any [`Engine`] (same count; with Knuth's
+//!   rule, same counters).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions.
 //!
