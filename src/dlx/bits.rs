@@ -48,7 +48,7 @@
 
 use super::index::OptionId;
 use super::search::{
-    count_up_to, first_solution, Branching, Budget, Count, PreselectError, Step, Steps,
+    conflict, engine_queries, levels_reached, Branching, Budget, PreselectError, Step,
 };
 use super::stats::Stats;
 use super::Matrix;
@@ -441,10 +441,7 @@ impl<'m> BitsSolver<'m> {
 
     /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        self.profile.as_deref().map(|p| {
-            let end = p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
-            &p[..end]
-        })
+        levels_reached(self.profile.as_deref())
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
@@ -482,17 +479,8 @@ impl<'m> BitsSolver<'m> {
         }
         self.restart();
         if self.states[r / 64] >> (r % 64) & 1 == 0 {
-            let mine = m.option(r);
-            let with = self
-                .preselected
-                .iter()
-                .copied()
-                .find(|&q| m.option(q as usize).iter().any(|i| mine.contains(i)))
-                .unwrap_or(0);
-            return Err(PreselectError::Conflict {
-                option,
-                with: OptionId::must(with as usize),
-            });
+            let held = self.preselected.iter().map(|&q| (q, m.option(q as usize)));
+            return Err(conflict(option, m.option(r), held));
         }
         self.stats.updates +=
             by_shape!(self.matrix, self.preselect_option(r)) + u64::from(m.opt_cost[r]) + 1;
@@ -518,27 +506,6 @@ impl<'m> BitsSolver<'m> {
             .iter()
             .chain(&self.choice[..chosen])
             .map(|&r| OptionId::must(r as usize))
-    }
-
-    /// The first solution, from a fresh search.
-    pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
-        first_solution(self)
-    }
-
-    /// Counts all solutions of a fresh search (within the budget).
-    pub fn count(&mut self) -> Count {
-        self.count_up_to(u64::MAX)
-    }
-
-    /// Counts solutions of a fresh search, stopping at `limit`.
-    pub fn count_up_to(&mut self, limit: u64) -> Count {
-        count_up_to(self, limit)
-    }
-
-    /// All solutions of a fresh search, lazily.
-    pub fn solutions(&mut self) -> BitsSolutions<'_, 'm> {
-        self.restart();
-        BitsSolutions { solver: self }
     }
 
     fn over_budget(&self) -> bool {
@@ -687,45 +654,7 @@ impl<'m> BitsSolver<'m> {
     }
 }
 
-impl Steps for BitsSolver<'_> {
-    fn restart(&mut self) {
-        BitsSolver::restart(self);
-    }
-    fn next_solution(&mut self) -> Step {
-        BitsSolver::next_solution(self)
-    }
-    fn solution_vec(&self) -> Vec<OptionId> {
-        self.solution().collect()
-    }
-    fn is_exhausted(&self) -> bool {
-        BitsSolver::is_exhausted(self)
-    }
-    fn reset(&mut self) {
-        BitsSolver::reset(self);
-    }
-    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        BitsSolver::preselect(self, option)
-    }
-    fn stats(&self) -> Stats {
-        BitsSolver::stats(self)
-    }
-}
-
-/// The lazy iterator of [`BitsSolver::solutions`].
-#[derive(Debug)]
-pub struct BitsSolutions<'s, 'm> {
-    solver: &'s mut BitsSolver<'m>,
-}
-
-impl Iterator for BitsSolutions<'_, '_> {
-    type Item = Vec<OptionId>;
-    fn next(&mut self) -> Option<Vec<OptionId>> {
-        match self.solver.next_solution() {
-            Step::Solution => Some(self.solver.solution().collect()),
-            Step::Exhausted | Step::Budget => None,
-        }
-    }
-}
+engine_queries!(BitsSolver, BitsSolutions);
 
 #[cfg(test)]
 mod tests {
@@ -734,70 +663,26 @@ mod tests {
     //! resume), each against the DLX solver. Quick enough for Miri, which
     //! checks the unchecked reads.
     use super::*;
-    use crate::dlx::{knuth, verify_cover, MatrixBuilder, Solver};
+    use crate::dlx::search::engine_tests::{self, agree_with_links};
+    use crate::dlx::{knuth, MatrixBuilder};
     use crate::problems;
 
-    /// Every solution of both engines with Knuth's rule: the same solutions
-    /// in the same order, the same nodes and updates. Returns the count.
+    /// The bits engine against the links engine (see `agree_with_links`).
     fn agree(m: &Matrix) -> u64 {
-        let b = BitsMatrix::new(m).unwrap();
-        let mut bits = BitsSolver::new(&b);
-        let mut links = Solver::new(m);
-        let mut n = 0;
-        loop {
-            let (x, y) = (bits.next_solution(), links.next_solution());
-            assert_eq!(x, y);
-            if x != Step::Solution {
-                break;
-            }
-            let sol: Vec<_> = bits.solution().collect();
-            assert_eq!(sol, links.solution().collect::<Vec<_>>());
-            verify_cover(m, &sol).unwrap();
-            n += 1;
-        }
-        assert_eq!(bits.stats(), links.stats());
-        n
+        agree_with_links(m, &mut BitsSolver::new(&BitsMatrix::new(m).unwrap()))
     }
 
     #[test]
     fn same_tree_as_dlx_on_small_problems() {
-        assert_eq!(agree(&problems::queens(1).unwrap()), 1);
-        assert_eq!(agree(&problems::queens(4).unwrap()), 2);
-        assert_eq!(agree(&problems::queens(6).unwrap()), 4);
-        assert_eq!(agree(&problems::langford(3).unwrap()), 2);
-        assert_eq!(agree(&problems::langford(4).unwrap()), 2);
-        // TAOCP 7.2.2.1's example: mixed option lengths.
-        let taocp = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
-        let m = knuth::read(taocp.as_bytes()).unwrap();
-        assert_eq!(agree(&m), 1);
-        let b = BitsMatrix::new(&m).unwrap();
-        let mut s = BitsSolver::new(&b);
-        assert_eq!(s.count().solutions, 1);
-        assert_eq!((s.stats().nodes, s.stats().updates), (6, 30));
+        for (m, want) in engine_tests::small_problems() {
+            assert_eq!(agree(&m), want);
+        }
     }
 
     #[test]
     fn wide_states_secondary_items_and_ignored_options() {
-        // 330 options (6 words): options of the secondary item only are
-        // ignored (they fill the words); `a` has 2 options 329 apart; the
-        // `x` items share options with each other and with `s`. Item `x0`
-        // is in 19 options (5 planes).
-        let mut b = MatrixBuilder::new();
-        let a = b.primary("a").unwrap();
-        let x: Vec<_> = (0..4)
-            .map(|k| b.primary(&format!("x{k}")).unwrap())
-            .collect();
-        let s = b.secondary("s").unwrap();
-        b.option(&[a, x[0]]).unwrap();
-        for _ in 0..280 {
-            b.option(&[s]).unwrap();
-        }
-        for k in 0..24 {
-            b.option(&[x[k % 4], x[(k + 1) % 4], s]).unwrap();
-            b.option(&[x[k % 4]]).unwrap();
-        }
-        b.option(&[a]).unwrap();
-        let m = b.build().unwrap();
+        // 330 options (6 words), item `x0` in 19 of them (5 planes).
+        let (m, ..) = engine_tests::wide(24);
         let bm = BitsMatrix::new(&m).unwrap();
         assert_eq!((bm.words, bm.planes), (6, 5));
         assert_eq!(bm.state_words(), 6 + 5 + 1);
@@ -831,42 +716,7 @@ mod tests {
         let m = problems::queens(6).unwrap();
         let b = BitsMatrix::new(&m).unwrap();
         let mut s = BitsSolver::new(&b);
-        // Queen at row 0, column 1: one of the 4 solutions.
-        let first = OptionId::must(1);
-        s.preselect(first).unwrap();
-        assert!(matches!(
-            s.preselect(OptionId::must(2)),
-            Err(PreselectError::Conflict { with, .. }) if with == first
-        ));
-        assert_eq!(
-            s.preselect(OptionId::must(10_000)),
-            Err(PreselectError::UnknownOption(OptionId::must(10_000)))
-        );
-        assert_eq!(s.count().solutions, 1);
-        let mut links = Solver::new(&m);
-        links.preselect(first).unwrap();
-        links.count();
-        assert_eq!(s.stats(), links.stats());
-        // Pause every 3 nodes: the same solutions as without pauses.
-        s.reset();
-        let all = s.solutions().collect::<Vec<_>>();
-        assert_eq!(all.len(), 4);
-        s.reset();
-        let mut paused = Vec::new();
-        let mut budget = 3;
-        loop {
-            s.set_budget(Budget {
-                nodes: Some(budget),
-                updates: None,
-            });
-            match s.next_solution() {
-                Step::Solution => paused.push(s.solution().collect::<Vec<_>>()),
-                Step::Budget => budget += 3,
-                Step::Exhausted => break,
-            }
-        }
-        assert_eq!(paused, all);
-        assert!(s.is_exhausted());
+        engine_tests::preselect_budget_and_reset(&m, &mut s);
         // The profile counts the nodes of each level.
         s.reset();
         s.set_budget(Budget::default());

@@ -47,7 +47,7 @@
 
 use super::index::OptionId;
 use super::search::{
-    count_up_to, first_solution, Branching, Budget, Count, PreselectError, Step, Steps,
+    conflict, engine_queries, levels_reached, Branching, Budget, PreselectError, Step,
 };
 use super::stats::Stats;
 use super::Matrix;
@@ -657,10 +657,7 @@ impl<'m> DenseSolver<'m> {
 
     /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        self.profile.as_deref().map(|p| {
-            let end = p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
-            &p[..end]
-        })
+        levels_reached(self.profile.as_deref())
     }
 
     /// State slot `k`: its active bits and its lens.
@@ -709,17 +706,8 @@ impl<'m> DenseSolver<'m> {
         }
         self.restart();
         if self.states[r / 64] >> (r % 64) & 1 == 0 {
-            let mine = m.option(r);
-            let with = self
-                .preselected
-                .iter()
-                .copied()
-                .find(|&q| m.option(q as usize).iter().any(|i| mine.contains(i)))
-                .unwrap_or(0);
-            return Err(PreselectError::Conflict {
-                option,
-                with: OptionId::must(with as usize),
-            });
+            let held = self.preselected.iter().map(|&q| (q, m.option(q as usize)));
+            return Err(conflict(option, m.option(r), held));
         }
         let mut left = self.left[0];
         let (slot, p) = (self.slot, m.primary);
@@ -752,29 +740,6 @@ impl<'m> DenseSolver<'m> {
             .iter()
             .chain(&self.choice[..chosen])
             .map(|&r| OptionId::must(r as usize))
-    }
-
-    /// The first solution, from a fresh search (see
-    /// [`Solver::first_solution`](crate::dlx::Solver::first_solution)).
-    pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
-        first_solution(self)
-    }
-
-    /// Counts all solutions of a fresh search (within the budget).
-    pub fn count(&mut self) -> Count {
-        self.count_up_to(u64::MAX)
-    }
-
-    /// Counts solutions of a fresh search, stopping at `limit`.
-    pub fn count_up_to(&mut self, limit: u64) -> Count {
-        count_up_to(self, limit)
-    }
-
-    /// All solutions of a fresh search, lazily (see
-    /// [`Solver::solutions`](crate::dlx::Solver::solutions)).
-    pub fn solutions(&mut self) -> DenseSolutions<'_, 'm> {
-        self.restart();
-        DenseSolutions { solver: self }
     }
 
     fn over_budget(&self) -> bool {
@@ -955,46 +920,7 @@ impl<'m> DenseSolver<'m> {
     }
 }
 
-impl Steps for DenseSolver<'_> {
-    fn restart(&mut self) {
-        DenseSolver::restart(self);
-    }
-    fn next_solution(&mut self) -> Step {
-        DenseSolver::next_solution(self)
-    }
-    fn solution_vec(&self) -> Vec<OptionId> {
-        self.solution().collect()
-    }
-    fn is_exhausted(&self) -> bool {
-        DenseSolver::is_exhausted(self)
-    }
-    fn reset(&mut self) {
-        DenseSolver::reset(self);
-    }
-    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        DenseSolver::preselect(self, option)
-    }
-    fn stats(&self) -> Stats {
-        DenseSolver::stats(self)
-    }
-}
-
-/// The lazy iterator of [`DenseSolver::solutions`].
-#[derive(Debug)]
-pub struct DenseSolutions<'s, 'm> {
-    solver: &'s mut DenseSolver<'m>,
-}
-
-impl Iterator for DenseSolutions<'_, '_> {
-    type Item = Vec<OptionId>;
-
-    fn next(&mut self) -> Option<Vec<OptionId>> {
-        match self.solver.next_solution() {
-            Step::Solution => Some(self.solver.solution().collect()),
-            Step::Exhausted | Step::Budget => None,
-        }
-    }
-}
+engine_queries!(DenseSolver, DenseSolutions);
 
 #[cfg(test)]
 mod tests {
@@ -1003,7 +929,8 @@ mod tests {
     //! each against the DLX solver. Quick enough for Miri, which checks the
     //! unchecked indexing.
     use super::*;
-    use crate::dlx::{knuth, verify_cover, MatrixBuilder, Solver};
+    use crate::dlx::search::engine_tests::{self, agree_with_links};
+    use crate::dlx::{knuth, MatrixBuilder, Solver};
     use crate::problems;
 
     /// Every solution of both engines with Knuth's rule: same solutions in
@@ -1012,24 +939,14 @@ mod tests {
     fn agree(m: &Matrix) -> u64 {
         let d = DenseMatrix::new(m).unwrap();
         let mut dense = DenseSolver::new(&d);
-        let mut links = Solver::new(m);
-        let mut n = 0;
-        let mut all = Vec::new();
-        loop {
-            let (a, b) = (dense.next_solution(), links.next_solution());
-            assert_eq!(a, b);
-            if a != Step::Solution {
-                break;
-            }
-            let sol: Vec<_> = dense.solution().collect();
-            assert_eq!(sol, links.solution().collect::<Vec<_>>());
-            verify_cover(m, &sol).unwrap();
-            let mut sorted = sol.clone();
-            sorted.sort();
-            all.push(sorted);
-            n += 1;
-        }
-        assert_eq!(dense.stats(), links.stats());
+        let n = agree_with_links(m, &mut dense);
+        let mut all: Vec<Vec<OptionId>> = Solver::new(m)
+            .solutions()
+            .map(|mut s| {
+                s.sort();
+                s
+            })
+            .collect();
         dense.set_branching(Branching::FirstForced);
         let mut forced: Vec<Vec<OptionId>> = dense
             .solutions()
@@ -1046,42 +963,16 @@ mod tests {
 
     #[test]
     fn same_tree_as_dlx_on_small_problems() {
-        assert_eq!(agree(&problems::queens(1).unwrap()), 1);
-        assert_eq!(agree(&problems::queens(4).unwrap()), 2);
-        assert_eq!(agree(&problems::queens(6).unwrap()), 4);
-        assert_eq!(agree(&problems::langford(3).unwrap()), 2);
-        assert_eq!(agree(&problems::langford(4).unwrap()), 2);
-        // TAOCP 7.2.2.1's example: mixed option lengths.
-        let taocp = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
-        let m = knuth::read(taocp.as_bytes()).unwrap();
-        assert_eq!(agree(&m), 1);
-        let d = DenseMatrix::new(&m).unwrap();
-        let mut s = DenseSolver::new(&d);
-        assert_eq!(s.count().solutions, 1);
-        assert_eq!((s.stats().nodes, s.stats().updates), (6, 30));
+        for (m, want) in engine_tests::small_problems() {
+            assert_eq!(agree(&m), want);
+        }
     }
 
     #[test]
     fn lists_and_masks_and_ignored_options() {
         // 314 options over 5 words: item `a` has 2 options 313 apart (walked
-        // by its list), the `x` items options in a run (masks); options of
-        // the secondary item only are ignored (they fill the words).
-        let mut b = MatrixBuilder::new();
-        let a = b.primary("a").unwrap();
-        let x: Vec<_> = (0..4)
-            .map(|k| b.primary(&format!("x{k}")).unwrap())
-            .collect();
-        let s = b.secondary("s").unwrap();
-        b.option(&[a, x[0]]).unwrap();
-        for _ in 0..280 {
-            b.option(&[s]).unwrap();
-        }
-        for k in 0..16 {
-            b.option(&[x[k % 4], x[(k + 1) % 4], s]).unwrap();
-            b.option(&[x[k % 4]]).unwrap();
-        }
-        b.option(&[a]).unwrap();
-        let m = b.build().unwrap();
+        // by its list), the `x` items options in a run (masks).
+        let (m, a, x) = engine_tests::wide(16);
         let d = DenseMatrix::new(&m).unwrap();
         assert!(d.listed[a.as_usize()]);
         assert!(!d.listed[x[1].as_usize()]);
@@ -1092,39 +983,7 @@ mod tests {
     fn preselect_budget_and_reset() {
         let m = problems::queens(6).unwrap();
         let d = DenseMatrix::new(&m).unwrap();
-        let mut s = DenseSolver::new(&d);
-        // Queen at row 0, column 1: one of the 4 solutions.
-        let first = OptionId::must(1);
-        s.preselect(first).unwrap();
-        assert!(matches!(
-            s.preselect(OptionId::must(2)),
-            Err(PreselectError::Conflict { with, .. }) if with == first
-        ));
-        assert_eq!(
-            s.preselect(OptionId::must(10_000)),
-            Err(PreselectError::UnknownOption(OptionId::must(10_000)))
-        );
-        assert_eq!(s.count().solutions, 1);
-        // Pause every 3 nodes: the same solutions as without pauses.
-        s.reset();
-        let all = s.solutions().collect::<Vec<_>>();
-        assert_eq!(all.len(), 4);
-        s.reset();
-        let mut paused = Vec::new();
-        let mut budget = 3;
-        loop {
-            s.set_budget(Budget {
-                nodes: Some(budget),
-                updates: None,
-            });
-            match s.next_solution() {
-                Step::Solution => paused.push(s.solution().collect::<Vec<_>>()),
-                Step::Budget => budget += 3,
-                Step::Exhausted => break,
-            }
-        }
-        assert_eq!(paused, all);
-        assert!(s.is_exhausted());
+        engine_tests::preselect_budget_and_reset(&m, &mut DenseSolver::new(&d));
     }
 
     #[test]

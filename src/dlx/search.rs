@@ -259,10 +259,7 @@ impl<'m> Solver<'m> {
 
     /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        self.profile.as_deref().map(|p| {
-            let end = p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1);
-            &p[..end]
-        })
+        levels_reached(self.profile.as_deref())
     }
 
     /// Whether the current search has been exhausted.
@@ -366,30 +363,6 @@ impl<'m> Solver<'m> {
             (_, false) => self.run::<false, false, 0>(),
             (_, true) => self.run::<false, true, 0>(),
         }
-    }
-
-    /// The first solution, from a fresh search: `Ok(None)` when there is none,
-    /// `Err(Step::Budget)` when the budget ran out first.
-    pub fn first_solution(&mut self) -> Result<Option<Vec<OptionId>>, Step> {
-        first_solution(self)
-    }
-
-    /// Counts all solutions of a fresh search (within the budget).
-    pub fn count(&mut self) -> Count {
-        self.count_up_to(u64::MAX)
-    }
-
-    /// Counts solutions of a fresh search, stopping at `limit`.
-    pub fn count_up_to(&mut self, limit: u64) -> Count {
-        count_up_to(self, limit)
-    }
-
-    /// All solutions of a fresh search, lazily; each is a `Vec` of options
-    /// (preselected ones first). The iterator ends early when the budget runs
-    /// out: then [`is_exhausted`](Self::is_exhausted) is false.
-    pub fn solutions(&mut self) -> Solutions<'_, 'm> {
-        self.restart();
-        Solutions { solver: self }
     }
 
     fn over_budget(&self) -> bool {
@@ -586,6 +559,9 @@ impl<'m> Solver<'m> {
 /// The step-by-step search both engines offer ([`Solver`] and
 /// [`DenseSolver`](crate::dlx::DenseSolver)), for the queries built on it.
 pub(crate) trait Steps {
+    // Only the shared engine tests (`engine_tests`) pause through the trait.
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn set_budget(&mut self, budget: Budget);
     fn restart(&mut self);
     fn next_solution(&mut self) -> Step;
     fn solution_vec(&self) -> Vec<OptionId>;
@@ -595,31 +571,117 @@ pub(crate) trait Steps {
     fn stats(&self) -> Stats;
 }
 
-impl Steps for Solver<'_> {
-    fn reset(&mut self) {
-        Solver::reset(self);
-    }
-    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        Solver::preselect(self, option)
-    }
-    fn stats(&self) -> Stats {
-        Solver::stats(self)
-    }
-    fn restart(&mut self) {
-        Solver::restart(self);
-    }
-    fn next_solution(&mut self) -> Step {
-        Solver::next_solution(self)
-    }
-    fn solution_vec(&self) -> Vec<OptionId> {
-        self.solution().collect()
-    }
-    fn is_exhausted(&self) -> bool {
-        Solver::is_exhausted(self)
+/// The queries every engine offers on top of its own `next_solution`,
+/// `solution`, `restart`, `reset`, `preselect`, `stats` and `is_exhausted`
+/// (same names and meanings for [`Solver`], `DenseSolver` and `BitsSolver`):
+/// `first_solution`, `count`, `count_up_to`, `solutions` and its lazy
+/// iterator type, and the crate's [`Steps`] for the helpers over any engine.
+macro_rules! engine_queries {
+    ($solver:ident, $solutions:ident) => {
+        impl<'m> $solver<'m> {
+            /// The first solution, from a fresh search: `Ok(None)` when there
+            /// is none, `Err(Step::Budget)` when the budget ran out first.
+            pub fn first_solution(
+                &mut self,
+            ) -> Result<Option<Vec<$crate::dlx::OptionId>>, $crate::dlx::Step> {
+                $crate::dlx::search::first_solution(self)
+            }
+
+            /// Counts all solutions of a fresh search (within the budget).
+            pub fn count(&mut self) -> $crate::dlx::Count {
+                self.count_up_to(u64::MAX)
+            }
+
+            /// Counts solutions of a fresh search, stopping at `limit`.
+            pub fn count_up_to(&mut self, limit: u64) -> $crate::dlx::Count {
+                $crate::dlx::search::count_up_to(self, limit)
+            }
+
+            /// All solutions of a fresh search, lazily; each is a `Vec` of
+            /// options (preselected ones first). The iterator ends early when
+            /// the budget runs out: then
+            /// [`is_exhausted`](Self::is_exhausted) is false.
+            pub fn solutions(&mut self) -> $solutions<'_, 'm> {
+                self.restart();
+                $solutions { solver: self }
+            }
+        }
+
+        impl $crate::dlx::search::Steps for $solver<'_> {
+            fn set_budget(&mut self, budget: $crate::dlx::Budget) {
+                $solver::set_budget(self, budget);
+            }
+            fn restart(&mut self) {
+                $solver::restart(self);
+            }
+            fn next_solution(&mut self) -> $crate::dlx::Step {
+                $solver::next_solution(self)
+            }
+            fn solution_vec(&self) -> Vec<$crate::dlx::OptionId> {
+                self.solution().collect()
+            }
+            fn is_exhausted(&self) -> bool {
+                $solver::is_exhausted(self)
+            }
+            fn reset(&mut self) {
+                $solver::reset(self);
+            }
+            fn preselect(
+                &mut self,
+                option: $crate::dlx::OptionId,
+            ) -> Result<(), $crate::dlx::PreselectError> {
+                $solver::preselect(self, option)
+            }
+            fn stats(&self) -> $crate::dlx::Stats {
+                $solver::stats(self)
+            }
+        }
+
+        #[doc = concat!("The lazy iterator of [`", stringify!($solver), "::solutions`].")]
+        #[derive(Debug)]
+        pub struct $solutions<'s, 'm> {
+            solver: &'s mut $solver<'m>,
+        }
+
+        impl Iterator for $solutions<'_, '_> {
+            type Item = Vec<$crate::dlx::OptionId>;
+
+            fn next(&mut self) -> Option<Vec<$crate::dlx::OptionId>> {
+                match self.solver.next_solution() {
+                    $crate::dlx::Step::Solution => Some(self.solver.solution().collect()),
+                    $crate::dlx::Step::Exhausted | $crate::dlx::Step::Budget => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use engine_queries;
+
+engine_queries!(Solver, Solutions);
+
+/// A profile (nodes per level) up to the deepest level reached.
+pub(crate) fn levels_reached(profile: Option<&[u64]>) -> Option<&[u64]> {
+    profile.map(|p| &p[..p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1)])
+}
+
+/// The conflict of preselecting an option of items `mine` that is no longer
+/// active: the first of the `preselected` options (given by their items)
+/// that shares an item with it, for the engines that keep no holder per item.
+pub(crate) fn conflict<'a>(
+    option: OptionId,
+    mine: &[u32],
+    mut preselected: impl Iterator<Item = (u32, &'a [u32])>,
+) -> PreselectError {
+    let with = preselected
+        .find(|(_, items)| items.iter().any(|i| mine.contains(i)))
+        .map_or(0, |(q, _)| q);
+    PreselectError::Conflict {
+        option,
+        with: OptionId::must(with as usize),
     }
 }
 
-/// [`Solver::first_solution`], for either engine.
+/// [`Solver::first_solution`], for any engine.
 pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>, Step> {
     s.restart();
     match s.next_solution() {
@@ -629,7 +691,7 @@ pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>
     }
 }
 
-/// [`Solver::count_up_to`], for either engine.
+/// [`Solver::count_up_to`], for any engine.
 pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
     s.restart();
     let mut solutions = 0;
@@ -656,20 +718,121 @@ pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
     }
 }
 
-/// The lazy iterator of [`Solver::solutions`].
-#[derive(Debug)]
-pub struct Solutions<'s, 'm> {
-    solver: &'s mut Solver<'m>,
-}
+/// Test scenarios that every engine must pass the same way, against the
+/// links engine: used by the unit tests of `dense.rs` and `bits.rs` (and run
+/// under Miri with them).
+#[cfg(test)]
+pub(crate) mod engine_tests {
+    use super::{first_solution, Budget, PreselectError, Solver, Step, Steps};
+    use crate::dlx::{knuth, verify_cover, ItemId, Matrix, MatrixBuilder, OptionId};
+    use crate::problems;
 
-impl Iterator for Solutions<'_, '_> {
-    type Item = Vec<OptionId>;
+    /// Small problems with their counts: queens and Langford pairs (uniform
+    /// options), TAOCP 7.2.2.1's example (mixed lengths).
+    pub(crate) fn small_problems() -> Vec<(Matrix, u64)> {
+        let taocp = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+        vec![
+            (problems::queens(1).unwrap(), 1),
+            (problems::queens(4).unwrap(), 2),
+            (problems::queens(6).unwrap(), 4),
+            (problems::langford(3).unwrap(), 2),
+            (problems::langford(4).unwrap(), 2),
+            (knuth::read(taocp.as_bytes()).unwrap(), 1),
+        ]
+    }
 
-    fn next(&mut self) -> Option<Vec<OptionId>> {
-        match self.solver.next_solution() {
-            Step::Solution => Some(self.solver.solution().collect()),
-            Step::Exhausted | Step::Budget => None,
+    /// A matrix of `280 + 2·runs + 2` options over several words: item `a`
+    /// (the first) has 2 options `2·runs + 281` apart, the four `x` items
+    /// share options in a run with each other and the secondary item `s`,
+    /// and 280 options of `s` alone are ignored (they fill the words).
+    /// Returns it with `a` and the `x` items.
+    pub(crate) fn wide(runs: usize) -> (Matrix, ItemId, Vec<ItemId>) {
+        let mut b = MatrixBuilder::new();
+        let a = b.primary("a").unwrap();
+        let x: Vec<_> = (0..4)
+            .map(|k| b.primary(&format!("x{k}")).unwrap())
+            .collect();
+        let s = b.secondary("s").unwrap();
+        b.option(&[a, x[0]]).unwrap();
+        for _ in 0..280 {
+            b.option(&[s]).unwrap();
         }
+        for k in 0..runs {
+            b.option(&[x[k % 4], x[(k + 1) % 4], s]).unwrap();
+            b.option(&[x[k % 4]]).unwrap();
+        }
+        b.option(&[a]).unwrap();
+        (b.build().unwrap(), a, x)
+    }
+
+    /// Every solution of `s` (a fresh engine over `m`) and of the links
+    /// engine with Knuth's rule: the same solutions in the same order, the
+    /// same nodes and updates. Returns the count.
+    pub(crate) fn agree_with_links(m: &Matrix, s: &mut impl Steps) -> u64 {
+        let mut links = Solver::new(m);
+        let mut n = 0;
+        loop {
+            let (x, y) = (s.next_solution(), links.next_solution());
+            assert_eq!(x, y);
+            if x != Step::Solution {
+                break;
+            }
+            let sol = s.solution_vec();
+            assert_eq!(sol, links.solution().collect::<Vec<_>>());
+            verify_cover(m, &sol).unwrap();
+            n += 1;
+        }
+        assert_eq!(s.stats(), links.stats());
+        n
+    }
+
+    /// On queens 6 (`m`, 4 solutions) with `s` a fresh engine over it:
+    /// preselecting (a conflict names the option it clashes with, an
+    /// unknown option is refused), counting what is left, and a search
+    /// paused every 3 nodes by its budget giving the same solutions as
+    /// without pauses.
+    pub(crate) fn preselect_budget_and_reset(m: &Matrix, s: &mut impl Steps) {
+        assert_eq!(m.primary_count(), 12, "queens 6");
+        // Queen at row 0, column 1: one of the 4 solutions.
+        let first = OptionId::must(1);
+        s.preselect(first).unwrap();
+        assert!(matches!(
+            s.preselect(OptionId::must(2)),
+            Err(PreselectError::Conflict { with, .. }) if with == first
+        ));
+        assert_eq!(
+            s.preselect(OptionId::must(10_000)),
+            Err(PreselectError::UnknownOption(OptionId::must(10_000)))
+        );
+        let mut links = Solver::new(m);
+        links.preselect(first).unwrap();
+        assert_eq!(super::count_up_to(s, u64::MAX), links.count_up_to(u64::MAX));
+        assert_eq!(s.stats(), links.stats());
+        s.reset();
+        let mut all = Vec::new();
+        s.restart();
+        while s.next_solution() == Step::Solution {
+            all.push(s.solution_vec());
+        }
+        assert_eq!(all.len(), 4);
+        s.reset();
+        let mut paused = Vec::new();
+        let mut budget = 3;
+        loop {
+            s.set_budget(Budget {
+                nodes: Some(budget),
+                updates: None,
+            });
+            match s.next_solution() {
+                Step::Solution => paused.push(s.solution_vec()),
+                Step::Budget => budget += 3,
+                Step::Exhausted => break,
+            }
+        }
+        assert_eq!(paused, all);
+        assert!(s.is_exhausted());
+        s.set_budget(Budget::default());
+        assert_eq!(first_solution(s), Ok(Some(all[0].clone())));
     }
 }
 
