@@ -1,5 +1,5 @@
-//! The exact-cover core on classic problems, through both engines (dancing
-//! links and dense, one thread and two), and the same instances through the `dlx` crate 0.8.5
+//! The exact-cover core on classic problems, through every engine (dancing
+//! links, dense, bits and masks where they apply; one thread and two), and the same instances through the `dlx` crate 0.8.5
 //! (which walks DLX1's search tree) for comparison.
 //! Throughput is in updates for the counts (so it reads as updates/s) and in
 //! solutions for the Sudoku enumeration. The crate's iterations include
@@ -11,8 +11,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use dlx::problems::{langford, polyomino, queens};
 use dlx::sudoku::{format, SudokuMatrix};
 use dlx::{
-    count_parallel, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Engine, Matrix,
-    OptionId, Solver,
+    count_parallel, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Engine,
+    MasksMatrix, MasksSolver, Matrix, OptionId, Solver,
 };
 use std::time::Duration;
 
@@ -67,6 +67,17 @@ fn ours(c: &mut Criterion) {
                 })
             });
         }
+        // The masks engine where it applies (queens, Langford pairs): its own
+        // tree, so the throughput reads in links updates of the same count.
+        if let Ok(t) = MasksMatrix::new(&m) {
+            let mut masks = MasksSolver::new(&t);
+            g.bench_function(BenchmarkId::new("masks-count", name), |b| {
+                b.iter(|| {
+                    masks.reset();
+                    masks.count().solutions
+                })
+            });
+        }
         // Two threads, each engine, same updates (each iteration makes its
         // solvers and cuts the tree anew).
         g.bench_function(BenchmarkId::new("count-2-threads", name), |b| {
@@ -94,6 +105,20 @@ fn ours(c: &mut Criterion) {
                 }
             }
             solver.solutions().take(20_000).count()
+        })
+    });
+    // The same with the masks engine, the one `dlx sudoku` runs.
+    let masks_tables = MasksMatrix::new(cover.matrix()).unwrap();
+    let mut masks = MasksSolver::new(&masks_tables);
+    g.bench_function(BenchmarkId::new("masks-enumerate", "sudoku-many"), |b| {
+        b.iter(|| {
+            masks.reset();
+            for (k, &d) in puzzle.cells().iter().enumerate() {
+                if d != 0 {
+                    masks.preselect(cover.option(k / 9, k % 9, d)).unwrap();
+                }
+            }
+            masks.solutions().take(20_000).count()
         })
     });
     g.finish();

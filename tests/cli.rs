@@ -178,8 +178,10 @@ fn cover_exit_codes_and_json() {
 fn every_engine_gives_the_same_answers() {
     // `auto` takes the bits engine where it applies (queens 7, Langford 4:
     // at most 64 primary items and 512 options), else dense for long
-    // options (pentominoes, 72 primary items), else links (a wide matrix of
-    // short options: 300 items, a state of 640 bytes; 2 solutions).
+    // options (pentominoes, 72 primary items), else masks (a wide matrix of
+    // short options: 300 items, a state of 640 bytes; 2 solutions). The
+    // masks engine searches a tree of its own: the same solutions, in
+    // another order, other counters.
     let pent = run(&["gen", "pentominoes", "3x20"], b"").stdout;
     let queens = run(&["gen", "queens", "7"], b"").stdout;
     let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
@@ -193,7 +195,7 @@ fn every_engine_gives_the_same_answers() {
         (&pent, "dense", &["links", "dense"][..]),
         (&queens, "bits", &["links", "dense", "bits"][..]),
         (&langford, "bits", &["links", "dense", "bits"][..]),
-        (&wide, "links", &["links", "dense"][..]),
+        (&wide, "masks", &["links", "dense"][..]),
     ] {
         let mut answers = Vec::new();
         for &engine in engines {
@@ -218,6 +220,29 @@ fn every_engine_gives_the_same_answers() {
         }
         let out = run(&["cover", "--json"], input);
         assert!(text(&out.stdout).contains(&format!(r#""engine":"{auto}""#)));
+        // Solutions as sets of options (each option a line).
+        let blocks = |s: String| {
+            let mut b: Vec<Vec<String>> = s
+                .trim_end()
+                .split("\n\n")
+                .map(|block| {
+                    let mut lines: Vec<String> = block.lines().map(str::to_string).collect();
+                    lines.sort();
+                    lines
+                })
+                .collect();
+            b.sort();
+            b
+        };
+        let masks = run(&["cover", "--all", "--engine", "masks"], input);
+        if input == &pent {
+            // Pentominoes 3×20: a cell is in hundreds of options.
+            assert_eq!(masks.status.code(), Some(2));
+            assert!(text(&masks.stderr).contains("options"));
+        } else {
+            assert_eq!(masks.status.code(), Some(0), "{}", text(&masks.stderr));
+            assert_eq!(blocks(text(&masks.stdout)), blocks(answers[1].clone()));
+        }
         if !engines.contains(&"bits") {
             // Over 64 primary items: the bits engine says so.
             let out = run(&["cover", "--engine", "bits"], input);
@@ -226,7 +251,7 @@ fn every_engine_gives_the_same_answers() {
         }
     }
     // Same node budget, same stop.
-    for engine in ["links", "dense", "bits"] {
+    for engine in ["links", "dense", "bits", "masks"] {
         let out = run(
             &["cover", "--node-budget", "3", "--engine", engine],
             &langford,
@@ -243,7 +268,7 @@ fn every_engine_gives_the_same_answers() {
     );
     let out = run(&["cover", "--engine", "auto"], b"A | s\nA s:x\nA s:y\n");
     assert_eq!(text(&out.stdout), "2\n");
-    for engine in ["dense", "bits"] {
+    for engine in ["dense", "bits", "masks"] {
         let out = run(
             &["cover", "--engine", engine, "--branching", "lookahead"],
             &langford,
@@ -261,6 +286,12 @@ fn every_engine_gives_the_same_answers() {
         text(&out.stdout)
     );
     assert!(text(&out.stdout).contains(r#""engine":"bits""#));
+    let out = run(
+        &["cover", "--json", "--jobs", "2", "--engine", "masks"],
+        &queens,
+    );
+    assert!(text(&out.stdout).contains(r#""solutions":40"#));
+    assert!(text(&out.stdout).contains(r#""engine":"masks""#));
 }
 
 #[test]

@@ -5,8 +5,9 @@
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
     count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolver, Branching, Budget,
-    DenseMatrix, DenseSolver, Engine, Matrix, OptionId, PreselectError, Solver, Split, Stats, Step,
-    MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+    DenseMatrix, DenseSolver, Engine, MasksError, MasksMatrix, MasksSolver, Matrix, OptionId,
+    PreselectError, Solver, Split, Stats, Step, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+    MAX_MASK_OPTIONS,
 };
 use proptest::prelude::*;
 
@@ -538,7 +539,37 @@ fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
     }
     set.sort();
     forced.sort();
-    prop_assert_eq!(forced, set);
+    prop_assert_eq!(&forced, &set);
+    match MasksMatrix::new(m) {
+        Ok(mm) => masks_agrees(m, &mm, &set)?,
+        Err(MasksError::LongItem(n)) => prop_assert!(n > MAX_MASK_OPTIONS),
+        Err(e) => prop_assert!(false, "{}", e),
+    }
+    Ok(())
+}
+
+/// The masks engine (its own tree) against `set`, every solution of `m`
+/// sorted: the same set, each valid; after preselecting the first
+/// solution's first option, the links engine's count.
+fn masks_agrees(m: &Matrix, mm: &MasksMatrix, set: &[Vec<OptionId>]) -> Result<(), TestCaseError> {
+    let mut masks = MasksSolver::new(mm);
+    let mut mine = Vec::new();
+    while masks.next_solution() == Step::Solution {
+        let mut sol: Vec<OptionId> = masks.solution().collect();
+        verify_cover(m, &sol).unwrap();
+        sol.sort();
+        mine.push(sol);
+    }
+    prop_assert!(masks.is_exhausted());
+    mine.sort();
+    prop_assert_eq!(&mine[..], set);
+    if let Some(&r) = set.first().and_then(|s| s.first()) {
+        let mut links = Solver::new(m);
+        masks.reset();
+        masks.preselect(r).unwrap();
+        links.preselect(r).unwrap();
+        prop_assert_eq!(masks.count(), links.count());
+    }
     Ok(())
 }
 
@@ -618,6 +649,37 @@ fn bits_engine_counts_oeis() {
     );
     let colored = read("a | x\na x:1\na x:2\n");
     assert_eq!(BitsMatrix::new(&colored).unwrap_err(), BitsError::Colors);
+}
+
+#[test]
+fn masks_engine_counts_oeis() {
+    let counts = |m: &Matrix| {
+        let mm = MasksMatrix::new(m).unwrap();
+        let c = MasksSolver::new(&mm).count();
+        assert!(c.complete);
+        c.solutions
+    };
+    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+    for (n, &want) in (1..=12).zip(&queens_want) {
+        assert_eq!(counts(&queens(n).unwrap()), want, "queens {n}");
+    }
+    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+        assert_eq!(counts(&langford(n).unwrap()), want, "langford {n}");
+    }
+    // Queens 20 (40 primary items, beyond the bits engine): the first
+    // solution, valid.
+    let q = queens(20).unwrap();
+    let mm = MasksMatrix::new(&q).unwrap();
+    let first = MasksSolver::new(&mm).first_solution().unwrap().unwrap();
+    verify_cover(&q, &first).unwrap();
+    // Past its limits it says why.
+    let pent = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    assert!(matches!(
+        MasksMatrix::new(&pent).unwrap_err(),
+        MasksError::LongItem(n) if n > MAX_MASK_OPTIONS
+    ));
+    let colored = read("a | x\na x:1\na x:2\n");
+    assert_eq!(MasksMatrix::new(&colored).unwrap_err(), MasksError::Colors);
 }
 
 #[test]
@@ -842,6 +904,10 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
             }
             let par = count_parallel(&m, Engine::Links, Branching::Lookahead, jobs);
             assert_eq!(par.solutions, want, "queens {n}, lookahead");
+            // The masks engine: the same count (its own counters).
+            let mm = MasksMatrix::new(&m).unwrap();
+            let par = count_parallel(&m, Engine::Masks(&mm), Branching::Knuth, jobs);
+            assert_eq!(par.solutions, want, "queens {n}, masks");
         }
     }
     let m = langford(11).unwrap();

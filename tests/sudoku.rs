@@ -1,5 +1,7 @@
-//! The Sudoku layer: one shared suite run by every solver (DLX plain, with
-//! lookahead, and starting over with it; both baselines), answers checked by the independent `check_solution`, property
+//! The Sudoku layer: one shared suite run by every solver (DLX on the masks
+//! engine, on the links engine with Knuth's rule, with lookahead, and
+//! starting over with it; both baselines), answers checked by the
+//! independent `check_solution`, property
 //! tests comparing the solvers, and the readers fed arbitrary bytes.
 
 use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
@@ -94,13 +96,17 @@ fn cases() -> Vec<(&'static str, String, Status, u64)> {
     v
 }
 
-/// Every solver kind, plus DLX with lookahead from the root and DLX that
-/// starts over with lookahead after a few nodes.
+/// Every solver kind (DLX: the masks engine), plus DLX with Knuth's rule
+/// (the links engine), with lookahead from the root, and DLX that starts
+/// over with lookahead after a few nodes.
 fn all_solvers(matrices: &Matrices) -> Vec<Solvers<'_>> {
     let mut v: Vec<Solvers<'_>> = SolverKind::ALL
         .into_iter()
         .map(|k| Solvers::new(k, matrices))
         .collect();
+    let mut knuth = Solvers::dlx(matrices);
+    knuth.set_branching(Branching::Knuth);
+    v.push(knuth);
     let mut look = Solvers::dlx(matrices);
     look.set_branching(Branching::Lookahead);
     v.push(look);

@@ -8,8 +8,8 @@ use clap::Args;
 
 use super::{exit, json, BranchingArg, EngineArg};
 use dlx::{
-    knuth, BitsMatrix, BitsSolver, Branching, Budget, DenseMatrix, DenseSolver, Engine, Matrix,
-    OptionId, Solver, Stats, Step,
+    knuth, BitsMatrix, BitsSolver, Branching, Budget, DenseMatrix, DenseSolver, Engine,
+    MasksMatrix, MasksSolver, Matrix, OptionId, Solver, Stats, Step,
 };
 
 #[derive(Args, Debug)]
@@ -44,10 +44,14 @@ pub(crate) struct CoverArgs {
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
     /// of active options, undone by copying; no colors, small matrices),
     /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
-    /// items and 512 options), or `auto`: bits where it applies, else dense
+    /// items and 512 options), `masks` (a bitmask of options per item,
+    /// forced items first, a tree of its own: no colors, at most 64 options
+    /// an item; the Sudoku engine), or `auto`: bits where it applies, else dense
     /// where it is expected to be faster (options of 5 items or more on
-    /// average, or 4 and a state of at most 256 bytes), else links. All give
-    /// the same counts (with knuth branching, the same nodes and updates).
+    /// average, or 4 and a state of at most 256 bytes), else masks where it
+    /// applies, else links. All give
+    /// the same counts (with knuth branching, links, dense and bits the same
+    /// nodes and updates).
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,
     /// Count on N threads: the search is cut into subtrees that the threads
@@ -63,6 +67,7 @@ enum Tables {
     Links,
     Dense(DenseMatrix),
     Bits(BitsMatrix),
+    Masks(MasksMatrix),
 }
 
 impl Tables {
@@ -71,6 +76,7 @@ impl Tables {
             Tables::Links => Engine::Links,
             Tables::Dense(d) => Engine::Dense(d),
             Tables::Bits(b) => Engine::Bits(b),
+            Tables::Masks(m) => Engine::Masks(m),
         }
     }
 
@@ -79,31 +85,38 @@ impl Tables {
             Tables::Links => "links",
             Tables::Dense(_) => "dense",
             Tables::Bits(_) => "bits",
+            Tables::Masks(_) => "masks",
         }
     }
 }
 
 /// The engine for `arg`: `auto` takes bits where it applies, else dense
-/// where it is recommended, else links; lookahead is the links engine's
+/// where it is recommended, else masks where it applies, else links; lookahead is the links engine's
 /// only. An engine asked for by name that cannot take the matrix is an error.
 fn pick_engine(arg: EngineArg, branching: Branching, matrix: &Matrix) -> Result<Tables, String> {
     match (arg, branching) {
         (EngineArg::Links, _) | (EngineArg::Auto, Branching::Lookahead) => Ok(Tables::Links),
-        (EngineArg::Dense | EngineArg::Bits, Branching::Lookahead) => {
+        (EngineArg::Dense | EngineArg::Bits | EngineArg::Masks, Branching::Lookahead) => {
             Err("--branching lookahead needs --engine links (or auto)".into())
         }
         (EngineArg::Bits, _) => BitsMatrix::new(matrix)
             .map(Tables::Bits)
             .map_err(|e| format!("the bits engine cannot take this matrix: {e}")),
+        (EngineArg::Masks, _) => MasksMatrix::new(matrix)
+            .map(Tables::Masks)
+            .map_err(|e| format!("the masks engine cannot take this matrix: {e}")),
         (EngineArg::Dense, _) => DenseMatrix::new(matrix)
             .map(Tables::Dense)
             .map_err(|e| format!("the dense engine cannot take this matrix: {e}")),
         (EngineArg::Auto, _) => Ok(if let Ok(b) = BitsMatrix::new(matrix) {
             Tables::Bits(b)
-        } else if DenseMatrix::recommended(matrix) {
-            DenseMatrix::new(matrix).map_or(Tables::Links, Tables::Dense)
+        } else if let Some(d) = DenseMatrix::recommended(matrix)
+            .then(|| DenseMatrix::new(matrix).ok())
+            .flatten()
+        {
+            Tables::Dense(d)
         } else {
-            Tables::Links
+            MasksMatrix::new(matrix).map_or(Tables::Links, Tables::Masks)
         }),
     }
 }
@@ -113,6 +126,7 @@ enum Searcher<'m> {
     Links(Solver<'m>),
     Dense(DenseSolver<'m>),
     Bits(BitsSolver<'m>),
+    Masks(MasksSolver<'m>),
 }
 
 impl Searcher<'_> {
@@ -121,6 +135,7 @@ impl Searcher<'_> {
             Searcher::Links(s) => s.next_solution(),
             Searcher::Dense(s) => s.next_solution(),
             Searcher::Bits(s) => s.next_solution(),
+            Searcher::Masks(s) => s.next_solution(),
         }
     }
     fn solution(&self) -> Vec<OptionId> {
@@ -128,6 +143,7 @@ impl Searcher<'_> {
             Searcher::Links(s) => s.solution().collect(),
             Searcher::Dense(s) => s.solution().collect(),
             Searcher::Bits(s) => s.solution().collect(),
+            Searcher::Masks(s) => s.solution().collect(),
         }
     }
     fn is_exhausted(&self) -> bool {
@@ -135,6 +151,7 @@ impl Searcher<'_> {
             Searcher::Links(s) => s.is_exhausted(),
             Searcher::Dense(s) => s.is_exhausted(),
             Searcher::Bits(s) => s.is_exhausted(),
+            Searcher::Masks(s) => s.is_exhausted(),
         }
     }
     fn stats(&self) -> Stats {
@@ -142,6 +159,7 @@ impl Searcher<'_> {
             Searcher::Links(s) => s.stats(),
             Searcher::Dense(s) => s.stats(),
             Searcher::Bits(s) => s.stats(),
+            Searcher::Masks(s) => s.stats(),
         }
     }
     fn profile(&self) -> Option<&[u64]> {
@@ -149,6 +167,7 @@ impl Searcher<'_> {
             Searcher::Links(s) => s.profile(),
             Searcher::Dense(s) => s.profile(),
             Searcher::Bits(s) => s.profile(),
+            Searcher::Masks(s) => s.profile(),
         }
     }
     fn name(&self) -> &'static str {
@@ -156,6 +175,7 @@ impl Searcher<'_> {
             Searcher::Links(_) => "links",
             Searcher::Dense(_) => "dense",
             Searcher::Bits(_) => "bits",
+            Searcher::Masks(_) => "masks",
         }
     }
 }
@@ -214,6 +234,14 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
                 s.enable_profile();
             }
             Searcher::Dense(s)
+        }
+        Tables::Masks(m) => {
+            let mut s = MasksSolver::new(m);
+            s.set_budget(budget);
+            if args.profile {
+                s.enable_profile();
+            }
+            Searcher::Masks(s)
         }
         Tables::Links => {
             let mut s = Solver::new(&matrix);

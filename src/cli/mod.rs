@@ -63,6 +63,9 @@ pub(crate) enum EngineArg {
     /// The dense engine's bitset with lens as bit-sliced counters (at most
     /// 64 primary items and 512 options).
     Bits,
+    /// A bitmask of active options per item, forced items first (at most
+    /// 64 options an item).
+    Masks,
 }
 
 impl From<BranchingArg> for dlx::Branching {

@@ -81,8 +81,9 @@ pub(crate) struct CommonArgs {
     /// Solver to use.
     #[arg(long, value_enum, default_value = "dlx")]
     solver: SolverArg,
-    /// DLX branching rule (first-forced is faster on Sudoku; knuth is DLX1's;
-    /// lookahead from the first node).
+    /// DLX branching rule: first-forced (forced cells and digits first, on
+    /// the masks engine: the fastest), knuth (DLX1's, on the links engine),
+    /// or lookahead from the first node (links).
     #[arg(long, value_enum, default_value = "first-forced")]
     branching: super::BranchingArg,
     /// Start a puzzle over with lookahead after N search nodes without a new

@@ -717,7 +717,7 @@ mod tests {
         let m = problems::queens(6).unwrap();
         let b = BitsMatrix::new(&m).unwrap();
         let mut s = BitsSolver::new(&b);
-        engine_tests::preselect_budget_and_reset(&m, &mut s);
+        engine_tests::preselect_budget_and_reset(&m, &mut s, true);
         // The profile counts the nodes of each level.
         s.reset();
         s.set_budget(Budget::default());

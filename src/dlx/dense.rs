@@ -983,7 +983,7 @@ mod tests {
     fn preselect_budget_and_reset() {
         let m = problems::queens(6).unwrap();
         let d = DenseMatrix::new(&m).unwrap();
-        engine_tests::preselect_budget_and_reset(&m, &mut DenseSolver::new(&d));
+        engine_tests::preselect_budget_and_reset(&m, &mut DenseSolver::new(&d), true);
     }
 
     #[test]

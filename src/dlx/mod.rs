@@ -49,6 +49,7 @@ mod dance;
 mod dense;
 mod index;
 pub mod knuth;
+mod masks;
 mod matrix;
 mod parallel;
 mod search;
@@ -62,6 +63,7 @@ pub use dense::{
     DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES, SMALL_STATE_BYTES,
 };
 pub use index::{ColorId, ItemId, OptionId};
+pub use masks::{MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub(crate) use parallel::Cut;
 pub use parallel::{count_parallel, Engine, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};

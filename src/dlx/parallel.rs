@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::search::{count_up_to, Steps};
 use super::{
-    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Matrix, OptionId, Solver, Split,
-    Stats,
+    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, MasksMatrix, MasksSolver, Matrix,
+    OptionId, Solver, Split, Stats,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -120,6 +120,8 @@ pub enum Engine<'a> {
     Dense(&'a DenseMatrix),
     /// The bits engine ([`BitsSolver`]).
     Bits(&'a BitsMatrix),
+    /// The masks engine ([`MasksSolver`]): the same count, its own counters.
+    Masks(&'a MasksMatrix),
 }
 
 /// A subtree searcher of one thread.
@@ -127,6 +129,7 @@ enum Worker<'m> {
     Links(Solver<'m>),
     Dense(DenseSolver<'m>),
     Bits(BitsSolver<'m>),
+    Masks(MasksSolver<'m>),
 }
 
 impl Worker<'_> {
@@ -137,6 +140,7 @@ impl Worker<'_> {
             Worker::Links(s) => count_below(s, prefix),
             Worker::Dense(s) => count_below(s, prefix),
             Worker::Bits(s) => count_below(s, prefix),
+            Worker::Masks(s) => count_below(s, prefix),
         }
     }
 }
@@ -195,6 +199,7 @@ pub fn count_parallel(
             s.set_branching(branching);
             Worker::Bits(s)
         }
+        Engine::Masks(m) if m.option_count() == options => Worker::Masks(MasksSolver::new(m)),
         _ => {
             let mut s = Solver::new(matrix);
             s.set_branching(branching);

@@ -29,7 +29,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::dlx::{Branching, Budget, Cut, Matrix, MatrixBuilder, OptionId, Solver, Step};
+use crate::dlx::{
+    Branching, Budget, Cut, MasksMatrix, MasksSolver, Matrix, MatrixBuilder, OptionId, Solver, Step,
+};
 
 /// Search nodes without a new solution after which a puzzle's search starts
 /// over with [`Branching::Lookahead`] (the default of
@@ -41,11 +43,14 @@ use crate::dlx::{Branching, Budget, Cut, Matrix, MatrixBuilder, OptionId, Solver
 /// lookahead tens of thousands. Starting over wastes at most this many nodes.
 pub const LOOKAHEAD_AFTER: u64 = 100_000;
 
-/// The exact-cover matrix of the empty grid of one size.
+/// The exact-cover matrix of the empty grid of one size, with the masks
+/// engine's tables for it.
 #[derive(Debug)]
 pub struct SudokuMatrix {
     box_side: usize,
     matrix: Matrix,
+    /// Every supported size has items of at most 64 options (n ≤ 64).
+    masks: Option<MasksMatrix>,
 }
 
 impl SudokuMatrix {
@@ -72,9 +77,12 @@ impl SudokuMatrix {
                 }
             }
         }
+        let matrix = b.build().ok()?;
+        let masks = MasksMatrix::new(&matrix).ok();
         Some(SudokuMatrix {
             box_side,
-            matrix: b.build().ok()?,
+            matrix,
+            masks,
         })
     }
 
@@ -95,12 +103,14 @@ impl SudokuMatrix {
     }
 }
 
-/// The DLX Sudoku solver for one grid size: a [`Solver`] over a shared
-/// [`SudokuMatrix`].
+/// The DLX Sudoku solver for one grid size, over a shared [`SudokuMatrix`]:
+/// the masks engine ([`MasksSolver`]) with the default rule, the links
+/// engine ([`Solver`]) for Knuth's rule and for lookahead.
 #[derive(Debug)]
 pub struct DlxSudoku<'m> {
     cover: &'m SudokuMatrix,
     solver: Solver<'m>,
+    masks: Option<MasksSolver<'m>>,
     /// The givens as options (reused: no allocation per puzzle).
     givens: Vec<OptionId>,
     branching: Branching,
@@ -117,13 +127,12 @@ impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`.
     pub fn new(cover: &'m SudokuMatrix) -> Self {
         let mut solver = Solver::new(&cover.matrix);
-        // A forced cell or digit is taken at once: same answers as Knuth's
-        // rule, and on Sudoku a cheaper tree walk (see README, Benchmarks).
         solver.set_branching(Branching::FirstForced);
         let givens = Vec::with_capacity(cover.matrix.primary_count());
         DlxSudoku {
             cover,
             solver,
+            masks: cover.masks.as_ref().map(MasksSolver::new),
             givens,
             branching: Branching::FirstForced,
             lookahead_after: Some(LOOKAHEAD_AFTER),
@@ -135,7 +144,9 @@ impl<'m> DlxSudoku<'m> {
         self.cover.box_side
     }
 
-    /// Uses another branching rule (default [`Branching::FirstForced`]).
+    /// Uses another branching rule. The default, [`Branching::FirstForced`],
+    /// runs the masks engine (forced cells and digits first, its own tree);
+    /// [`Branching::Knuth`] and [`Branching::Lookahead`] the links engine.
     pub fn set_branching(&mut self, branching: Branching) {
         self.branching = branching;
         self.solver.set_branching(branching);
@@ -149,8 +160,16 @@ impl<'m> DlxSudoku<'m> {
         self.lookahead_after = nodes;
     }
 
-    fn write_solution(&self, out: &mut Grid) {
-        place(self.cover.box_side, self.solver.solution(), out);
+    /// Preselects the givens in the links solver; false if they conflict.
+    fn links_givens(&mut self) -> bool {
+        // Restore by copying the links (48 KB for 9×9), not by undoing the last
+        // puzzle's givens: 10% more instructions but 5-7% less time on 17-clue
+        // (streaming beats the undo's scattered writes). Then the givens one
+        // by one, not `preselect_all`: its one-pass rebuild touches all 729
+        // options and ran 12% more instructions.
+        self.solver.reset_by_copy();
+        let solver = &mut self.solver;
+        self.givens.iter().all(|&g| solver.preselect(g).is_ok())
     }
 }
 
@@ -162,6 +181,113 @@ fn place(b: usize, options: impl IntoIterator<Item = OptionId>, out: &mut Grid) 
         let k = o.as_usize();
         let cell = k / n;
         out.set(cell / n, cell % n, (k % n + 1) as u8);
+    }
+}
+
+/// What [`drive`] needs of an engine.
+trait Search {
+    fn set_budget(&mut self, budget: Budget);
+    fn next_solution(&mut self) -> Step;
+    fn nodes(&self) -> u64;
+    fn write_solution(&self, box_side: usize, out: &mut Grid);
+}
+
+macro_rules! search {
+    ($t:ty) => {
+        impl Search for $t {
+            fn set_budget(&mut self, budget: Budget) {
+                <$t>::set_budget(self, budget);
+            }
+            fn next_solution(&mut self) -> Step {
+                <$t>::next_solution(self)
+            }
+            fn nodes(&self) -> u64 {
+                self.stats().nodes
+            }
+            fn write_solution(&self, box_side: usize, out: &mut Grid) {
+                place(box_side, self.solution(), out);
+            }
+        }
+    };
+}
+search!(Solver<'_>);
+search!(MasksSolver<'_>);
+
+/// How a [`drive`] ended.
+#[derive(PartialEq, Eq)]
+enum Drive {
+    /// The answer is final: the limit, the end of the search or the deadline.
+    Done,
+    /// `switch_after` nodes went by without a new solution.
+    Switch,
+}
+
+/// Runs a search (givens preselected) for `puzzle`, adding solutions to
+/// `answer` up to the limit, the first written to `solution`. Looks at the
+/// clock every `chunk` nodes when there is a deadline, and stops with
+/// [`Drive::Switch`] after `switch_after` nodes without a new solution.
+fn drive(
+    s: &mut impl Search,
+    puzzle: &Grid,
+    limits: &Limits,
+    chunk: u64,
+    switch_after: Option<u64>,
+    answer: &mut Answer,
+    solution: &mut Grid,
+) -> Drive {
+    let phase_start = s.nodes();
+    // When the latest solution was found (or the search began): a search
+    // that goes `switch_after` nodes without one stops to switch. A count
+    // that keeps finding solutions never does.
+    let mut last_found = phase_start;
+    // The next look at the clock, in nodes since `phase_start`. It moves
+    // only when reached, so a run of solutions cannot postpone it.
+    let mut check = limits.deadline.map(|_| chunk);
+    loop {
+        // The budget stops the search for a deadline check and for the
+        // switch, whichever comes first.
+        let switch = switch_after.map(|n| last_found - phase_start + n);
+        let nodes = match (check, switch) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        s.set_budget(Budget {
+            nodes,
+            updates: None,
+        });
+        match s.next_solution() {
+            Step::Solution => {
+                last_found = s.nodes();
+                answer.solutions += 1;
+                if answer.solutions == 1 {
+                    if solution.box_side() != puzzle.box_side() {
+                        *solution = puzzle.clone();
+                    }
+                    // Every cell is written: givens are preselected options.
+                    s.write_solution(puzzle.box_side(), solution);
+                }
+                if answer.solutions >= limits.solutions {
+                    return Drive::Done;
+                }
+            }
+            Step::Exhausted => {
+                answer.complete = true;
+                return Drive::Done;
+            }
+            Step::Budget => {
+                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                    answer.timed_out = true;
+                    return Drive::Done;
+                }
+                let since = s.nodes() - phase_start;
+                if check.is_some_and(|c| since >= c) {
+                    check = Some(since + chunk);
+                }
+                if switch_after.is_some_and(|n| s.nodes() - last_found >= n) {
+                    return Drive::Switch;
+                }
+            }
+        }
     }
 }
 
@@ -182,99 +308,79 @@ impl SudokuSolver for DlxSudoku<'_> {
                 self.givens.push(self.cover.option(k / n, k % n, d));
             }
         }
-        // Restore by copying the links (48 KB for 9×9), not by undoing the last
-        // puzzle's givens: 10% more instructions but 5-7% less time on 17-clue
-        // (streaming beats the undo's scattered writes). Then the givens one
-        // by one, not `preselect_all`: its one-pass rebuild touches all 729
-        // options and ran 12% more instructions.
-        self.solver.reset_by_copy();
-        let ok = self
-            .givens
-            .iter()
-            .all(|&g| self.solver.preselect(g).is_ok());
-        if !ok {
-            // Contradicting givens: no solution (callers check first).
+        let mut looking = self.branching == Branching::Lookahead;
+        let switch_after = self.lookahead_after.filter(|_| !looking);
+        let mut nodes = 0;
+        let first = match &mut self.masks {
+            Some(masks) if self.branching == Branching::FirstForced => {
+                masks.reset();
+                if !self.givens.iter().all(|&g| masks.preselect(g).is_ok()) {
+                    // Contradicting givens: no solution (callers check first).
+                    answer.complete = true;
+                    return answer;
+                }
+                let d = drive(
+                    masks,
+                    puzzle,
+                    limits,
+                    DEADLINE_CHUNK,
+                    switch_after,
+                    &mut answer,
+                    solution,
+                );
+                nodes = masks.stats().nodes;
+                Some(d)
+            }
+            _ => None,
+        };
+        if first == Some(Drive::Done) {
+            answer.nodes = nodes;
+            return answer;
+        }
+        if !self.links_givens() {
             answer.complete = true;
             return answer;
         }
-        self.solver.set_branching(self.branching);
-        let mut looking = self.branching == Branching::Lookahead;
-        let after = self.lookahead_after;
-        let mut phase_start = self.solver.stats().nodes;
-        // When the latest solution was found (or the search began): a search
-        // that goes `after` nodes without one switches to lookahead. A count
-        // that keeps finding solutions never does.
-        let mut last_found = phase_start;
-        // Solutions found before a switch (each is valid; counted again after).
-        let mut found_before = 0;
-        let chunk = |looking: bool| {
-            if looking {
+        if first == Some(Drive::Switch) {
+            looking = true;
+        }
+        loop {
+            self.solver.set_branching(if looking {
+                Branching::Lookahead
+            } else {
+                self.branching
+            });
+            let chunk = if looking {
                 LOOKAHEAD_CHUNK
             } else {
                 DEADLINE_CHUNK
-            }
-        };
-        // The next look at the clock, in nodes since `phase_start`. It moves
-        // only when reached, so a run of solutions cannot postpone it.
-        let mut check = limits.deadline.map(|_| chunk(looking));
-        loop {
-            // The budget stops the search for a deadline check and for the
-            // switch, whichever comes first.
-            let switch = after
-                .filter(|_| !looking)
-                .map(|n| last_found - phase_start + n);
-            let nodes = match (check, switch) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
             };
-            self.solver.set_budget(Budget {
-                nodes,
-                updates: None,
-            });
-            match self.solver.next_solution() {
-                Step::Solution => {
-                    last_found = self.solver.stats().nodes;
-                    answer.solutions += 1;
-                    if answer.solutions == 1 {
-                        if solution.box_side() != puzzle.box_side() {
-                            *solution = puzzle.clone();
-                        }
-                        // Every cell is written: givens are preselected options.
-                        self.write_solution(solution);
-                    }
-                    if answer.solutions >= limits.solutions {
-                        break;
-                    }
-                }
-                Step::Exhausted => {
-                    answer.complete = true;
-                    break;
-                }
-                Step::Budget => {
-                    if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                        answer.timed_out = true;
-                        answer.solutions = answer.solutions.max(found_before);
-                        break;
-                    }
-                    let since = self.solver.stats().nodes - phase_start;
-                    if check.is_some_and(|c| since >= c) {
-                        check = Some(since + chunk(looking));
-                    }
-                    let drought = self.solver.stats().nodes - last_found;
-                    if !looking && after.is_some_and(|n| drought >= n) {
-                        looking = true;
-                        found_before = answer.solutions;
-                        answer.solutions = 0;
-                        self.solver.set_branching(Branching::Lookahead);
-                        self.solver.restart();
-                        phase_start = self.solver.stats().nodes;
-                        last_found = phase_start;
-                        check = limits.deadline.map(|_| chunk(looking));
-                    }
-                }
+            // Solutions found before a switch: each is valid, and counted
+            // again after it.
+            let before = answer.solutions;
+            if looking {
+                answer.solutions = 0;
             }
+            let after = switch_after.filter(|_| !looking);
+            let d = drive(
+                &mut self.solver,
+                puzzle,
+                limits,
+                chunk,
+                after,
+                &mut answer,
+                solution,
+            );
+            if answer.timed_out {
+                answer.solutions = answer.solutions.max(before);
+            }
+            if d == Drive::Done {
+                break;
+            }
+            looking = true;
+            self.solver.restart();
         }
-        answer.nodes = self.solver.stats().nodes;
+        answer.nodes = nodes + self.solver.stats().nodes;
         answer
     }
 }
