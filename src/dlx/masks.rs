@@ -24,8 +24,10 @@
 //! such item still uncovered, and only with the stack empty does it scan
 //! the lens for Knuth's choice (the least len, leftmost on ties) and branch.
 //! On Sudoku these forced moves are the naked and hidden singles. A
-//! puzzle's givens are committed by [`MasksSolver::preselect`], and their
-//! forced moves wait on the stack for the search.
+//! puzzle's givens are committed by [`MasksSolver::preselect`] without the
+//! stack: the search's first scan of the lens finds the items they forced
+//! (a len of 0 or 1 is the least), which costs less than stacking every
+//! item each given hides through.
 //!
 //! Invariants:
 //! * an item's mask holds exactly its active options; an uncovered primary
@@ -36,7 +38,7 @@
 //!   so no test tells them apart while hiding, and none is ever forced or
 //!   chosen;
 //! * every uncovered primary item of len 0 or 1 whose len fell there since
-//!   the last saved state is on the forced stack (items may be there twice,
+//!   the last saved state or the root is on the forced stack (items may be there twice,
 //!   or covered since: they are skipped when popped);
 //! * state slot `l` holds the state where branch level `l` began, before its
 //!   item's options were tried; `rest[l]` the options not yet tried.
@@ -313,11 +315,13 @@ impl MasksMatrix {
     }
 
     /// Commits option `r` in state (`masks`, `lens`): covers each of its
-    /// items, hiding the item's other active options; primary items whose
-    /// len falls to 1 or 0 go on `forced` (and one of 0 marks it dead).
-    /// Returns the updates, counted as DLX1 counts them.
+    /// items, hiding the item's other active options. With `FORCED`,
+    /// primary items whose len falls to 1 or 0 go on `forced` (and one of 0
+    /// marks it dead); without, `forced` is left alone, for the root, where
+    /// the search's first scan finds them. Returns the updates, counted as
+    /// DLX1 counts them.
     #[inline(always)]
-    fn commit<M: Mask, const K: usize>(
+    fn commit<M: Mask, const K: usize, const FORCED: bool>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
@@ -348,12 +352,16 @@ impl MasksMatrix {
                     set(masks, j, at(masks, j) & !b);
                     let len = at(lens, j).wrapping_sub(1);
                     set(lens, j, len);
-                    forced.push_if(j as u32, len <= 1);
-                    low = low.min(len);
+                    if FORCED {
+                        forced.push_if(j as u32, len <= 1);
+                        low = low.min(len);
+                    }
                 }
             }
         }
-        forced.dead |= low == 0;
+        if FORCED {
+            forced.dead |= low == 0;
+        }
         updates
     }
 }
@@ -493,12 +501,6 @@ impl Forced {
         self.top = 0;
         self.dead = false;
     }
-
-    fn copy_from(&mut self, other: &Forced) {
-        self.items[..other.top].copy_from_slice(&other.items[..other.top]);
-        self.top = other.top;
-        self.dead = other.dead;
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -523,7 +525,6 @@ struct States<M> {
     /// the forced items they left.
     root_masks: Vec<M>,
     root_lens: Vec<u8>,
-    root_forced: Forced,
     /// Saved states, one per branch level (grown as a search first goes
     /// deeper; never shrunk).
     saved_masks: Vec<M>,
@@ -533,15 +534,13 @@ struct States<M> {
 impl<M: Mask> States<M> {
     fn new(m: &MasksMatrix) -> Self {
         let masks: Vec<M> = m.root_masks.iter().map(|&x| M::from_u64(x)).collect();
-        let forced = Forced::new(m.primary);
         States {
             masks: masks.clone(),
             lens: m.root_lens.clone(),
-            forced: forced.clone(),
+            forced: Forced::new(m.primary),
             root_masks: masks.clone(),
             start_masks: masks,
             root_lens: m.root_lens.clone(),
-            root_forced: forced,
             saved_masks: Vec::new(),
             saved_lens: Vec::new(),
         }
@@ -550,13 +549,12 @@ impl<M: Mask> States<M> {
     fn reset(&mut self, m: &MasksMatrix) {
         self.root_masks.copy_from_slice(&self.start_masks);
         self.root_lens.copy_from_slice(&m.root_lens);
-        self.root_forced.clear();
     }
 
     fn restart(&mut self) {
         self.masks.copy_from_slice(&self.root_masks);
         self.lens.copy_from_slice(&self.root_lens);
-        self.forced.copy_from(&self.root_forced);
+        self.forced.clear();
     }
 
     /// Whether option `r` (not ignored) is active at the root.
@@ -567,10 +565,10 @@ impl<M: Mask> States<M> {
 
     /// Commits option `r` at the root.
     fn preselect<const K: usize>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
-        m.commit::<M, K>(
+        m.commit::<M, K, false>(
             &mut self.root_masks,
             &mut self.root_lens,
-            &mut self.root_forced,
+            &mut self.forced,
             r,
         )
     }
@@ -835,7 +833,8 @@ impl Walk {
                 p[self.level] += 1;
             }
             self.chosen.push(r as u32);
-            self.stats.updates += m.commit::<M, K>(&mut s.masks, &mut s.lens, &mut s.forced, r);
+            self.stats.updates +=
+                m.commit::<M, K, true>(&mut s.masks, &mut s.lens, &mut s.forced, r);
         }
     }
 
