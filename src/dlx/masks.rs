@@ -19,9 +19,10 @@
 //!   unrolled for that constant.
 //!
 //! And a tree of its own: while hiding, every item whose len falls to 1 or 0
-//! goes on a *forced* stack (a len of 0 marks the state dead: the search
-//! backtracks at once); the search commits the only option of the latest
-//! such item still uncovered, and only with the stack empty does it scan
+//! goes on a *forced* stack; the search first looks at the items pushed
+//! since it last looked, and backtracks at once if one has len 0 (the state
+//! is dead), then commits the only option of the latest such item still
+//! uncovered, and only with the stack empty does it scan
 //! the lens for Knuth's choice (the least len, leftmost on ties) and branch.
 //! On Sudoku these forced moves are the naked and hidden singles. A
 //! puzzle's givens are committed by [`MasksSolver::preselect`] without the
@@ -329,8 +330,6 @@ impl MasksMatrix {
         r: usize,
     ) -> u64 {
         let mut updates = 0;
-        // The least len counted down to: 0 is a dead end.
-        let mut low = COVERED;
         let (from, to) = self.span::<K>(r);
         for k in from..to {
             let (i, bit) = self.slot::<M>(k);
@@ -354,13 +353,9 @@ impl MasksMatrix {
                     set(lens, j, len);
                     if FORCED {
                         forced.push_if(j as u32, len <= 1);
-                        low = low.min(len);
                     }
                 }
             }
-        }
-        if FORCED {
-            forced.dead |= low == 0;
         }
         updates
     }
@@ -468,8 +463,9 @@ fn set<T: Copy>(s: &mut [T], i: usize, v: T) {
 struct Forced {
     items: Vec<u32>,
     top: usize,
-    /// Whether a primary item's len fell to 0 (the state is a dead end).
-    dead: bool,
+    /// Entries below this have been checked for a len of 0 (every later
+    /// fall to 0 or 1 pushes the item again, above it).
+    checked: usize,
 }
 
 impl Forced {
@@ -477,7 +473,7 @@ impl Forced {
         Forced {
             items: vec![0; 2 * primary + 1],
             top: 0,
-            dead: false,
+            checked: 0,
         }
     }
 
@@ -499,7 +495,7 @@ impl Forced {
 
     fn clear(&mut self) {
         self.top = 0;
-        self.dead = false;
+        self.checked = 0;
     }
 }
 
@@ -842,17 +838,25 @@ impl Walk {
     /// else the first option of a new branch level.
     #[inline(always)]
     fn pick<M: Mask>(&mut self, m: &MasksMatrix, s: &mut States<M>) -> Pick {
-        if s.forced.dead {
-            return Pick::DeadEnd;
+        // A dead end anywhere on the stack first: no forced move before it.
+        let f = &mut s.forced;
+        for k in f.checked..f.top {
+            if at(&s.lens, at(&f.items, k) as usize) == 0 {
+                return Pick::DeadEnd;
+            }
         }
-        while let Some(j) = s.forced.pop() {
+        while let Some(j) = f.pop() {
             let j = j as usize;
             match at(&s.lens, j) {
                 0 => return Pick::DeadEnd,
-                1 => return Pick::Option(m.option_at(j, at(&s.masks, j).lowest())),
+                1 => {
+                    f.checked = f.top;
+                    return Pick::Option(m.option_at(j, at(&s.masks, j).lowest()));
+                }
                 _ => {}
             }
         }
+        f.checked = 0;
         let Some((i, len)) = choose(&s.lens[..m.scan]) else {
             return Pick::Solution;
         };
