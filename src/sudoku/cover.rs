@@ -99,7 +99,12 @@ impl SudokuMatrix {
     /// The option placing digit `d` (1-based) at (r, c).
     pub fn option(&self, r: usize, c: usize, d: u8) -> OptionId {
         let n = self.box_side * self.box_side;
-        OptionId::must((r * n + c) * n + d as usize - 1)
+        self.cell_option(r * n + c, d)
+    }
+
+    /// The option placing digit `d` (1-based) in cell `k` (row-major).
+    fn cell_option(&self, k: usize, d: u8) -> OptionId {
+        OptionId::must(k * self.box_side * self.box_side + d as usize - 1)
     }
 }
 
@@ -176,11 +181,14 @@ impl<'m> DlxSudoku<'m> {
 /// Writes the placements of `options` (of the matrix for box side `b`)
 /// into `out`.
 fn place(b: usize, options: impl IntoIterator<Item = OptionId>, out: &mut Grid) {
-    let n = b * b;
+    // One 32-bit division per option (options are cell-major, n per cell):
+    // a solution is written once per puzzle, and 64-bit divisions by a
+    // variable showed in the profile of easy puzzles.
+    let n = (b * b) as u32;
     for o in options {
-        let k = o.as_usize();
+        let k = o.as_usize() as u32;
         let cell = k / n;
-        out.set(cell / n, cell % n, (k % n + 1) as u8);
+        out.set_cell(cell as usize, (k - cell * n + 1) as u8);
     }
 }
 
@@ -301,11 +309,10 @@ impl SudokuSolver for DlxSudoku<'_> {
         if puzzle.box_side() != self.cover.box_side || limits.solutions == 0 {
             return answer;
         }
-        let n = puzzle.side();
         self.givens.clear();
         for (k, &d) in puzzle.cells().iter().enumerate() {
             if d != 0 {
-                self.givens.push(self.cover.option(k / n, k % n, d));
+                self.givens.push(self.cover.cell_option(k, d));
             }
         }
         let mut looking = self.branching == Branching::Lookahead;

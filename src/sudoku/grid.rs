@@ -117,6 +117,13 @@ impl Grid {
         self.cells[r * n + c] = digit;
     }
 
+    /// Sets cell `k` (row-major; 0 empties it). Panics if out of range: a
+    /// programming error.
+    pub fn set_cell(&mut self, k: usize, digit: u8) {
+        assert!(digit as usize <= self.side(), "digit {digit} out of range");
+        self.cells[k] = digit;
+    }
+
     /// The number of filled cells.
     pub fn givens(&self) -> usize {
         self.cells.iter().filter(|&&v| v != 0).count()

@@ -29,7 +29,8 @@ fn parse_token(
     line_no: usize,
     lead: usize,
 ) -> (Alphabet, Result<Grid, PuzzleError>) {
-    let symbols: Vec<char> = token.chars().collect();
+    // On the stack up to 16×16: no allocation per puzzle of the usual sizes.
+    let symbols: smallvec::SmallVec<[char; 256]> = token.chars().collect();
     let Some(b) = BOX_SIDES
         .into_iter()
         .find(|b| b * b * b * b == symbols.len())
