@@ -54,7 +54,8 @@ pub(crate) enum BranchingArg {
 /// `--engine`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// Dense where it is faster, else links.
+    /// Bits where it applies, else dense where it is faster, else masks where
+    /// it applies, else links.
     Auto,
     /// Dancing links (Knuth's DLX1, DLX2 with colors).
     Links,

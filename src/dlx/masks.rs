@@ -16,7 +16,10 @@
 //!   are committed in place, never undone one by one;
 //! * when every option has the same number of items `K` (4 for Sudoku and
 //!   queens, 3 for Langford pairs), the loops over an option's items are
-//!   unrolled for that constant.
+//!   unrolled for that constant; and when, besides, each item is at the same
+//!   place in all its options (Sudoku: cell, row, column, box; queens: row,
+//!   column, diagonals), an option hidden through an item skips that place,
+//!   already covered: a quarter of the hiding work for Sudoku.
 //!
 //! And a tree of its own: while hiding, every item whose len falls to 1 or 0
 //! goes on a *forced* stack; the search first looks at the items pushed
@@ -170,6 +173,11 @@ pub struct MasksMatrix {
     /// The number of items of every option when they all have as many,
     /// else 0.
     uniform: usize,
+    /// With `uniform` > 0: whether each item is at the same place in every
+    /// option it is in (9×9 Sudoku: cell, row, column, box; queens: row,
+    /// column, diagonals), so hiding an option through the item can skip
+    /// that place.
+    aligned: bool,
 }
 
 impl MasksMatrix {
@@ -245,6 +253,15 @@ impl MasksMatrix {
             Some(k) if (0..options).all(|r| opt_start[r + 1] - opt_start[r] == k as u32) => k,
             _ => 0,
         };
+        let mut place = vec![usize::MAX; items];
+        let aligned = uniform > 0
+            && opt_item.iter().enumerate().all(|(t, &i)| {
+                let p = &mut place[i as usize];
+                if *p == usize::MAX {
+                    *p = t % uniform;
+                }
+                *p == t % uniform
+            });
         let max_depth = if min_primary == usize::MAX {
             0
         } else {
@@ -266,6 +283,7 @@ impl MasksMatrix {
             ignored,
             max_depth,
             uniform,
+            aligned,
         })
     }
 
@@ -321,14 +339,23 @@ impl MasksMatrix {
     /// marks it dead); without, `forced` is left alone, for the root, where
     /// the search's first scan finds them. Returns the updates, counted as
     /// DLX1 counts them.
+    /// With `A` (the matrix is [`aligned`](Self::aligned), `K` is 3 or 4),
+    /// the place of the item being covered is skipped in the options it
+    /// hides: a quarter less work for Sudoku.
     #[inline(always)]
-    fn commit<M: Mask, const K: usize, const FORCED: bool>(
+    fn commit<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
         forced: &mut Forced,
         r: usize,
     ) -> u64 {
+        if A {
+            return self.cover_aligned::<M, K, 0, FORCED>(masks, lens, forced, r)
+                + self.cover_aligned::<M, K, 1, FORCED>(masks, lens, forced, r)
+                + self.cover_aligned::<M, K, 2, FORCED>(masks, lens, forced, r)
+                + self.cover_aligned::<M, K, 3, FORCED>(masks, lens, forced, r);
+        }
         let mut updates = 0;
         let (from, to) = self.span::<K>(r);
         for k in from..to {
@@ -358,6 +385,62 @@ impl MasksMatrix {
             }
         }
         updates
+    }
+
+    /// Covers the item at place `N` of option `r` (nothing when `N` ≥ `K`),
+    /// in an aligned matrix of options of `K` items: each option hidden
+    /// through it has the item at place `N` too, so that place is skipped.
+    /// Returns the updates, as [`commit`](Self::commit).
+    #[inline(always)]
+    fn cover_aligned<M: Mask, const K: usize, const N: usize, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Forced,
+        r: usize,
+    ) -> u64 {
+        if N >= K {
+            return 0;
+        }
+        let (i, bit) = self.slot::<M>(r * K + N);
+        let mut rest = at(masks, i) & !bit;
+        set(masks, i, M::default());
+        set(lens, i, COVERED);
+        let mut hidden = 0;
+        while !rest.is_zero() {
+            let q = self.option_at(i, rest.lowest());
+            rest = rest.drop_lowest();
+            hidden += 1;
+            self.hide_at::<M, K, 0, N, FORCED>(masks, lens, forced, q);
+            self.hide_at::<M, K, 1, N, FORCED>(masks, lens, forced, q);
+            self.hide_at::<M, K, 2, N, FORCED>(masks, lens, forced, q);
+            self.hide_at::<M, K, 3, N, FORCED>(masks, lens, forced, q);
+        }
+        hidden * (K as u64 - 1) + 1
+    }
+
+    /// Hides option `q` from its item at place `T`, unless `T` is `N` (the
+    /// item being covered) or past the option's `K` items (`K` ≤ 4: the
+    /// engine specialises 3 and 4). Written out per place: a loop over the
+    /// places here stayed a loop, with a compare per place.
+    #[inline(always)]
+    fn hide_at<M: Mask, const K: usize, const T: usize, const N: usize, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Forced,
+        q: usize,
+    ) {
+        if T >= K || T == N {
+            return;
+        }
+        let (j, b) = self.slot::<M>(q * K + T);
+        set(masks, j, at(masks, j) & !b);
+        let len = at(lens, j).wrapping_sub(1);
+        set(lens, j, len);
+        if FORCED {
+            forced.push_if(j as u32, len <= 1);
+        }
     }
 }
 
@@ -560,8 +643,8 @@ impl<M: Mask> States<M> {
     }
 
     /// Commits option `r` at the root.
-    fn preselect<const K: usize>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
-        m.commit::<M, K, false>(
+    fn preselect<const K: usize, const A: bool>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
+        m.commit::<M, K, A, false>(
             &mut self.root_masks,
             &mut self.root_lens,
             &mut self.forced,
@@ -743,10 +826,12 @@ impl<'m> MasksSolver<'m> {
             let held = self.preselected.iter().map(|&q| (q, m.option(q as usize)));
             return Err(conflict(option, m.option(r), held));
         }
-        self.walk.stats.updates += match m.uniform {
-            3 => by_width!(&mut self.states, s => s.preselect::<3>(m, r)),
-            4 => by_width!(&mut self.states, s => s.preselect::<4>(m, r)),
-            _ => by_width!(&mut self.states, s => s.preselect::<0>(m, r)),
+        self.walk.stats.updates += match (m.uniform, m.aligned) {
+            (3, false) => by_width!(&mut self.states, s => s.preselect::<3, false>(m, r)),
+            (3, true) => by_width!(&mut self.states, s => s.preselect::<3, true>(m, r)),
+            (4, false) => by_width!(&mut self.states, s => s.preselect::<4, false>(m, r)),
+            (4, true) => by_width!(&mut self.states, s => s.preselect::<4, true>(m, r)),
+            _ => by_width!(&mut self.states, s => s.preselect::<0, false>(m, r)),
         };
         self.preselected.push(r as u32);
         self.restart();
@@ -777,17 +862,23 @@ impl<'m> MasksSolver<'m> {
     pub fn next_solution(&mut self) -> Step {
         let m = self.matrix;
         let w = &mut self.walk;
-        match m.uniform {
-            3 => by_width!(&mut self.states, s => w.run::<_, 3>(m, s)),
-            4 => by_width!(&mut self.states, s => w.run::<_, 4>(m, s)),
-            _ => by_width!(&mut self.states, s => w.run::<_, 0>(m, s)),
+        match (m.uniform, m.aligned) {
+            (3, false) => by_width!(&mut self.states, s => w.run::<_, 3, false>(m, s)),
+            (3, true) => by_width!(&mut self.states, s => w.run::<_, 3, true>(m, s)),
+            (4, false) => by_width!(&mut self.states, s => w.run::<_, 4, false>(m, s)),
+            (4, true) => by_width!(&mut self.states, s => w.run::<_, 4, true>(m, s)),
+            _ => by_width!(&mut self.states, s => w.run::<_, 0, false>(m, s)),
         }
     }
 }
 
 impl Walk {
     /// The search loop, from the paused state.
-    fn run<M: Mask, const K: usize>(&mut self, m: &MasksMatrix, s: &mut States<M>) -> Step {
+    fn run<M: Mask, const K: usize, const A: bool>(
+        &mut self,
+        m: &MasksMatrix,
+        s: &mut States<M>,
+    ) -> Step {
         let check_budget = self.budget != Budget::default();
         let mut next = match self.phase {
             Phase::Start => {
@@ -830,7 +921,7 @@ impl Walk {
             }
             self.chosen.push(r as u32);
             self.stats.updates +=
-                m.commit::<M, K, true>(&mut s.masks, &mut s.lens, &mut s.forced, r);
+                m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r);
         }
     }
 
@@ -953,6 +1044,52 @@ mod tests {
         } else {
             assert_eq!(agree(cover.matrix()), 288);
         }
+    }
+
+    /// Three-dimensional matching on 3 × `n` items: the options
+    /// (a, b, c) with a + b + c even, written a-b-c (aligned) or, for
+    /// the first option, b-a-c (not aligned).
+    fn matching(n: usize, aligned: bool) -> Matrix {
+        let mut b = MatrixBuilder::new();
+        let g: Vec<Vec<_>> = ["a", "b", "c"]
+            .iter()
+            .map(|p| {
+                (0..n)
+                    .map(|k| b.primary(&format!("{p}{k}")).unwrap())
+                    .collect()
+            })
+            .collect();
+        for x in 0..n {
+            for y in 0..n {
+                for z in (0..n).filter(|z| (x + y + z) % 2 == 0) {
+                    if !aligned && (x, y, z) == (0, 0, 0) {
+                        b.option(&[g[1][y], g[0][x], g[2][z]]).unwrap();
+                    } else {
+                        b.option(&[g[0][x], g[1][y], g[2][z]]).unwrap();
+                    }
+                }
+            }
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn aligned_matrices() {
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let queens = problems::queens(6).unwrap();
+        let langford = problems::langford(4).unwrap();
+        for (m, aligned) in [(sudoku.matrix(), true), (&queens, true), (&langford, false)] {
+            assert_eq!(MasksMatrix::new(m).unwrap().aligned, aligned);
+        }
+        // The same problem either way: the same solutions as links.
+        // Not 3: the three triples of a cover would add up to 9, odd.
+        let n = if cfg!(miri) { 4 } else { 5 };
+        let (yes, no) = (matching(n, true), matching(n, false));
+        assert!(MasksMatrix::new(&yes).unwrap().aligned);
+        assert!(!MasksMatrix::new(&no).unwrap().aligned);
+        let count = agree(&yes);
+        assert!(count > 0);
+        assert_eq!(agree(&no), count);
     }
 
     #[test]
