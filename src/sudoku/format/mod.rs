@@ -297,8 +297,15 @@ impl<R: BufRead> Reader<R> {
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
         }
+        // Control characters (but TAB) make a line binary; ASCII is looked
+        // at byte by byte, the rest char by char (C1 controls too).
         let text = match std::str::from_utf8(&self.buf) {
-            Ok(s) if !s.chars().any(|c| c.is_control() && c != '\t') => Ok(s.to_string()),
+            Ok(s) if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_control() && b != b'\t') => {
+                Ok(s.to_string())
+            }
+            Ok(s) if !s.is_ascii() && !s.chars().any(|c| c.is_control() && c != '\t') => {
+                Ok(s.to_string())
+            }
             _ => Err(PuzzleErrorKind::NotText),
         };
         Some((self.line_no, text))
@@ -504,6 +511,22 @@ fn parse_cells(
 ) -> (Alphabet, Result<Grid, PuzzleError>) {
     let alphabet = choose_alphabet(forced, n, symbols.iter().copied());
     let mut cells = Vec::with_capacity(symbols.len());
+    if alphabet == Alphabet::Digits && n <= 9 {
+        // The usual case, without the general mapping: '0' (empty) to n.
+        for &ch in symbols {
+            match (ch as u32).wrapping_sub('0' as u32) {
+                d if d <= n as u32 => cells.push(d as u8),
+                _ if is_empty_mark(ch, alphabet) => cells.push(0),
+                _ => break,
+            }
+        }
+        if cells.len() < symbols.len() {
+            // A bad symbol: the general loop names it.
+            cells.clear();
+        } else {
+            return finish_cells(cells, symbols.len(), alphabet, &line_of);
+        }
+    }
     for (i, &ch) in symbols.iter().enumerate() {
         if let Some(d) = alphabet.digit(ch, n) {
             cells.push(d);
@@ -520,6 +543,16 @@ fn parse_cells(
             return (alphabet, Err(err));
         }
     }
+    finish_cells(cells, symbols.len(), alphabet, &line_of)
+}
+
+/// The grid of `cells` (read from `found` symbols).
+fn finish_cells(
+    cells: Vec<u8>,
+    found: usize,
+    alphabet: Alphabet,
+    line_of: &impl Fn(usize) -> usize,
+) -> (Alphabet, Result<Grid, PuzzleError>) {
     match Grid::from_cells(cells) {
         Some(g) => (alphabet, Ok(g)),
         None => (
@@ -527,7 +560,7 @@ fn parse_cells(
             Err(PuzzleError {
                 line: line_of(0),
                 kind: PuzzleErrorKind::WrongLength {
-                    found: symbols.len(),
+                    found,
                     expected: None,
                 },
             }),
