@@ -335,10 +335,10 @@ impl MasksMatrix {
 
     /// Commits option `r` in state (`masks`, `lens`): covers each of its
     /// items, hiding the item's other active options. With `FORCED`,
-    /// primary items whose len falls to 1 or 0 go on `forced` (and one of 0
-    /// marks it dead); without, `forced` is left alone, for the root, where
-    /// the search's first scan finds them. Returns the updates, counted as
-    /// DLX1 counts them.
+    /// primary items whose len falls to 1 or 0 go on `forced`; without,
+    /// `forced` is left alone, for the root, where the search's first scan
+    /// finds them. Returns the updates, counted as DLX1 counts them.
+    ///
     /// With `A` (the matrix is [`aligned`](Self::aligned), `K` is 3 or 4),
     /// the place of the item being covered is skipped in the options it
     /// hides: a quarter less work for Sudoku.
