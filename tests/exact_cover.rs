@@ -76,10 +76,16 @@ fn langford4_matches_dlx1() {
     assert_eq!(String::from_utf8(out).unwrap(), langford4_text());
 }
 
+/// Solutions of n queens, n = 1..=12 (OEIS A000170).
+const QUEENS_A000170: [u64; 12] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
+
+/// Langford pairs (n, solutions), mirror images counted (OEIS A014552 doubled).
+const LANGFORD_A014552_DOUBLED: [(usize, u64); 6] =
+    [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)];
+
 #[test]
 fn queens_counts_oeis_a000170() {
-    let expected = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
-    for (n, &want) in (1..=12).zip(&expected) {
+    for (n, &want) in (1..=12).zip(&QUEENS_A000170) {
         let m = queens(n).unwrap();
         if n <= 9 {
             assert_eq!(count_verified(&m), want, "n = {n}");
@@ -93,7 +99,7 @@ fn queens_counts_oeis_a000170() {
 
 #[test]
 fn langford_counts_oeis_a014552_doubled() {
-    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+    for (n, want) in LANGFORD_A014552_DOUBLED {
         let m = langford(n).unwrap();
         let got = if n <= 8 {
             count_verified(&m)
@@ -621,11 +627,10 @@ fn bits_engine_counts_oeis() {
         assert_eq!(s.stats(), links.stats());
         c.solutions
     };
-    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
-    for (n, &want) in (1..=12).zip(&queens_want) {
+    for (n, &want) in (1..=12).zip(&QUEENS_A000170) {
         assert_eq!(counts(&queens(n).unwrap()), want, "queens {n}");
     }
-    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+    for (n, want) in LANGFORD_A014552_DOUBLED {
         assert_eq!(counts(&langford(n).unwrap()), want, "langford {n}");
     }
     // DLX1's numbers on Langford 4 and TAOCP's example.
@@ -659,11 +664,10 @@ fn masks_engine_counts_oeis() {
         assert!(c.complete);
         c.solutions
     };
-    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
-    for (n, &want) in (1..=12).zip(&queens_want) {
+    for (n, &want) in (1..=12).zip(&QUEENS_A000170) {
         assert_eq!(counts(&queens(n).unwrap()), want, "queens {n}");
     }
-    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+    for (n, want) in LANGFORD_A014552_DOUBLED {
         assert_eq!(counts(&langford(n).unwrap()), want, "langford {n}");
     }
     // Queens 20 (40 primary items, beyond the bits engine): the first
@@ -692,13 +696,12 @@ fn dense_engine_counts_oeis() {
         assert!(c.complete);
         c.solutions
     };
-    let queens_want = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
-    for (n, &want) in (1..=12).zip(&queens_want) {
+    for (n, &want) in (1..=12).zip(&QUEENS_A000170) {
         let m = queens(n).unwrap();
         assert_eq!(counts(&m, Branching::Knuth), want, "queens {n}");
         assert_eq!(counts(&m, Branching::FirstForced), want, "queens {n}");
     }
-    for (n, want) in [(3, 2), (4, 2), (5, 0), (7, 52), (8, 300), (11, 35584)] {
+    for (n, want) in LANGFORD_A014552_DOUBLED {
         let m = langford(n).unwrap();
         assert_eq!(counts(&m, Branching::Knuth), want, "langford {n}");
         assert_eq!(counts(&m, Branching::FirstForced), want, "langford {n}");
