@@ -46,12 +46,11 @@ pub(crate) struct CoverArgs {
     /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
     /// items and 512 options), `masks` (a bitmask of options per item,
     /// forced items first, a tree of its own: no colors, at most 64 options
-    /// an item; the Sudoku engine), or `auto`: bits where it applies, else dense
-    /// where it is expected to be faster (options of 5 items or more on
-    /// average, or 4 and a state of at most 256 bytes), else masks where it
-    /// applies, else links. All give
-    /// the same counts (with knuth branching, links, dense and bits the same
-    /// nodes and updates).
+    /// an item; the Sudoku engine), or `auto`: bits where it applies, else
+    /// dense where it is expected to be faster (options of 5 items or more
+    /// on average, or 4 and a state of at most 256 bytes), else masks where
+    /// it applies, else links. All give the same counts (with knuth
+    /// branching, links, dense and bits the same nodes and updates).
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,
     /// Count on N threads: the search is cut into subtrees that the threads
@@ -91,8 +90,9 @@ impl Tables {
 }
 
 /// The engine for `arg`: `auto` takes bits where it applies, else dense
-/// where it is recommended, else masks where it applies, else links; lookahead is the links engine's
-/// only. An engine asked for by name that cannot take the matrix is an error.
+/// where it is recommended, else masks where it applies, else links;
+/// lookahead is the links engine's only. An engine asked for by name that
+/// cannot take the matrix is an error.
 fn pick_engine(arg: EngineArg, branching: Branching, matrix: &Matrix) -> Result<Tables, String> {
     match (arg, branching) {
         (EngineArg::Links, _) | (EngineArg::Auto, Branching::Lookahead) => Ok(Tables::Links),
