@@ -987,3 +987,70 @@ fn preselect_all_matches_preselect() {
         Err(PreselectError::UnknownOption(_))
     ));
 }
+
+/// The masks engine's `preselect_all` against its own one-by-one
+/// `preselect` and against the links engine: same refusals (the same
+/// error), and otherwise the same solutions, each a valid cover.
+fn masks_bulk_matches_one_by_one(m: &Matrix, mm: &MasksMatrix, options: &[OptionId]) {
+    let mut one = MasksSolver::new(mm);
+    let mut first_error = None;
+    for &o in options {
+        if let Err(e) = one.preselect(o) {
+            first_error = Some(e);
+            break;
+        }
+    }
+    let mut links = Solver::new(m);
+    let links_result = links.preselect_all(options);
+    let mut bulk = MasksSolver::new(mm);
+    // Something preselected before: `preselect_all` replaces it.
+    bulk.preselect(OptionId::must(0)).unwrap();
+    let result = bulk.preselect_all(options);
+    assert_eq!(result.clone().err(), first_error, "{options:?}");
+    assert_eq!(result.is_err(), links_result.is_err(), "{options:?}");
+    if result.is_err() {
+        assert_eq!(bulk.preselected().len(), 0);
+        assert_eq!(bulk.count().solutions, Solver::new(m).count().solutions);
+        return;
+    }
+    assert!(bulk.preselected().eq(options.iter().copied()));
+    let a: Vec<Vec<OptionId>> = one.solutions().collect();
+    let b: Vec<Vec<OptionId>> = bulk.solutions().collect();
+    let c: Vec<Vec<OptionId>> = links.solutions().collect();
+    assert_eq!(a, b, "{options:?}");
+    let sorted = |mut v: Vec<Vec<OptionId>>| {
+        v.iter_mut().for_each(|s| s.sort());
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(b.clone()), sorted(c), "{options:?}");
+    for s in &b {
+        verify_cover(m, s).unwrap();
+    }
+}
+
+#[test]
+fn masks_preselect_all_matches_preselect() {
+    // Queens 6 (aligned), Langford pairs 7 (three items an option) and a
+    // matrix with a secondary item (general loops).
+    let q = queens(6).unwrap();
+    let l = langford(7).unwrap();
+    let g = read("A B C D | x\nA x\nB x\nA B\nC D\nC\nD x\nB C\n");
+    for m in [&q, &l, &g] {
+        let mm = MasksMatrix::new(m).unwrap();
+        let n = m.option_count();
+        for a in 0..n {
+            for b in [0, n / 3, n / 2, n - 1] {
+                masks_bulk_matches_one_by_one(m, &mm, &[OptionId::must(a), OptionId::must(b)]);
+            }
+        }
+    }
+    let mm = MasksMatrix::new(&q).unwrap();
+    let mut s = MasksSolver::new(&mm);
+    assert!(matches!(
+        s.preselect_all(&[OptionId::must(0), OptionId::must(999)]),
+        Err(PreselectError::UnknownOption(_))
+    ));
+    assert_eq!(s.preselected().len(), 0);
+    assert_eq!(s.count().solutions, 4);
+}

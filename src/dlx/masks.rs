@@ -718,14 +718,37 @@ impl<M: Mask> States<M> {
         !(self.root_masks[m.opt_item[k] as usize] & M::from_u64(m.opt_bit[k])).is_zero()
     }
 
-    /// Commits option `r` at the root.
-    fn preselect<const K: usize, const A: bool>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
-        m.commit::<M, K, A, false>(
-            &mut self.root_masks,
-            &mut self.root_lens,
-            &mut self.forced,
-            r,
-        )
+    /// Commits each of `options` at the root, in order, adding it to
+    /// `held` and its updates to `updates`; stops at the first that is not
+    /// an active option with a primary item.
+    fn preselect<const K: usize, const A: bool>(
+        &mut self,
+        m: &MasksMatrix,
+        options: &[OptionId],
+        held: &mut Vec<u32>,
+        updates: &mut u64,
+    ) -> Result<(), PreselectError> {
+        for &option in options {
+            let r = option.as_usize();
+            if r >= m.options {
+                return Err(PreselectError::UnknownOption(option));
+            }
+            if m.ignored[r] {
+                return Err(PreselectError::IgnoredOption(option));
+            }
+            if !self.root_active(m, r) {
+                let held = held.iter().map(|&q| (q, m.option(q as usize)));
+                return Err(conflict(option, m.option(r), held));
+            }
+            *updates += m.commit::<M, K, A, false>(
+                &mut self.root_masks,
+                &mut self.root_lens,
+                &mut self.forced,
+                r,
+            );
+            held.push(r as u32);
+        }
+        Ok(())
     }
 
     /// Saves the state being searched as branch level `l`'s.
@@ -889,29 +912,46 @@ impl<'m> MasksSolver<'m> {
     /// [`Solver::preselect`](crate::dlx::Solver::preselect)). Abandons any
     /// search in progress; undone by [`reset`](Self::reset).
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        self.preselect_each(std::slice::from_ref(&option))
+    }
+
+    /// Replaces every preselection by `options`: as [`reset`](Self::reset)
+    /// followed by [`preselect`](Self::preselect) of each, in one call (the
+    /// matrix's shape is looked at once, not per option: a Sudoku's givens
+    /// are preselected this way). On a refusal nothing is preselected, as
+    /// with [`Solver::preselect_all`](crate::dlx::Solver::preselect_all).
+    pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+        self.reset();
+        let result = self.preselect_each(options);
+        if result.is_err() {
+            self.reset();
+        }
+        result
+    }
+
+    /// Preselects each of `options` in order, stopping at the first refused.
+    fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
         let m = self.matrix;
-        let r = option.as_usize();
-        if r >= m.options {
-            return Err(PreselectError::UnknownOption(option));
-        }
-        if m.ignored[r] {
-            return Err(PreselectError::IgnoredOption(option));
-        }
-        let active = by_width!(&self.states, s => s.root_active(m, r));
-        if !active {
-            let held = self.preselected.iter().map(|&q| (q, m.option(q as usize)));
-            return Err(conflict(option, m.option(r), held));
-        }
-        self.walk.stats.updates += match (m.uniform, m.aligned) {
-            (3, false) => by_width!(&mut self.states, s => s.preselect::<3, false>(m, r)),
-            (3, true) => by_width!(&mut self.states, s => s.preselect::<3, true>(m, r)),
-            (4, false) => by_width!(&mut self.states, s => s.preselect::<4, false>(m, r)),
-            (4, true) => by_width!(&mut self.states, s => s.preselect::<4, true>(m, r)),
-            _ => by_width!(&mut self.states, s => s.preselect::<0, false>(m, r)),
+        let (held, updates) = (&mut self.preselected, &mut self.walk.stats.updates);
+        let result = match (m.uniform, m.aligned) {
+            (3, false) => {
+                by_width!(&mut self.states, s => s.preselect::<3, false>(m, options, held, updates))
+            }
+            (3, true) => {
+                by_width!(&mut self.states, s => s.preselect::<3, true>(m, options, held, updates))
+            }
+            (4, false) => {
+                by_width!(&mut self.states, s => s.preselect::<4, false>(m, options, held, updates))
+            }
+            (4, true) => {
+                by_width!(&mut self.states, s => s.preselect::<4, true>(m, options, held, updates))
+            }
+            _ => {
+                by_width!(&mut self.states, s => s.preselect::<0, false>(m, options, held, updates))
+            }
         };
-        self.preselected.push(r as u32);
         self.restart();
-        Ok(())
+        result
     }
 
     /// The options preselected so far.

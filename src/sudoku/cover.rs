@@ -320,8 +320,7 @@ impl SudokuSolver for DlxSudoku<'_> {
         let mut nodes = 0;
         let first = match &mut self.masks {
             Some(masks) if self.branching == Branching::FirstForced => {
-                masks.reset();
-                if !self.givens.iter().all(|&g| masks.preselect(g).is_ok()) {
+                if masks.preselect_all(&self.givens).is_err() {
                     // Contradicting givens: no solution (callers check first).
                     answer.complete = true;
                     return answer;
