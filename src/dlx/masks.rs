@@ -1,6 +1,6 @@
 //! Algorithm X over one small bitmask per item: the *masks* engine, for
 //! uncolored matrices whose items are each in at most 64 options. It is the
-//! Sudoku engine (`dlx sudoku`: 2.2–3.3× the links engine's speed on the
+//! Sudoku engine (`dlx sudoku`: about 3× the links engine's speed on the
 //! public sets), and fast on queens and Langford pairs too.
 //!
 //! The live matrix is, per item, a mask of its options still active (bit
