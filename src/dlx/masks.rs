@@ -658,7 +658,8 @@ struct Push<'a> {
 }
 
 impl Push<'_> {
-    /// Pushes `j` when `cond`: written always, kept only when `cond`.
+    /// Pushes item `j`, whose len just fell to `len`, when that is 0 or 1
+    /// (written always, kept only then), and notes a len of 0.
     #[inline(always)]
     fn push_if(&mut self, j: u32, len: u8) {
         set(self.items, self.top, j);
@@ -941,6 +942,7 @@ impl<'m> MasksSolver<'m> {
     /// Preselects each of `options` in order, stopping at the first refused.
     fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
         let m = self.matrix;
+        let before = self.preselected.len();
         let (held, updates) = (&mut self.preselected, &mut self.walk.stats.updates);
         let result = match (m.uniform, m.aligned) {
             (3, false) => {
@@ -959,7 +961,11 @@ impl<'m> MasksSolver<'m> {
                 by_width!(&mut self.states, s => s.preselect::<0, false>(m, options, held, updates))
             }
         };
-        self.restart();
+        // A search in progress is abandoned once something is preselected
+        // (a refused first option changes nothing).
+        if self.preselected.len() > before {
+            self.restart();
+        }
         result
     }
 
