@@ -47,9 +47,8 @@
 //! more than the first forced item, and a len of 0 or 1 is always least.
 
 use super::index::OptionId;
-use super::search::{
-    conflict, engine_queries, levels_reached, Branching, Budget, PreselectError, Step,
-};
+use super::search::driver::{Driver, Enter, Kernel};
+use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
 use super::stats::Stats;
 use super::Matrix;
 use std::fmt;
@@ -360,37 +359,110 @@ fn at<T: Copy>(s: &[T], i: usize) -> T {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Forward,
-    Backdown,
-    Done,
-}
-
-/// In `BitsSolver::item`: the level's item had one option and was not
-/// covered on its own.
+/// In `State::item`: the level's item had one option and was not covered
+/// on its own.
 const FORCED_FLAG: u32 = 1 << 31;
 
-/// One search over a [`BitsMatrix`]: its states, level stack and counters.
+/// One search over a [`BitsMatrix`]: the [`Driver`] beside the states.
 /// Allocated once by [`BitsSolver::new`]; solving, counting, preselecting
 /// and resetting allocate nothing. The queries mirror
 /// [`Solver`](crate::dlx::Solver)'s.
 #[derive(Clone, Debug)]
 pub struct BitsSolver<'m> {
     matrix: &'m BitsMatrix,
-    /// Every state slot, `slot` words each.
+    driver: Driver,
+    state: State,
+}
+
+/// The kernel's scratch state.
+#[derive(Clone, Debug)]
+struct State {
+    /// Every state slot, `slot` words each (see the module's invariants).
     states: Vec<u64>,
-    slot: usize,
-    /// Per level: the branching item and the option being tried.
+    /// Per level: the branching item (with [`FORCED_FLAG`]).
     item: Vec<u32>,
-    choice: Vec<u32>,
-    level: usize,
-    phase: Phase,
-    preselected: Vec<u32>,
-    stats: Stats,
-    base: Stats,
-    budget: Budget,
-    profile: Option<Vec<u64>>,
+}
+
+/// The bits kernel for states of `W` option words and `B` planes.
+struct Bits<'a, const W: usize, const B: usize> {
+    m: &'a BitsMatrix,
+    s: &'a mut State,
+}
+
+impl<const W: usize, const B: usize> Kernel for Bits<'_, W, B> {
+    const UNDOES: bool = false;
+
+    fn start(&mut self) {}
+
+    #[inline(always)]
+    fn enter(&mut self, l: usize, stats: &mut Stats) -> Enter {
+        let (m, size) = (self.m, W + B + 1);
+        let at = 2 * l;
+        let here = &self.s.states[at * size..(at + 1) * size];
+        let uncovered = here[W + B];
+        if uncovered == 0 {
+            // Only at the root: nothing to cover, the empty choice solves it.
+            return Enter::Solved;
+        }
+        let (i, least) = choose::<B>(&here[W..W + B], uncovered);
+        self.s.item[l] = i as u32;
+        if least == 0 {
+            // A dead end: DLX covers the item (one update) and finds nothing.
+            stats.updates += 1;
+            return Enter::Item {
+                first: None,
+                branch: false,
+            };
+        }
+        let first = m.next_option::<W>(&here[..W], i, 0).map(|r| r as u32);
+        if least == 1 {
+            // Forced: `commit` covers the item too, from slot `2l` itself.
+            self.s.item[l] = FORCED_FLAG | i as u32;
+            return Enter::Item {
+                first,
+                branch: false,
+            };
+        }
+        self.s
+            .states
+            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
+        let slot = &mut self.s.states[(at + 1) * size..(at + 2) * size];
+        stats.updates += m.cover::<W, B>(slot, i);
+        Enter::Item {
+            first,
+            branch: true,
+        }
+    }
+
+    /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)
+    /// plus `r`'s other items into slot `2l + 2`.
+    #[inline(always)]
+    fn commit(&mut self, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let (m, size, r) = (self.m, W + B + 1, r as usize);
+        // Covering r's items (all of them when forced, else all but the
+        // branching item) is one update each.
+        let forced = self.s.item[l] & FORCED_FLAG != 0;
+        let from = 2 * l + usize::from(!forced);
+        let to = 2 * l + 2;
+        self.s
+            .states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut self.s.states[to * size..(to + 1) * size];
+        stats.updates +=
+            m.cover_option::<W, B>(slot, r) + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
+        slot[W + B] == 0
+    }
+
+    #[inline(always)]
+    fn retract(&mut self, l: usize, r: u32) -> Option<u32> {
+        let at = 2 * l * (W + B + 1);
+        let i = (self.s.item[l] & !FORCED_FLAG) as usize;
+        self.m
+            .next_option::<W>(&self.s.states[at..at + W], i, r as usize + 1)
+            .map(|r| r as u32)
+    }
+
+    fn leave(&mut self, _l: usize) {}
 }
 
 impl<'m> BitsSolver<'m> {
@@ -399,17 +471,11 @@ impl<'m> BitsSolver<'m> {
         let slot = matrix.root.len();
         let mut s = BitsSolver {
             matrix,
-            states: vec![0; 2 * (matrix.max_depth + 2) * slot],
-            slot,
-            item: vec![0; matrix.max_depth + 1],
-            choice: vec![0; matrix.max_depth + 1],
-            level: 0,
-            phase: Phase::Forward,
-            preselected: Vec::with_capacity(matrix.primary),
-            stats: Stats::default(),
-            base: Stats::default(),
-            budget: Budget::default(),
-            profile: None,
+            driver: Driver::new(matrix.max_depth, matrix.primary),
+            state: State {
+                states: vec![0; 2 * (matrix.max_depth + 2) * slot],
+                item: vec![0; matrix.max_depth + 1],
+            },
         };
         s.reset();
         s
@@ -417,12 +483,12 @@ impl<'m> BitsSolver<'m> {
 
     /// The counters since the solver was made or last reset.
     pub fn stats(&self) -> Stats {
-        self.stats
+        self.driver.stats
     }
 
     /// Limits the search; applies to the current search from its start.
     pub fn set_budget(&mut self, budget: Budget) {
-        self.budget = budget;
+        self.driver.budget = budget;
     }
 
     /// The branching rule. Every rule searches Knuth's tree here (see the
@@ -431,38 +497,33 @@ impl<'m> BitsSolver<'m> {
 
     /// Whether the current search has been exhausted.
     pub fn is_exhausted(&self) -> bool {
-        self.phase == Phase::Done
+        self.driver.is_exhausted()
     }
 
     /// Turns on counting nodes per level (DLX1's profile).
     pub fn enable_profile(&mut self) {
-        self.profile = Some(vec![0; self.matrix.max_depth + 2]);
+        self.driver.enable_profile();
     }
 
     /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        levels_reached(self.profile.as_deref())
+        self.driver.profile()
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
-        let slot = self.slot;
-        self.states[..slot].copy_from_slice(&self.matrix.root);
-        self.preselected.clear();
-        self.level = 0;
-        self.phase = Phase::Forward;
-        self.stats = Stats::default();
-        self.base = Stats::default();
-        if let Some(p) = &mut self.profile {
-            p.fill(0);
-        }
+        let slot = self.matrix.root.len();
+        self.state.states[..slot].copy_from_slice(&self.matrix.root);
+        self.driver.reset();
     }
 
     /// Abandons the search in progress (keeping preselected options).
     pub fn restart(&mut self) {
-        self.level = 0;
-        self.phase = Phase::Forward;
-        self.base = self.stats;
+        // Nothing to undo: the root state is slot 0.
+        self.driver.restart(&mut Bits::<1, 3> {
+            m: self.matrix,
+            s: &mut self.state,
+        });
     }
 
     /// Commits to `option` before the search (see
@@ -478,38 +539,31 @@ impl<'m> BitsSolver<'m> {
             return Err(PreselectError::IgnoredOption(option));
         }
         self.restart();
-        if self.states[r / 64] >> (r % 64) & 1 == 0 {
-            let held = self.preselected.iter().map(|&q| (q, m.option(q as usize)));
+        if self.state.states[r / 64] >> (r % 64) & 1 == 0 {
+            let held = self.driver.preselected.iter().map(|&q| {
+                let q = q.as_usize();
+                (q as u32, m.option(q))
+            });
             return Err(conflict(option, m.option(r), held));
         }
-        self.stats.updates +=
+        self.driver.stats.updates +=
             by_shape!(self.matrix, self.preselect_option(r)) + u64::from(m.opt_cost[r]) + 1;
-        self.preselected.push(r as u32);
-        self.base = self.stats;
+        self.driver.preselected.push(option);
+        self.driver.base = self.driver.stats;
         Ok(())
     }
 
     /// The options preselected so far.
     pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.preselected.iter().map(|&r| OptionId::must(r as usize))
+        self.driver.preselected.iter().copied()
     }
 
     /// The solution just reported by [`next_solution`](Self::next_solution):
     /// preselected options first, then the options chosen by the search.
     pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = if self.phase == Phase::Backdown {
-            self.level
-        } else {
-            0
-        };
-        self.preselected
-            .iter()
-            .chain(&self.choice[..chosen])
-            .map(|&r| OptionId::must(r as usize))
-    }
-
-    fn over_budget(&self) -> bool {
-        self.budget.spent(&self.stats, &self.base)
+        let chosen = self.driver.chosen().iter();
+        self.preselected()
+            .chain(chosen.map(|&r| OptionId::must(r as usize)))
     }
 
     /// Continues the search to its next solution.
@@ -520,137 +574,16 @@ impl<'m> BitsSolver<'m> {
     /// Covers every item of option `r` in state slot 0 (preselecting).
     fn preselect_option<const W: usize, const B: usize>(&mut self, r: usize) -> u64 {
         self.matrix
-            .cover_option::<W, B>(&mut self.states[..W + B + 1], r)
+            .cover_option::<W, B>(&mut self.state.states[..W + B + 1], r)
     }
 
-    /// The search loop, from the paused state. `cand` is the option to try
-    /// at `level` (None: the branching item's options are used up).
+    /// The driver over the kernel of shape `<W, B>`.
     fn run<const W: usize, const B: usize>(&mut self) -> Step {
-        let check_budget = self.budget != Budget::default();
-        let mut cand = match self.phase {
-            Phase::Done => return Step::Exhausted,
-            Phase::Backdown => match self.back_down::<W>() {
-                Some(c) => c,
-                None => return Step::Exhausted,
-            },
-            Phase::Forward => match self.forward::<W, B>(check_budget) {
-                Ok(c) => c,
-                Err(step) => return step,
-            },
+        let mut k = Bits::<W, B> {
+            m: self.matrix,
+            s: &mut self.state,
         };
-        loop {
-            let Some(r) = cand else {
-                match self.back_down::<W>() {
-                    Some(c) => cand = c,
-                    None => return Step::Exhausted,
-                }
-                continue;
-            };
-            if self.commit::<W, B>(r) {
-                self.stats.nodes += 1;
-                if let Some(p) = &mut self.profile {
-                    p[self.level] += 1;
-                }
-                self.stats.solutions += 1;
-                self.phase = Phase::Backdown;
-                return Step::Solution;
-            }
-            match self.forward::<W, B>(check_budget) {
-                Ok(c) => cand = c,
-                Err(step) => return step,
-            }
-        }
-    }
-
-    /// Commits option `r` at `level` (state slot `2·level + 1` plus `r`'s
-    /// other items into slot `2·level + 2`) and goes a level deeper. Returns
-    /// whether every primary item is covered.
-    #[inline(always)]
-    fn commit<const W: usize, const B: usize>(&mut self, r: usize) -> bool {
-        let m = self.matrix;
-        let size = W + B + 1;
-        let l = self.level;
-        let item = self.item[l];
-        // A forced item was not covered into slot `2l + 1`: cover it here.
-        // Covering r's items (all of them when forced, else all but the
-        // branching item) is one update each.
-        let forced = item & FORCED_FLAG != 0;
-        let from = 2 * l + usize::from(!forced);
-        self.choice[l] = r as u32;
-        let to = 2 * l + 2;
-        self.states
-            .copy_within(from * size..(from + 1) * size, to * size);
-        let slot = &mut self.states[to * size..(to + 1) * size];
-        self.stats.updates +=
-            m.cover_option::<W, B>(slot, r) + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
-        self.level += 1;
-        slot[W + B] == 0
-    }
-
-    /// Enters a node at `level`: picks and covers the branching item (state
-    /// slot `2·level` into `2·level + 1`) and returns its first option.
-    #[inline(always)]
-    fn forward<const W: usize, const B: usize>(
-        &mut self,
-        check_budget: bool,
-    ) -> Result<Option<usize>, Step> {
-        if check_budget && self.over_budget() {
-            self.phase = Phase::Forward;
-            return Err(Step::Budget);
-        }
-        self.stats.nodes += 1;
-        if let Some(p) = &mut self.profile {
-            p[self.level] += 1;
-        }
-        let m = self.matrix;
-        let size = W + B + 1;
-        let l = self.level;
-        let at = 2 * l;
-        let here = &self.states[at * size..(at + 1) * size];
-        let uncovered = here[W + B];
-        if uncovered == 0 {
-            // Only at the root: nothing to cover, the empty choice solves it.
-            self.stats.solutions += 1;
-            self.phase = Phase::Backdown;
-            return Err(Step::Solution);
-        }
-        let (i, least) = choose::<B>(&here[W..W + B], uncovered);
-        self.item[l] = i as u32;
-        if least == 0 {
-            // A dead end: DLX covers the item (one update) and finds nothing.
-            self.stats.updates += 1;
-            return Ok(None);
-        }
-        let r = m.next_option::<W>(&here[..W], i, 0);
-        if least == 1 {
-            // Forced: `commit` covers the item too, from slot `2l` itself.
-            self.item[l] = FORCED_FLAG | i as u32;
-            return Ok(r);
-        }
-        self.states
-            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
-        let slot = &mut self.states[(at + 1) * size..(at + 2) * size];
-        self.stats.updates += m.cover::<W, B>(slot, i);
-        Ok(r)
-    }
-
-    /// Leaves the current level's option for the next one; `None` when level
-    /// 0 is finished.
-    #[inline(always)]
-    fn back_down<const W: usize>(&mut self) -> Option<Option<usize>> {
-        if self.level == 0 {
-            self.phase = Phase::Done;
-            return None;
-        }
-        self.level -= 1;
-        let l = self.level;
-        let at = 2 * l * self.slot;
-        let i = (self.item[l] & !FORCED_FLAG) as usize;
-        let from = self.choice[l] as usize + 1;
-        Some(
-            self.matrix
-                .next_option::<W>(&self.states[at..at + W], i, from),
-        )
+        self.driver.run(&mut k)
     }
 }
 

@@ -46,9 +46,8 @@
 //! 2,560; queens 13 76, pentominoes on 6×10 360.
 
 use super::index::OptionId;
-use super::search::{
-    conflict, engine_queries, levels_reached, Branching, Budget, PreselectError, Step,
-};
+use super::search::driver::{Driver, Enter, Kernel};
+use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
 use super::stats::Stats;
 use super::Matrix;
 use std::fmt;
@@ -561,20 +560,21 @@ impl Watch {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Forward,
-    Backdown,
-    Done,
-}
-
-/// One search over a [`DenseMatrix`]: its states, level stack and counters.
+/// One search over a [`DenseMatrix`]: the [`Driver`] beside the states.
 /// Allocated once by [`DenseSolver::new`]; solving, counting, preselecting
 /// and resetting allocate nothing. The queries mirror
 /// [`Solver`](crate::dlx::Solver)'s.
 #[derive(Clone, Debug)]
 pub struct DenseSolver<'m> {
     matrix: &'m DenseMatrix,
+    driver: Driver,
+    state: State,
+    branching: Branching,
+}
+
+/// The kernel's scratch state.
+#[derive(Clone, Debug)]
+struct State {
     /// Every state slot, `slot` words each: the active bits (`words`), then
     /// the primary items' lens, four to a word (see `lens`).
     states: Vec<u64>,
@@ -582,18 +582,124 @@ pub struct DenseSolver<'m> {
     slot: usize,
     /// Uncovered primary items of every state slot.
     left: Vec<u32>,
-    /// Per level: the branching item and the option being tried.
+    /// Per level: the branching item (with [`FORCED_FLAG`]).
     item: Vec<u32>,
-    choice: Vec<u32>,
-    level: usize,
-    phase: Phase,
-    preselected: Vec<u32>,
-    stats: Stats,
-    base: Stats,
-    budget: Budget,
-    branching: Branching,
     watch: Watch,
-    profile: Option<Vec<u64>>,
+}
+
+/// The dense kernel: `FORCED` for [`Branching::FirstForced`], options of
+/// `UL` items of which `UP` primary (0: mixed).
+struct Dense<'a, const FORCED: bool, const UL: usize, const UP: usize> {
+    m: &'a DenseMatrix,
+    s: &'a mut State,
+}
+
+impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<'_, FORCED, UL, UP> {
+    const UNDOES: bool = false;
+
+    fn start(&mut self) {
+        self.s.watch.clear();
+    }
+
+    /// Enters a node at `l`: picks and covers the branching item (state
+    /// slot `2l` into `2l + 1`).
+    #[inline(always)]
+    fn enter(&mut self, l: usize, stats: &mut Stats) -> Enter {
+        let m = self.m;
+        let (w, n, size) = (m.words, m.primary, self.s.slot);
+        let at = 2 * l;
+        if self.s.left[at] == 0 {
+            // Only at the root: nothing to cover, the empty choice solves it.
+            return Enter::Solved;
+        }
+        let here = &self.s.states[at * size..(at + 1) * size];
+        let len = &lens_ref(&here[w..])[..n];
+        let (i, least) = if FORCED {
+            self.s.watch.choose(len)
+        } else {
+            choose(len, false)
+        };
+        self.s.item[l] = i as u32;
+        if least == 0 {
+            // A dead end: DLX covers the item (one update) and finds nothing.
+            stats.updates += 1;
+            return Enter::Item {
+                first: None,
+                branch: false,
+            };
+        }
+        let first = m.next_option(&here[..w], i, 0).map(|r| r as u32);
+        if least == 1 {
+            // Forced: `commit` covers the item too, from slot `2l` itself.
+            self.s.item[l] = FORCED_FLAG | i as u32;
+            return Enter::Item {
+                first,
+                branch: false,
+            };
+        }
+        let s = &mut *self.s;
+        s.states
+            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
+        let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
+        let (active, rest) = slot.split_at_mut(w);
+        let len = &mut lens(rest)[..n];
+        let mut left = s.left[at];
+        stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i);
+        s.left[at + 1] = left;
+        Enter::Item {
+            first,
+            branch: true,
+        }
+    }
+
+    /// Commits option `r` at `l` (state slot `2l + 1`, or `2l` when forced,
+    /// plus `r`'s other items into slot `2l + 2`). Returns whether every
+    /// primary item is covered.
+    #[inline(always)]
+    fn commit(&mut self, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let (m, s, r) = (self.m, &mut *self.s, r as usize);
+        let (w, n, size) = (m.words, m.primary, s.slot);
+        let item = s.item[l];
+        // A forced item was not covered into slot `2l + 1`: cover it here.
+        let (i, from) = if item & FORCED_FLAG != 0 {
+            (usize::MAX, 2 * l)
+        } else {
+            (item as usize, 2 * l + 1)
+        };
+        let to = 2 * l + 2;
+        s.states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut s.states[to * size..(to + 1) * size];
+        let (active, rest) = slot.split_at_mut(w);
+        let len = &mut lens(rest)[..n];
+        let mut left = s.left[from];
+        let (start, end) = if UL > 0 {
+            (r * UL, r * UL + UL)
+        } else {
+            (m.opt_start[r] as usize, m.opt_start[r + 1] as usize)
+        };
+        let mut updates = 0;
+        for q in start..end {
+            let j = at(&m.opt_items, q) as usize;
+            if j != i {
+                updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, j);
+            }
+        }
+        stats.updates += updates;
+        s.left[to] = left;
+        left == 0
+    }
+
+    #[inline(always)]
+    fn retract(&mut self, l: usize, r: u32) -> Option<u32> {
+        let (m, size) = (self.m, self.s.slot);
+        let at = 2 * l;
+        let i = (self.s.item[l] & !FORCED_FLAG) as usize;
+        let active = &self.s.states[at * size..at * size + m.words];
+        m.next_option(active, i, r as usize + 1).map(|r| r as u32)
+    }
+
+    fn leave(&mut self, _l: usize) {}
 }
 
 impl<'m> DenseSolver<'m> {
@@ -606,23 +712,18 @@ impl<'m> DenseSolver<'m> {
         let slot = matrix.words + matrix.primary.div_ceil(4);
         let mut s = DenseSolver {
             matrix,
-            states: vec![0; slots * slot],
-            slot,
-            left: vec![0; slots],
-            item: vec![0; matrix.max_depth + 1],
-            choice: vec![0; matrix.max_depth + 1],
-            level: 0,
-            phase: Phase::Forward,
-            preselected: Vec::with_capacity(matrix.primary),
-            stats: Stats::default(),
-            base: Stats::default(),
-            budget: Budget::default(),
-            branching: Branching::Knuth,
-            watch: Watch {
-                stack: Vec::with_capacity(4 * matrix.primary + 64),
-                dead: NONE,
+            driver: Driver::new(matrix.max_depth, matrix.primary),
+            state: State {
+                states: vec![0; slots * slot],
+                slot,
+                left: vec![0; slots],
+                item: vec![0; matrix.max_depth + 1],
+                watch: Watch {
+                    stack: Vec::with_capacity(4 * matrix.primary + 64),
+                    dead: NONE,
+                },
             },
-            profile: None,
+            branching: Branching::Knuth,
         };
         s.reset();
         s
@@ -630,12 +731,12 @@ impl<'m> DenseSolver<'m> {
 
     /// The counters since the solver was made or last reset.
     pub fn stats(&self) -> Stats {
-        self.stats
+        self.driver.stats
     }
 
     /// Limits the search; applies to the current search from its start.
     pub fn set_budget(&mut self, budget: Budget) {
-        self.budget = budget;
+        self.driver.budget = budget;
     }
 
     /// The branching rule: [`Branching::Knuth`] or [`Branching::FirstForced`]
@@ -647,49 +748,39 @@ impl<'m> DenseSolver<'m> {
 
     /// Whether the current search has been exhausted.
     pub fn is_exhausted(&self) -> bool {
-        self.phase == Phase::Done
+        self.driver.is_exhausted()
     }
 
     /// Turns on counting nodes per level (DLX1's profile).
     pub fn enable_profile(&mut self) {
-        self.profile = Some(vec![0; self.matrix.max_depth + 2]);
+        self.driver.enable_profile();
     }
 
     /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        levels_reached(self.profile.as_deref())
-    }
-
-    /// State slot `k`: its active bits and its lens.
-    fn state(&mut self, k: usize) -> (&mut [u64], &mut [u16]) {
-        let (size, w, p) = (self.slot, self.matrix.words, self.matrix.primary);
-        let (active, rest) = self.states[k * size..(k + 1) * size].split_at_mut(w);
-        (active, &mut lens(rest)[..p])
+        self.driver.profile()
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
         let m = self.matrix;
-        let (active, len) = self.state(0);
+        let (w, p, size) = (m.words, m.primary, self.state.slot);
+        let (active, rest) = self.state.states[..size].split_at_mut(w);
         active.copy_from_slice(&m.root_active);
-        len.copy_from_slice(&m.root_len);
-        self.left[0] = m.primary as u32;
-        self.preselected.clear();
-        self.level = 0;
-        self.phase = Phase::Forward;
-        self.stats = Stats::default();
-        self.base = Stats::default();
-        if let Some(p) = &mut self.profile {
-            p.fill(0);
-        }
+        lens(rest)[..p].copy_from_slice(&m.root_len);
+        self.state.left[0] = p as u32;
+        self.driver.reset();
     }
 
     /// Abandons the search in progress (keeping preselected options).
     pub fn restart(&mut self) {
-        self.watch.clear();
-        self.level = 0;
-        self.phase = Phase::Forward;
-        self.base = self.stats;
+        // Nothing to undo: the root state is slot 0 (the forced items
+        // noted are forgotten when the search starts).
+        let mut k = Dense::<false, 0, 0> {
+            m: self.matrix,
+            s: &mut self.state,
+        };
+        self.driver.restart(&mut k);
     }
 
     /// Commits to `option` before the search (see
@@ -705,45 +796,39 @@ impl<'m> DenseSolver<'m> {
             return Err(PreselectError::IgnoredOption(option));
         }
         self.restart();
-        if self.states[r / 64] >> (r % 64) & 1 == 0 {
-            let held = self.preselected.iter().map(|&q| (q, m.option(q as usize)));
+        let s = &mut self.state;
+        if s.states[r / 64] >> (r % 64) & 1 == 0 {
+            let held = self.driver.preselected.iter().map(|&q| {
+                let q = q.as_usize();
+                (q as u32, m.option(q))
+            });
             return Err(conflict(option, m.option(r), held));
         }
-        let mut left = self.left[0];
-        let (slot, p) = (self.slot, m.primary);
-        let (active, rest) = self.states[..slot].split_at_mut(m.words);
+        let mut left = s.left[0];
+        let (slot, p) = (s.slot, m.primary);
+        let (active, rest) = s.states[..slot].split_at_mut(m.words);
         let len = &mut lens(rest)[..p];
         for &i in m.option(r) {
-            self.stats.updates +=
-                m.cover::<0, 0, false>(active, len, &mut left, &mut self.watch, i as usize);
+            self.driver.stats.updates +=
+                m.cover::<0, 0, false>(active, len, &mut left, &mut s.watch, i as usize);
         }
-        self.left[0] = left;
-        self.preselected.push(r as u32);
-        self.base = self.stats;
+        s.left[0] = left;
+        self.driver.preselected.push(option);
+        self.driver.base = self.driver.stats;
         Ok(())
     }
 
     /// The options preselected so far.
     pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.preselected.iter().map(|&r| OptionId::must(r as usize))
+        self.driver.preselected.iter().copied()
     }
 
     /// The solution just reported by [`next_solution`](Self::next_solution):
     /// preselected options first, then the options chosen by the search.
     pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = if self.phase == Phase::Backdown {
-            self.level
-        } else {
-            0
-        };
-        self.preselected
-            .iter()
-            .chain(&self.choice[..chosen])
-            .map(|&r| OptionId::must(r as usize))
-    }
-
-    fn over_budget(&self) -> bool {
-        self.budget.spent(&self.stats, &self.base)
+        let chosen = self.driver.chosen().iter();
+        self.preselected()
+            .chain(chosen.map(|&r| OptionId::must(r as usize)))
     }
 
     /// Continues the search to its next solution.
@@ -766,157 +851,13 @@ impl<'m> DenseSolver<'m> {
         }
     }
 
-    /// The search loop, from the paused state. `cand` is the option to try
-    /// at `level` (None: the branching item's options are used up).
+    /// The driver over the kernel for one shape.
     fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
-        let check_budget = self.budget != Budget::default();
-        let mut cand = match self.phase {
-            Phase::Done => return Step::Exhausted,
-            Phase::Backdown => match self.back_down() {
-                Some(c) => c,
-                None => return Step::Exhausted,
-            },
-            Phase::Forward => match self.forward::<FORCED, UL, UP>(check_budget) {
-                Ok(c) => c,
-                Err(step) => return step,
-            },
+        let mut k = Dense::<FORCED, UL, UP> {
+            m: self.matrix,
+            s: &mut self.state,
         };
-        loop {
-            let Some(r) = cand else {
-                match self.back_down() {
-                    Some(c) => cand = c,
-                    None => return Step::Exhausted,
-                }
-                continue;
-            };
-            if self.commit::<FORCED, UL, UP>(r) {
-                self.stats.nodes += 1;
-                if let Some(p) = &mut self.profile {
-                    p[self.level] += 1;
-                }
-                self.stats.solutions += 1;
-                self.phase = Phase::Backdown;
-                return Step::Solution;
-            }
-            match self.forward::<FORCED, UL, UP>(check_budget) {
-                Ok(c) => cand = c,
-                Err(step) => return step,
-            }
-        }
-    }
-
-    /// Commits option `r` at `level` (state slot `2·level + 1` plus `r`'s
-    /// other items into slot `2·level + 2`) and goes a level deeper. Returns
-    /// whether every primary item is covered.
-    #[inline]
-    fn commit<const FORCED: bool, const UL: usize, const UP: usize>(&mut self, r: usize) -> bool {
-        let m = self.matrix;
-        let (w, n, l) = (m.words, m.primary, self.level);
-        let item = self.item[l];
-        // A forced item was not covered into slot `2l + 1`: cover it here.
-        let (i, from) = if item & FORCED_FLAG != 0 {
-            (usize::MAX, 2 * l)
-        } else {
-            (item as usize, 2 * l + 1)
-        };
-        self.choice[l] = r as u32;
-        let to = 2 * l + 2;
-        let size = self.slot;
-        self.states
-            .copy_within(from * size..(from + 1) * size, to * size);
-        let slot = &mut self.states[to * size..(to + 1) * size];
-        let (active, rest) = slot.split_at_mut(w);
-        let len = &mut lens(rest)[..n];
-        let mut left = self.left[from];
-        let (s, e) = if UL > 0 {
-            (r * UL, r * UL + UL)
-        } else {
-            (m.opt_start[r] as usize, m.opt_start[r + 1] as usize)
-        };
-        let mut updates = 0;
-        for q in s..e {
-            let j = at(&m.opt_items, q) as usize;
-            if j != i {
-                updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, j);
-            }
-        }
-        self.stats.updates += updates;
-        self.left[to] = left;
-        self.level += 1;
-        left == 0
-    }
-
-    /// Enters a node at `level`: picks and covers the branching item (state
-    /// slot `2·level` into `2·level + 1`) and returns its first option.
-    #[inline]
-    fn forward<const FORCED: bool, const UL: usize, const UP: usize>(
-        &mut self,
-        check_budget: bool,
-    ) -> Result<Option<usize>, Step> {
-        if check_budget && self.over_budget() {
-            self.phase = Phase::Forward;
-            return Err(Step::Budget);
-        }
-        self.stats.nodes += 1;
-        if let Some(p) = &mut self.profile {
-            p[self.level] += 1;
-        }
-        let m = self.matrix;
-        let (w, n, l) = (m.words, m.primary, self.level);
-        let at = 2 * l;
-        if self.left[at] == 0 {
-            // Only at the root: nothing to cover, the empty choice solves it.
-            self.stats.solutions += 1;
-            self.phase = Phase::Backdown;
-            return Err(Step::Solution);
-        }
-        let size = self.slot;
-        let here = &self.states[at * size..(at + 1) * size];
-        let len = &lens_ref(&here[w..])[..n];
-        let (i, least) = if FORCED {
-            self.watch.choose(len)
-        } else {
-            choose(len, false)
-        };
-        self.item[l] = i as u32;
-        if least == 0 {
-            // A dead end: DLX covers the item (one update) and finds nothing.
-            self.stats.updates += 1;
-            return Ok(None);
-        }
-        let r = m.next_option(&here[..w], i, 0);
-        if least == 1 {
-            // Forced: `commit` covers the item too, from slot `2l` itself.
-            self.item[l] = FORCED_FLAG | i as u32;
-            return Ok(r);
-        }
-        self.states
-            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
-        let slot = &mut self.states[(at + 1) * size..(at + 2) * size];
-        let (active, rest) = slot.split_at_mut(w);
-        let len = &mut lens(rest)[..n];
-        let mut left = self.left[at];
-        self.stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut self.watch, i);
-        self.left[at + 1] = left;
-        Ok(r)
-    }
-
-    /// Leaves the current level's option for the next one; `None` when level
-    /// 0 is finished.
-    #[inline]
-    fn back_down(&mut self) -> Option<Option<usize>> {
-        if self.level == 0 {
-            self.phase = Phase::Done;
-            return None;
-        }
-        self.level -= 1;
-        let m = self.matrix;
-        let (size, l) = (self.slot, self.level);
-        let at = 2 * l;
-        let i = (self.item[l] & !FORCED_FLAG) as usize;
-        let from = self.choice[l] as usize + 1;
-        let active = &self.states[at * size..at * size + m.words];
-        Some(m.next_option(active, i, from))
+        self.driver.run(&mut k)
     }
 }
 

@@ -31,6 +31,7 @@ use super::matrix::{Link, Matrix, Node};
 use super::stats::Stats;
 use std::fmt;
 
+pub(crate) mod driver;
 mod lookahead;
 mod preselect;
 mod split;

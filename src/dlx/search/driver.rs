@@ -1,0 +1,338 @@
+//! The one search driver: Algorithm X's loop written once, over a [`Kernel`].
+//!
+//! A kernel is a representation of the live matrix (dancing links, a bitset
+//! of active options, bit-sliced lens, per-item option masks) and Knuth's
+//! steps on it, nothing else: *enter* a node (choose the item to branch on
+//! and cover it), *commit* an option, *retract* it and move to the item's
+//! next option, *leave* the node (uncover the item). The [`Driver`] owns
+//! everything else that a search is: the level stack (`choice`), the phase
+//! it is paused in, the counters ([`Stats`]) and the per-level profile, the
+//! budget, the options preselected before the search, and the cut of
+//! [`split`](crate::dlx::Solver::split). Each engine's solver is a `Driver`
+//! beside its kernel's state; its `next_solution` matches once on the
+//! matrix's shape and calls [`Driver::run`] with a kernel view whose const
+//! parameters fit that shape, so the loop is monomorphised into each kernel
+//! and nothing is dispatched per node.
+//!
+//! The loop is DLX1's, with its labels as phases:
+//!
+//! * *forward*: count a node; the kernel enters it ([`Kernel::enter`]) and
+//!   names the first option of the item it covered, or none (a dead end), or
+//!   says that no primary item is left (a solution).
+//! * *advance*: commit the option at `choice[level]` and go a level deeper;
+//!   a commit that covers the last primary item is a solution.
+//! * *backdown*: go back a level and retract its option, which gives the
+//!   item's next option; past the last, leave the node and back down again.
+//!
+//! The invariant that makes a search resumable: between calls, levels
+//! `0..level` are fully entered (item covered, option committed) and nothing
+//! else is. A solution, a budget stop and the cut all pause in that state;
+//! [`Driver::restart`] unwinds from it (kernels that undo by dancing are told
+//! each level, from the deepest; kernels that copy their state need not be).
+//!
+//! Kernels whose forced levels need no undoing ([`Kernel::JUMPS`]) say where
+//! the next untried option is, and backing down goes straight there.
+
+use super::super::index::OptionId;
+use super::super::stats::Stats;
+use super::{Budget, Step};
+
+/// What a kernel found on entering a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Enter {
+    /// No primary item is left: the options committed so far are a solution.
+    /// Nothing was covered at this level.
+    Solved,
+    /// An item was chosen and covered: `first` is its first option (`None`:
+    /// it has none, a dead end), and `branch` whether it had two or more.
+    Item { first: Option<u32>, branch: bool },
+}
+
+/// Knuth's steps on one representation of the live matrix. Options are named
+/// by a kernel's own cursor (`u32`: a node, an option number); the driver
+/// keeps the cursor committed at each level and hands it back, and the
+/// engine maps cursors to [`OptionId`]s when a solution is read.
+pub(crate) trait Kernel {
+    /// Whether the kernel must be told to undo each level when a paused
+    /// search is abandoned (dancing links); kernels that copy their state per
+    /// level restart from the root state instead.
+    const UNDOES: bool;
+    /// Whether [`resume`](Self::resume) is used to back down: the kernel
+    /// keeps its own stack of branch points and forced levels need nothing.
+    const JUMPS: bool = false;
+
+    /// Prepares the root state of a search (after the preselected options).
+    fn start(&mut self);
+    /// Enters the node at `level`: chooses the item to branch on and covers
+    /// it, counting its updates (and a lookahead's probes) in `stats`.
+    fn enter(&mut self, level: usize, stats: &mut Stats) -> Enter;
+    /// Commits the option `cur` of the item entered at `level`; returns
+    /// whether no primary item is left.
+    fn commit(&mut self, level: usize, cur: u32, stats: &mut Stats) -> bool;
+    /// Takes back the option `cur` committed at `level`; returns the item's
+    /// next option, `None` past its last.
+    fn retract(&mut self, level: usize, cur: u32) -> Option<u32>;
+    /// Leaves the node at `level` (its item's options are used up, or it had
+    /// none): uncovers its item.
+    fn leave(&mut self, level: usize);
+    /// Undoes level `level` of a paused search: its option `cur` and its
+    /// item. Only called when [`UNDOES`](Self::UNDOES).
+    fn unwind(&mut self, _level: usize, _cur: u32) {}
+    /// With [`JUMPS`](Self::JUMPS): the deepest level below `level` whose
+    /// item has an option left, its state restored to where that option is
+    /// to be committed, and that option; `None` when there is none.
+    fn resume(&mut self, _level: usize) -> Option<(usize, u32)> {
+        None
+    }
+}
+
+/// Where a search is paused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// A fresh search: the kernel's root state is still to be made.
+    Start,
+    /// About to enter a node at `level` (after a budget stop).
+    Forward,
+    /// Just reported a solution or reached the cut: back down from `level`.
+    Backdown,
+    /// The tree is exhausted and every level unwound.
+    Done,
+}
+
+/// The search of one matrix, apart from the matrix's representation: level
+/// stack, phase, counters, budget, profile, preselected options and the cut.
+#[derive(Clone, Debug)]
+pub(crate) struct Driver {
+    /// `choice[l]`: the kernel's cursor of the option committed at level `l`.
+    pub(crate) choice: Vec<u32>,
+    /// Levels `0..level` are entered and committed (see the module docs).
+    pub(crate) level: usize,
+    pub(crate) phase: Phase,
+    /// The counters since the solver was made or last reset.
+    pub(crate) stats: Stats,
+    /// `stats` when the current search started, for the budget.
+    pub(crate) base: Stats,
+    pub(crate) budget: Budget,
+    profile: Option<Vec<u64>>,
+    /// Options preselected before the search, in order.
+    pub(crate) preselected: Vec<OptionId>,
+    /// The number of branch points at which [`split`] cuts the tree
+    /// (`usize::MAX`: none), and whether the last pause was at the cut.
+    ///
+    /// [`split`]: crate::dlx::Solver::split
+    pub(crate) cut: usize,
+    pub(crate) at_cut: bool,
+    /// With a cut: `branches[l]`, the levels above `l` whose item had two
+    /// options or more (forced levels do not count).
+    branches: Vec<u32>,
+}
+
+impl Driver {
+    /// A driver for searches at most `depth` levels deep over a matrix of
+    /// `primary` primary items (room for that many preselected options).
+    pub(crate) fn new(depth: usize, primary: usize) -> Driver {
+        Driver {
+            choice: vec![0; depth + 1],
+            level: 0,
+            phase: Phase::Start,
+            stats: Stats::default(),
+            base: Stats::default(),
+            budget: Budget::default(),
+            profile: None,
+            preselected: Vec::with_capacity(primary),
+            cut: usize::MAX,
+            at_cut: false,
+            branches: vec![0; depth + 2],
+        }
+    }
+
+    /// Turns on counting nodes per level.
+    pub(crate) fn enable_profile(&mut self) {
+        self.profile = Some(vec![0; self.choice.len() + 1]);
+    }
+
+    /// Nodes entered at each level, up to the deepest level reached.
+    pub(crate) fn profile(&self) -> Option<&[u64]> {
+        let p = self.profile.as_deref()?;
+        Some(&p[..p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1)])
+    }
+
+    /// Whether the current search has been exhausted.
+    pub(crate) fn is_exhausted(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// The cursors of the solution just reported (or of the prefix at the
+    /// cut): the options committed by the search, in order.
+    pub(crate) fn chosen(&self) -> &[u32] {
+        if self.phase == Phase::Backdown {
+            &self.choice[..self.level]
+        } else {
+            &[]
+        }
+    }
+
+    /// Abandons the search in progress: unwinds the kernel (when it undoes)
+    /// and makes the next query start a fresh search.
+    pub(crate) fn restart<K: Kernel>(&mut self, k: &mut K) {
+        if K::UNDOES {
+            while self.level > 0 {
+                self.level -= 1;
+                k.unwind(self.level, self.choice[self.level]);
+            }
+        }
+        self.level = 0;
+        self.phase = Phase::Start;
+        self.at_cut = false;
+        self.base = self.stats;
+    }
+
+    /// Forgets the counters, the profile and the preselected options (the
+    /// kernel must have been put back to the matrix's own state).
+    pub(crate) fn reset(&mut self) {
+        self.level = 0;
+        self.phase = Phase::Start;
+        self.at_cut = false;
+        self.preselected.clear();
+        self.stats = Stats::default();
+        self.base = Stats::default();
+        if let Some(p) = &mut self.profile {
+            p.fill(0);
+        }
+    }
+
+    /// Continues the search to its next solution.
+    #[inline(always)]
+    pub(crate) fn run<K: Kernel>(&mut self, k: &mut K) -> Step {
+        self.at_cut = false;
+        // Budgets and the cut are checked on entering a node: the loop
+        // without them is a copy of its own.
+        if self.budget != Budget::default() || self.cut != usize::MAX {
+            self.search::<K, true>(k)
+        } else {
+            self.search::<K, false>(k)
+        }
+    }
+
+    /// [`run`](Self::run), with or without looking at the budget and the cut.
+    /// The level lives in a local while the loop runs (stored on the way
+    /// out): in the struct it was loaded and stored around every kernel step.
+    #[inline(always)]
+    fn search<K: Kernel, const CHECK: bool>(&mut self, k: &mut K) -> Step {
+        let mut level = self.level;
+        let mut cur = match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Start | Phase::Forward => {
+                if self.phase == Phase::Start {
+                    k.start();
+                }
+                match self.forward::<K, CHECK>(k, level) {
+                    Ok(c) => c,
+                    Err(step) => return step,
+                }
+            }
+            Phase::Backdown => match self.back_down(k, &mut level) {
+                Some(c) => c,
+                None => return Step::Exhausted,
+            },
+        };
+        loop {
+            let Some(c) = cur else {
+                // The item entered at `level` has no option left.
+                k.leave(level);
+                match self.back_down(k, &mut level) {
+                    Some(next) => cur = next,
+                    None => return Step::Exhausted,
+                }
+                continue;
+            };
+            self.choice[level] = c;
+            let solved = k.commit(level, c, &mut self.stats);
+            level += 1;
+            if solved {
+                self.level = level;
+                self.stats.nodes += 1;
+                self.stats.solutions += 1;
+                if let Some(p) = &mut self.profile {
+                    p[level] += 1;
+                }
+                self.phase = Phase::Backdown;
+                return Step::Solution;
+            }
+            cur = match self.forward::<K, CHECK>(k, level) {
+                Ok(c) => c,
+                Err(step) => return step,
+            };
+        }
+    }
+
+    /// Enters a node at `level`; returns its first option. On a pause the
+    /// level is stored.
+    #[inline(always)]
+    fn forward<K: Kernel, const CHECK: bool>(
+        &mut self,
+        k: &mut K,
+        level: usize,
+    ) -> Result<Option<u32>, Step> {
+        if CHECK {
+            if self.branches[level] as usize == self.cut {
+                // Paused as at a solution, levels 0..level committed: the
+                // node is left to whoever takes this subtree.
+                self.level = level;
+                self.at_cut = true;
+                self.phase = Phase::Backdown;
+                return Err(Step::Solution);
+            }
+            if self.budget.spent(&self.stats, &self.base) {
+                self.level = level;
+                self.phase = Phase::Forward;
+                return Err(Step::Budget);
+            }
+        }
+        self.stats.nodes += 1;
+        if let Some(p) = &mut self.profile {
+            p[level] += 1;
+        }
+        match k.enter(level, &mut self.stats) {
+            Enter::Solved => {
+                self.level = level;
+                self.stats.solutions += 1;
+                self.phase = Phase::Backdown;
+                Err(Step::Solution)
+            }
+            Enter::Item { first, branch } => {
+                if CHECK {
+                    self.branches[level + 1] = self.branches[level] + u32::from(branch);
+                }
+                Ok(first)
+            }
+        }
+    }
+
+    /// Goes back a level and moves to the next option there (`Some(None)`:
+    /// none left); `None` when level 0 is finished.
+    #[inline(always)]
+    fn back_down<K: Kernel>(&mut self, k: &mut K, level: &mut usize) -> Option<Option<u32>> {
+        if K::JUMPS {
+            return match k.resume(*level) {
+                Some((l, c)) => {
+                    *level = l;
+                    Some(Some(c))
+                }
+                None => {
+                    *level = 0;
+                    self.level = 0;
+                    self.phase = Phase::Done;
+                    None
+                }
+            };
+        }
+        if *level == 0 {
+            self.level = 0;
+            self.phase = Phase::Done;
+            return None;
+        }
+        *level -= 1;
+        Some(k.retract(*level, self.choice[*level]))
+    }
+}
