@@ -384,28 +384,27 @@ struct State {
 }
 
 /// The bits kernel for states of `W` option words and `B` planes.
-struct Bits<'a, const W: usize, const B: usize> {
-    m: &'a BitsMatrix,
-    s: &'a mut State,
-}
+struct Bits<const W: usize, const B: usize>;
 
-impl<const W: usize, const B: usize> Kernel for Bits<'_, W, B> {
+impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
+    type Tables = BitsMatrix;
+    type State = State;
     const UNDOES: bool = false;
 
-    fn start(&mut self) {}
+    fn start(_m: &BitsMatrix, _s: &mut State) {}
 
     #[inline(always)]
-    fn enter(&mut self, l: usize, stats: &mut Stats) -> Enter {
-        let (m, size) = (self.m, W + B + 1);
+    fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+        let size = W + B + 1;
         let at = 2 * l;
-        let here = &self.s.states[at * size..(at + 1) * size];
+        let here = &s.states[at * size..(at + 1) * size];
         let uncovered = here[W + B];
         if uncovered == 0 {
             // Only at the root: nothing to cover, the empty choice solves it.
             return Enter::Solved;
         }
         let (i, least) = choose::<B>(&here[W..W + B], uncovered);
-        self.s.item[l] = i as u32;
+        s.item[l] = i as u32;
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
             stats.updates += 1;
@@ -417,16 +416,15 @@ impl<const W: usize, const B: usize> Kernel for Bits<'_, W, B> {
         let first = m.next_option::<W>(&here[..W], i, 0).map(|r| r as u32);
         if least == 1 {
             // Forced: `commit` covers the item too, from slot `2l` itself.
-            self.s.item[l] = FORCED_FLAG | i as u32;
+            s.item[l] = FORCED_FLAG | i as u32;
             return Enter::Item {
                 first,
                 branch: false,
             };
         }
-        self.s
-            .states
+        s.states
             .copy_within(at * size..(at + 1) * size, (at + 1) * size);
-        let slot = &mut self.s.states[(at + 1) * size..(at + 2) * size];
+        let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
         stats.updates += m.cover::<W, B>(slot, i);
         Enter::Item {
             first,
@@ -437,32 +435,30 @@ impl<const W: usize, const B: usize> Kernel for Bits<'_, W, B> {
     /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)
     /// plus `r`'s other items into slot `2l + 2`.
     #[inline(always)]
-    fn commit(&mut self, l: usize, r: u32, stats: &mut Stats) -> bool {
-        let (m, size, r) = (self.m, W + B + 1, r as usize);
+    fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let (size, r) = (W + B + 1, r as usize);
         // Covering r's items (all of them when forced, else all but the
         // branching item) is one update each.
-        let forced = self.s.item[l] & FORCED_FLAG != 0;
+        let forced = s.item[l] & FORCED_FLAG != 0;
         let from = 2 * l + usize::from(!forced);
         let to = 2 * l + 2;
-        self.s
-            .states
+        s.states
             .copy_within(from * size..(from + 1) * size, to * size);
-        let slot = &mut self.s.states[to * size..(to + 1) * size];
+        let slot = &mut s.states[to * size..(to + 1) * size];
         stats.updates +=
             m.cover_option::<W, B>(slot, r) + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
         slot[W + B] == 0
     }
 
     #[inline(always)]
-    fn retract(&mut self, l: usize, r: u32) -> Option<u32> {
+    fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
         let at = 2 * l * (W + B + 1);
-        let i = (self.s.item[l] & !FORCED_FLAG) as usize;
-        self.m
-            .next_option::<W>(&self.s.states[at..at + W], i, r as usize + 1)
+        let i = (s.item[l] & !FORCED_FLAG) as usize;
+        m.next_option::<W>(&s.states[at..at + W], i, r as usize + 1)
             .map(|r| r as u32)
     }
 
-    fn leave(&mut self, _l: usize) {}
+    fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl<'m> BitsSolver<'m> {
@@ -520,10 +516,8 @@ impl<'m> BitsSolver<'m> {
     /// Abandons the search in progress (keeping preselected options).
     pub fn restart(&mut self) {
         // Nothing to undo: the root state is slot 0.
-        self.driver.restart(&mut Bits::<1, 3> {
-            m: self.matrix,
-            s: &mut self.state,
-        });
+        self.driver
+            .restart::<Bits<1, 3>>(self.matrix, &mut self.state);
     }
 
     /// Commits to `option` before the search (see
@@ -579,11 +573,7 @@ impl<'m> BitsSolver<'m> {
 
     /// The driver over the kernel of shape `<W, B>`.
     fn run<const W: usize, const B: usize>(&mut self) -> Step {
-        let mut k = Bits::<W, B> {
-            m: self.matrix,
-            s: &mut self.state,
-        };
-        self.driver.run(&mut k)
+        self.driver.run::<Bits<W, B>>(self.matrix, &mut self.state)
     }
 }
 

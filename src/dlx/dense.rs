@@ -589,37 +589,35 @@ struct State {
 
 /// The dense kernel: `FORCED` for [`Branching::FirstForced`], options of
 /// `UL` items of which `UP` primary (0: mixed).
-struct Dense<'a, const FORCED: bool, const UL: usize, const UP: usize> {
-    m: &'a DenseMatrix,
-    s: &'a mut State,
-}
+struct Dense<const FORCED: bool, const UL: usize, const UP: usize>;
 
-impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<'_, FORCED, UL, UP> {
+impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORCED, UL, UP> {
+    type Tables = DenseMatrix;
+    type State = State;
     const UNDOES: bool = false;
 
-    fn start(&mut self) {
-        self.s.watch.clear();
+    fn start(_m: &DenseMatrix, s: &mut State) {
+        s.watch.clear();
     }
 
     /// Enters a node at `l`: picks and covers the branching item (state
     /// slot `2l` into `2l + 1`).
     #[inline(always)]
-    fn enter(&mut self, l: usize, stats: &mut Stats) -> Enter {
-        let m = self.m;
-        let (w, n, size) = (m.words, m.primary, self.s.slot);
+    fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+        let (w, n, size) = (m.words, m.primary, s.slot);
         let at = 2 * l;
-        if self.s.left[at] == 0 {
+        if s.left[at] == 0 {
             // Only at the root: nothing to cover, the empty choice solves it.
             return Enter::Solved;
         }
-        let here = &self.s.states[at * size..(at + 1) * size];
+        let here = &s.states[at * size..(at + 1) * size];
         let len = &lens_ref(&here[w..])[..n];
         let (i, least) = if FORCED {
-            self.s.watch.choose(len)
+            s.watch.choose(len)
         } else {
             choose(len, false)
         };
-        self.s.item[l] = i as u32;
+        s.item[l] = i as u32;
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
             stats.updates += 1;
@@ -631,13 +629,12 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<'_, 
         let first = m.next_option(&here[..w], i, 0).map(|r| r as u32);
         if least == 1 {
             // Forced: `commit` covers the item too, from slot `2l` itself.
-            self.s.item[l] = FORCED_FLAG | i as u32;
+            s.item[l] = FORCED_FLAG | i as u32;
             return Enter::Item {
                 first,
                 branch: false,
             };
         }
-        let s = &mut *self.s;
         s.states
             .copy_within(at * size..(at + 1) * size, (at + 1) * size);
         let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
@@ -656,8 +653,8 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<'_, 
     /// plus `r`'s other items into slot `2l + 2`). Returns whether every
     /// primary item is covered.
     #[inline(always)]
-    fn commit(&mut self, l: usize, r: u32, stats: &mut Stats) -> bool {
-        let (m, s, r) = (self.m, &mut *self.s, r as usize);
+    fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let r = r as usize;
         let (w, n, size) = (m.words, m.primary, s.slot);
         let item = s.item[l];
         // A forced item was not covered into slot `2l + 1`: cover it here.
@@ -691,15 +688,15 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<'_, 
     }
 
     #[inline(always)]
-    fn retract(&mut self, l: usize, r: u32) -> Option<u32> {
-        let (m, size) = (self.m, self.s.slot);
+    fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+        let size = s.slot;
         let at = 2 * l;
-        let i = (self.s.item[l] & !FORCED_FLAG) as usize;
-        let active = &self.s.states[at * size..at * size + m.words];
+        let i = (s.item[l] & !FORCED_FLAG) as usize;
+        let active = &s.states[at * size..at * size + m.words];
         m.next_option(active, i, r as usize + 1).map(|r| r as u32)
     }
 
-    fn leave(&mut self, _l: usize) {}
+    fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl<'m> DenseSolver<'m> {
@@ -776,11 +773,8 @@ impl<'m> DenseSolver<'m> {
     pub fn restart(&mut self) {
         // Nothing to undo: the root state is slot 0 (the forced items
         // noted are forgotten when the search starts).
-        let mut k = Dense::<false, 0, 0> {
-            m: self.matrix,
-            s: &mut self.state,
-        };
-        self.driver.restart(&mut k);
+        self.driver
+            .restart::<Dense<false, 0, 0>>(self.matrix, &mut self.state);
     }
 
     /// Commits to `option` before the search (see
@@ -853,11 +847,8 @@ impl<'m> DenseSolver<'m> {
 
     /// The driver over the kernel for one shape.
     fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
-        let mut k = Dense::<FORCED, UL, UP> {
-            m: self.matrix,
-            s: &mut self.state,
-        };
-        self.driver.run(&mut k)
+        self.driver
+            .run::<Dense<FORCED, UL, UP>>(self.matrix, &mut self.state)
     }
 }
 

@@ -45,18 +45,24 @@
 //!   the last saved state or the root is on the forced stack (items may be
 //!   there twice, or covered since: they are skipped when popped), and the
 //!   state is marked dead if one of them fell to 0;
-//! * state slot `l` holds the state where branch level `l` began, before its
-//!   item's options were tried; `rest[l]` the options not yet tried.
+//! * saved state `b` holds the state where the `b`-th branch point of the
+//!   search in progress began, before its item's options were tried;
+//!   `Branches::rest[b]` the options not yet tried.
 //!
-//! Counters: a node is an option committed by the search (forced or tried);
-//! updates are counted as DLX1 counts them (a hidden option's items less
-//! one, one per item covered). With another tree, they are this engine's
-//! own, not DLX1's.
+//! The search itself is the crate's one driver (`search/driver.rs`): a
+//! forced move is a level with one option, a branch point a level with
+//! several. Forced levels need no undoing, so the kernel keeps its own stack
+//! of branch points and backing down jumps straight to the innermost one
+//! with an option left (`Kernel::JUMPS`).
+//!
+//! Counters: a node is a node the driver entered (a forced move, a branch
+//! point, a dead end or a solution found by the scan); updates are counted
+//! as DLX1 counts them (a hidden option's items less one, one per item
+//! covered). With another tree, they are this engine's own, not DLX1's.
 
 use super::index::OptionId;
-use super::search::{
-    conflict, engine_queries, levels_reached, Branching, Budget, PreselectError, Step,
-};
+use super::search::driver::{Driver, Enter, Kernel};
+use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
 use super::stats::Stats;
 use super::Matrix;
 use std::fmt;
@@ -187,7 +193,7 @@ pub struct MasksMatrix {
     scan: usize,
     /// Options with no primary item: never chosen (DLX1).
     ignored: Vec<bool>,
-    /// Deepest branch level a search can reach.
+    /// Deepest level a search can reach (options committed by the search).
     max_depth: usize,
     /// The number of items of every option when they all have as many,
     /// else 0.
@@ -668,15 +674,6 @@ impl Push<'_> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    /// A search is to start from the root state.
-    Start,
-    Forward,
-    Backdown,
-    Done,
-}
-
 /// The states of one search, with masks of type `M`.
 #[derive(Clone, Debug)]
 struct States<M> {
@@ -690,10 +687,12 @@ struct States<M> {
     /// the forced items they left.
     root_masks: Vec<M>,
     root_lens: Vec<u8>,
-    /// Saved states, one per branch level (grown as a search first goes
+    /// Saved states, one per branch point (grown as a search first goes
     /// deeper; never shrunk).
     saved_masks: Vec<M>,
     saved_lens: Vec<u8>,
+    /// The branch points of the search in progress.
+    branches: Branches,
 }
 
 impl<M: Mask> States<M> {
@@ -708,6 +707,12 @@ impl<M: Mask> States<M> {
             root_lens: m.root_lens.clone(),
             saved_masks: Vec::new(),
             saved_lens: Vec::new(),
+            branches: Branches {
+                level: Vec::new(),
+                item: Vec::new(),
+                rest: Vec::new(),
+                top: 0,
+            },
         }
     }
 
@@ -720,6 +725,7 @@ impl<M: Mask> States<M> {
         self.masks.copy_from_slice(&self.root_masks);
         self.lens.copy_from_slice(&self.root_lens);
         self.forced.clear();
+        self.branches.top = 0;
     }
 
     /// Whether option `r` (not ignored) is active at the root.
@@ -735,7 +741,7 @@ impl<M: Mask> States<M> {
         &mut self,
         m: &MasksMatrix,
         options: &[OptionId],
-        held: &mut Vec<u32>,
+        held: &mut Vec<OptionId>,
         updates: &mut u64,
     ) -> Result<(), PreselectError> {
         for &option in options {
@@ -747,7 +753,10 @@ impl<M: Mask> States<M> {
                 return Err(PreselectError::IgnoredOption(option));
             }
             if !self.root_active(m, r) {
-                let held = held.iter().map(|&q| (q, m.option(q as usize)));
+                let held = held.iter().map(|&q| {
+                    let q = q.as_usize();
+                    (q as u32, m.option(q))
+                });
                 return Err(conflict(option, m.option(r), held));
             }
             *updates += m.commit::<M, K, A, false>(
@@ -756,12 +765,12 @@ impl<M: Mask> States<M> {
                 &mut self.forced,
                 r,
             );
-            held.push(r as u32);
+            held.push(option);
         }
         Ok(())
     }
 
-    /// Saves the state being searched as branch level `l`'s.
+    /// Saves the state being searched as branch point `l`'s.
     #[inline(always)]
     fn save(&mut self, l: usize) {
         let (n, p) = (self.masks.len(), self.lens.len());
@@ -773,7 +782,7 @@ impl<M: Mask> States<M> {
         self.saved_lens[l * p..(l + 1) * p].copy_from_slice(&self.lens);
     }
 
-    /// Goes back to branch level `l`'s saved state.
+    /// Goes back to branch point `l`'s saved state.
     #[inline(always)]
     fn restore(&mut self, l: usize) {
         let (n, p) = (self.masks.len(), self.lens.len());
@@ -804,35 +813,135 @@ macro_rules! by_width {
     };
 }
 
-/// One search over a [`MasksMatrix`]: its states, branch levels and
-/// counters. Solving, counting, preselecting and resetting allocate nothing,
-/// once a search has gone as deep as it will (saved states are added as a
-/// search first reaches a new depth). The queries mirror
+/// One search over a [`MasksMatrix`]: the [`Driver`] beside the states and
+/// the branch points. Solving, counting, preselecting and resetting allocate
+/// nothing, once a search has gone as deep as it will (saved states are
+/// added as a search first reaches a new depth). The queries mirror
 /// [`Solver`](crate::dlx::Solver)'s.
 #[derive(Clone, Debug)]
 pub struct MasksSolver<'m> {
     matrix: &'m MasksMatrix,
+    driver: Driver,
     states: Width,
-    walk: Walk,
-    preselected: Vec<u32>,
 }
 
-/// Where a search is: its branch levels, choices and counters.
+/// The branch points of the search in progress, innermost last: the kernel
+/// backs down to them directly ([`Kernel::JUMPS`]), past the forced levels
+/// above them, which need no undoing.
 #[derive(Clone, Debug)]
-struct Walk {
-    /// Per branch level: its item, its options not yet tried (bits of the
-    /// item's mask), and how many options were chosen before it.
+struct Branches {
+    /// Per branch point: its level, its item, and its options not yet tried
+    /// (bits of the item's mask). Branch point `b`'s state is saved slot `b`.
+    level: Vec<u32>,
     item: Vec<u32>,
     rest: Vec<u64>,
-    mark: Vec<u32>,
-    level: usize,
-    /// The options committed by the search, in order.
-    chosen: Vec<u32>,
-    phase: Phase,
-    stats: Stats,
-    base: Stats,
-    budget: Budget,
-    profile: Option<Vec<u64>>,
+    /// Branch points in progress.
+    top: usize,
+}
+
+/// The masks kernel: masks of type `M`, options of `K` items (0: mixed),
+/// aligned places when `A`.
+struct Masks<M, const K: usize, const A: bool>(std::marker::PhantomData<M>);
+
+impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
+    type Tables = MasksMatrix;
+    type State = States<M>;
+    const UNDOES: bool = false;
+    const JUMPS: bool = true;
+
+    fn start(_m: &MasksMatrix, s: &mut States<M>) {
+        s.restart();
+    }
+
+    /// The next option to commit in the state being searched: a forced one,
+    /// else the first option of a new branch point.
+    #[inline(always)]
+    fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, _stats: &mut Stats) -> Enter {
+        let forced = |r: usize| Enter::Item {
+            first: Some(r as u32),
+            branch: false,
+        };
+        // A dead end first: no forced move in a dead state.
+        let f = &mut s.forced;
+        if f.dead {
+            return Enter::Item {
+                first: None,
+                branch: false,
+            };
+        }
+        while let Some(j) = f.pop() {
+            let j = j as usize;
+            let len = at(&s.lens, j);
+            debug_assert_ne!(len, 0, "a len of 0 marks the state dead");
+            if len == 1 {
+                return forced(m.option_at(j, at(&s.masks, j).lowest()));
+            }
+        }
+        let Some((i, len)) = choose(&s.lens[..m.scan]) else {
+            return Enter::Solved;
+        };
+        let mask = at(&s.masks, i);
+        match len {
+            0 => Enter::Item {
+                first: None,
+                branch: false,
+            },
+            1 => forced(m.option_at(i, mask.lowest())),
+            _ => {
+                let t = s.branches.top;
+                s.save(t);
+                let b = &mut s.branches;
+                if b.level.len() == t {
+                    b.level.push(0);
+                    b.item.push(0);
+                    b.rest.push(0);
+                }
+                b.level[t] = l as u32;
+                b.item[t] = i as u32;
+                b.rest[t] = mask.drop_lowest().to_u64();
+                b.top = t + 1;
+                Enter::Item {
+                    first: Some(m.option_at(i, mask.lowest()) as u32),
+                    branch: true,
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn commit(m: &MasksMatrix, s: &mut States<M>, _l: usize, r: u32, stats: &mut Stats) -> bool {
+        stats.updates +=
+            m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r as usize);
+        // Whether that covered the last primary item is found by the next
+        // scan (`enter`).
+        false
+    }
+
+    fn retract(_m: &MasksMatrix, _s: &mut States<M>, _l: usize, _r: u32) -> Option<u32> {
+        // Never called: the driver backs down by `resume`.
+        None
+    }
+
+    fn leave(_m: &MasksMatrix, _s: &mut States<M>, _l: usize) {}
+
+    /// Backtracks to the innermost branch point with an option left and
+    /// restores its state.
+    #[inline(always)]
+    fn resume(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, u32)> {
+        while s.branches.top > 0 {
+            let t = s.branches.top - 1;
+            let rest = s.branches.rest[t];
+            if rest == 0 {
+                s.branches.top = t;
+                continue;
+            }
+            s.branches.rest[t] = rest & (rest - 1);
+            s.restore(t);
+            let r = m.option_at(s.branches.item[t] as usize, rest.trailing_zeros());
+            return Some((s.branches.level[t] as usize, r as u32));
+        }
+        None
+    }
 }
 
 impl<'m> MasksSolver<'m> {
@@ -843,23 +952,10 @@ impl<'m> MasksSolver<'m> {
             32 => Width::W32(States::new(matrix)),
             _ => Width::W64(States::new(matrix)),
         };
-        let depth = matrix.max_depth + 1;
         let mut s = MasksSolver {
             matrix,
+            driver: Driver::new(matrix.max_depth, matrix.primary),
             states,
-            walk: Walk {
-                item: vec![0; depth],
-                rest: vec![0; depth],
-                mark: vec![0; depth],
-                level: 0,
-                chosen: Vec::with_capacity(matrix.primary),
-                phase: Phase::Forward,
-                stats: Stats::default(),
-                base: Stats::default(),
-                budget: Budget::default(),
-                profile: None,
-            },
-            preselected: Vec::with_capacity(matrix.primary),
         };
         s.reset();
         s
@@ -867,12 +963,12 @@ impl<'m> MasksSolver<'m> {
 
     /// The counters since the solver was made or last reset.
     pub fn stats(&self) -> Stats {
-        self.walk.stats
+        self.driver.stats
     }
 
     /// Limits the search; applies to the current search from its start.
     pub fn set_budget(&mut self, budget: Budget) {
-        self.walk.budget = budget;
+        self.driver.budget = budget;
     }
 
     /// The branching rule. This engine has one tree, forced moves first
@@ -882,40 +978,33 @@ impl<'m> MasksSolver<'m> {
 
     /// Whether the current search has been exhausted.
     pub fn is_exhausted(&self) -> bool {
-        self.walk.phase == Phase::Done
+        self.driver.is_exhausted()
     }
 
-    /// Turns on counting nodes per branch level.
+    /// Turns on counting nodes per level.
     pub fn enable_profile(&mut self) {
-        self.walk.profile = Some(vec![0; self.matrix.max_depth + 2]);
+        self.driver.enable_profile();
     }
 
-    /// Nodes (options committed) at each branch level, if
-    /// [`enable_profile`](Self::enable_profile) was called.
+    /// Nodes entered at each level (one per option committed, forced or
+    /// tried), if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        levels_reached(self.walk.profile.as_deref())
+        self.driver.profile()
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
         let m = self.matrix;
         by_width!(&mut self.states, s => s.reset(m));
-        self.preselected.clear();
-        self.walk.stats = Stats::default();
-        if let Some(p) = &mut self.walk.profile {
-            p.fill(0);
-        }
-        self.restart();
+        self.driver.reset();
     }
 
     /// Abandons the search in progress (keeping preselected options).
     pub fn restart(&mut self) {
-        // The root state is copied in when the search starts (`Walk::run`).
-        let w = &mut self.walk;
-        w.level = 0;
-        w.chosen.clear();
-        w.phase = Phase::Start;
-        w.base = w.stats;
+        // Nothing to undo: the root state is copied in when the search
+        // starts (`Kernel::start`).
+        let (m, d) = (self.matrix, &mut self.driver);
+        by_width!(&mut self.states, s => d.restart::<Masks<_, 0, false>>(m, s));
     }
 
     /// Commits to `option` before the search (see
@@ -942,8 +1031,8 @@ impl<'m> MasksSolver<'m> {
     /// Preselects each of `options` in order, stopping at the first refused.
     fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
         let m = self.matrix;
-        let before = self.preselected.len();
-        let (held, updates) = (&mut self.preselected, &mut self.walk.stats.updates);
+        let before = self.driver.preselected.len();
+        let (held, updates) = (&mut self.driver.preselected, &mut self.driver.stats.updates);
         let result = match (m.uniform, m.aligned) {
             (3, false) => {
                 by_width!(&mut self.states, s => s.preselect::<3, false>(m, options, held, updates))
@@ -963,7 +1052,7 @@ impl<'m> MasksSolver<'m> {
         };
         // A search in progress is abandoned once something is preselected
         // (a refused first option changes nothing).
-        if self.preselected.len() > before {
+        if self.driver.preselected.len() > before {
             self.restart();
         }
         result
@@ -971,154 +1060,29 @@ impl<'m> MasksSolver<'m> {
 
     /// The options preselected so far.
     pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.preselected.iter().map(|&r| OptionId::must(r as usize))
+        self.driver.preselected.iter().copied()
     }
 
     /// The solution just reported by [`next_solution`](Self::next_solution):
     /// preselected options first, then the options chosen by the search (in
     /// the order they were committed).
     pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = if self.walk.phase == Phase::Backdown {
-            &self.walk.chosen[..]
-        } else {
-            &[]
-        };
-        self.preselected
-            .iter()
-            .chain(chosen)
-            .map(|&r| OptionId::must(r as usize))
+        let chosen = self.driver.chosen().iter();
+        self.preselected()
+            .chain(chosen.map(|&r| OptionId::must(r as usize)))
     }
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
-        let m = self.matrix;
-        let w = &mut self.walk;
+        let (m, d) = (self.matrix, &mut self.driver);
         match (m.uniform, m.aligned) {
-            (3, false) => by_width!(&mut self.states, s => w.run::<_, 3, false>(m, s)),
-            (3, true) => by_width!(&mut self.states, s => w.run::<_, 3, true>(m, s)),
-            (4, false) => by_width!(&mut self.states, s => w.run::<_, 4, false>(m, s)),
-            (4, true) => by_width!(&mut self.states, s => w.run::<_, 4, true>(m, s)),
-            _ => by_width!(&mut self.states, s => w.run::<_, 0, false>(m, s)),
+            (3, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, false>>(m, s)),
+            (3, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, true>>(m, s)),
+            (4, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, false>>(m, s)),
+            (4, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, true>>(m, s)),
+            _ => by_width!(&mut self.states, s => d.run::<Masks<_, 0, false>>(m, s)),
         }
     }
-}
-
-impl Walk {
-    /// The search loop, from the paused state.
-    fn run<M: Mask, const K: usize, const A: bool>(
-        &mut self,
-        m: &MasksMatrix,
-        s: &mut States<M>,
-    ) -> Step {
-        let check_budget = self.budget != Budget::default();
-        let mut next = match self.phase {
-            Phase::Start => {
-                s.restart();
-                self.phase = Phase::Forward;
-                None
-            }
-            Phase::Done => return Step::Exhausted,
-            Phase::Backdown => match self.back_down(m, s) {
-                Some(r) => Some(r),
-                None => return Step::Exhausted,
-            },
-            Phase::Forward => None,
-        };
-        loop {
-            let r = match next.take() {
-                Some(r) => r,
-                None => {
-                    if check_budget && self.budget.spent(&self.stats, &self.base) {
-                        self.phase = Phase::Forward;
-                        return Step::Budget;
-                    }
-                    match self.pick(m, s) {
-                        Pick::Option(r) => r,
-                        Pick::Solution => {
-                            self.stats.solutions += 1;
-                            self.phase = Phase::Backdown;
-                            return Step::Solution;
-                        }
-                        Pick::DeadEnd => match self.back_down(m, s) {
-                            Some(r) => r,
-                            None => return Step::Exhausted,
-                        },
-                    }
-                }
-            };
-            self.stats.nodes += 1;
-            if let Some(p) = &mut self.profile {
-                p[self.level] += 1;
-            }
-            self.chosen.push(r as u32);
-            self.stats.updates +=
-                m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r);
-        }
-    }
-
-    /// The next option to commit in the state being searched: a forced one,
-    /// else the first option of a new branch level.
-    #[inline(always)]
-    fn pick<M: Mask>(&mut self, m: &MasksMatrix, s: &mut States<M>) -> Pick {
-        // A dead end first: no forced move in a dead state.
-        let f = &mut s.forced;
-        if f.dead {
-            return Pick::DeadEnd;
-        }
-        while let Some(j) = f.pop() {
-            let j = j as usize;
-            let len = at(&s.lens, j);
-            debug_assert_ne!(len, 0, "a len of 0 marks the state dead");
-            if len == 1 {
-                return Pick::Option(m.option_at(j, at(&s.masks, j).lowest()));
-            }
-        }
-        let Some((i, len)) = choose(&s.lens[..m.scan]) else {
-            return Pick::Solution;
-        };
-        let mask = at(&s.masks, i);
-        match len {
-            0 => Pick::DeadEnd,
-            1 => Pick::Option(m.option_at(i, mask.lowest())),
-            _ => {
-                let l = self.level;
-                s.save(l);
-                self.item[l] = i as u32;
-                self.rest[l] = mask.drop_lowest().to_u64();
-                self.mark[l] = self.chosen.len() as u32;
-                self.level += 1;
-                Pick::Option(m.option_at(i, mask.lowest()))
-            }
-        }
-    }
-
-    /// Backtracks to the deepest branch level with an option left, restores
-    /// its state and returns that option; `None` when the search is done.
-    #[inline(always)]
-    fn back_down<M: Mask>(&mut self, m: &MasksMatrix, s: &mut States<M>) -> Option<usize> {
-        while self.level > 0 {
-            let l = self.level - 1;
-            let rest = self.rest[l];
-            if rest == 0 {
-                self.level = l;
-                continue;
-            }
-            self.rest[l] = rest & (rest - 1);
-            s.restore(l);
-            self.chosen.truncate(self.mark[l] as usize);
-            self.phase = Phase::Forward;
-            return Some(m.option_at(self.item[l] as usize, rest.trailing_zeros()));
-        }
-        self.phase = Phase::Done;
-        None
-    }
-}
-
-/// What [`Walk::pick`] found.
-enum Pick {
-    Option(usize),
-    Solution,
-    DeadEnd,
 }
 
 engine_queries!(MasksSolver, MasksSolutions);
@@ -1309,7 +1273,7 @@ mod tests {
         assert!(ts.is_exhausted());
         ts.reset();
         assert_eq!(ts.count().solutions, 1);
-        // The profile counts the nodes of each branch level.
+        // The profile counts the nodes of each level.
         s.reset();
         s.set_budget(Budget::default());
         s.enable_profile();

@@ -71,6 +71,13 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// The counters' values at which the search that started at `base` has
+    /// used this budget up: (nodes, updates).
+    pub(crate) fn limits(&self, base: &Stats) -> (u64, u64) {
+        let at = |limit: Option<u64>, base: u64| limit.map_or(u64::MAX, |n| base.saturating_add(n));
+        (at(self.nodes, base.nodes), at(self.updates, base.updates))
+    }
+
     /// Whether the search that started at `base` and is now at `now` has
     /// used this budget up.
     pub(crate) fn spent(&self, now: &Stats, base: &Stats) -> bool {

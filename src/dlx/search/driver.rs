@@ -48,11 +48,28 @@ pub(crate) enum Enter {
     Item { first: Option<u32>, branch: bool },
 }
 
-/// Knuth's steps on one representation of the live matrix. Options are named
-/// by a kernel's own cursor (`u32`: a node, an option number); the driver
-/// keeps the cursor committed at each level and hands it back, and the
-/// engine maps cursors to [`OptionId`]s when a solution is read.
+/// Knuth's steps on one representation of the live matrix. A kernel is a
+/// type with no value (its const parameters say the matrix's shape); its
+/// steps take the immutable [`Tables`](Self::Tables), shared by every
+/// search of a matrix, and the search's own [`State`](Self::State) as
+/// separate arguments, as regex-automata's search functions take the
+/// automaton and its cache: a `&mut` argument tells the compiler that
+/// nothing else writes the state, so its vectors' addresses stay in
+/// registers while the state's contents are written (held in a struct
+/// field, they were loaded again after every store: 20% more instructions
+/// on the masks engine).
+///
+/// Options are named by a kernel's own cursor (`u32`: a node, an option
+/// number); the driver keeps the cursor committed at each level and hands it
+/// back, and the engine maps cursors to [`OptionId`]s when a solution is
+/// read.
+///
+/// [`OptionId`]: crate::dlx::OptionId
 pub(crate) trait Kernel {
+    /// The tables built once from a matrix.
+    type Tables: ?Sized;
+    /// One search's scratch state.
+    type State;
     /// Whether the kernel must be told to undo each level when a paused
     /// search is abandoned (dancing links); kernels that copy their state per
     /// level restart from the root state instead.
@@ -62,26 +79,32 @@ pub(crate) trait Kernel {
     const JUMPS: bool = false;
 
     /// Prepares the root state of a search (after the preselected options).
-    fn start(&mut self);
+    fn start(t: &Self::Tables, s: &mut Self::State);
     /// Enters the node at `level`: chooses the item to branch on and covers
     /// it, counting its updates (and a lookahead's probes) in `stats`.
-    fn enter(&mut self, level: usize, stats: &mut Stats) -> Enter;
+    fn enter(t: &Self::Tables, s: &mut Self::State, level: usize, stats: &mut Stats) -> Enter;
     /// Commits the option `cur` of the item entered at `level`; returns
     /// whether no primary item is left.
-    fn commit(&mut self, level: usize, cur: u32, stats: &mut Stats) -> bool;
+    fn commit(
+        t: &Self::Tables,
+        s: &mut Self::State,
+        level: usize,
+        cur: u32,
+        stats: &mut Stats,
+    ) -> bool;
     /// Takes back the option `cur` committed at `level`; returns the item's
     /// next option, `None` past its last.
-    fn retract(&mut self, level: usize, cur: u32) -> Option<u32>;
+    fn retract(t: &Self::Tables, s: &mut Self::State, level: usize, cur: u32) -> Option<u32>;
     /// Leaves the node at `level` (its item's options are used up, or it had
     /// none): uncovers its item.
-    fn leave(&mut self, level: usize);
+    fn leave(t: &Self::Tables, s: &mut Self::State, level: usize);
     /// Undoes level `level` of a paused search: its option `cur` and its
     /// item. Only called when [`UNDOES`](Self::UNDOES).
-    fn unwind(&mut self, _level: usize, _cur: u32) {}
-    /// With [`JUMPS`](Self::JUMPS): the deepest level below `level` whose
-    /// item has an option left, its state restored to where that option is
-    /// to be committed, and that option; `None` when there is none.
-    fn resume(&mut self, _level: usize) -> Option<(usize, u32)> {
+    fn unwind(_t: &Self::Tables, _s: &mut Self::State, _level: usize, _cur: u32) {}
+    /// With [`JUMPS`](Self::JUMPS): the deepest level whose item has an
+    /// option left, its state restored to where that option is to be
+    /// committed, and that option; `None` when there is none.
+    fn resume(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, u32)> {
         None
     }
 }
@@ -174,11 +197,11 @@ impl Driver {
 
     /// Abandons the search in progress: unwinds the kernel (when it undoes)
     /// and makes the next query start a fresh search.
-    pub(crate) fn restart<K: Kernel>(&mut self, k: &mut K) {
+    pub(crate) fn restart<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) {
         if K::UNDOES {
             while self.level > 0 {
                 self.level -= 1;
-                k.unwind(self.level, self.choice[self.level]);
+                K::unwind(t, s, self.level, self.choice[self.level]);
             }
         }
         self.level = 0;
@@ -202,15 +225,17 @@ impl Driver {
     }
 
     /// Continues the search to its next solution.
-    #[inline(always)]
-    pub(crate) fn run<K: Kernel>(&mut self, k: &mut K) -> Step {
+    #[inline]
+    pub(crate) fn run<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
         self.at_cut = false;
         // Budgets and the cut are checked on entering a node: the loop
-        // without them is a copy of its own.
-        if self.budget != Budget::default() || self.cut != usize::MAX {
-            self.search::<K, true>(k)
+        // without them, and the loop without the cut, are copies of their own.
+        if self.cut != usize::MAX {
+            self.search::<K, true, true>(t, s)
+        } else if self.budget != Budget::default() {
+            self.search::<K, true, false>(t, s)
         } else {
-            self.search::<K, false>(k)
+            self.search::<K, false, false>(t, s)
         }
     }
 
@@ -218,20 +243,26 @@ impl Driver {
     /// The level lives in a local while the loop runs (stored on the way
     /// out): in the struct it was loaded and stored around every kernel step.
     #[inline(always)]
-    fn search<K: Kernel, const CHECK: bool>(&mut self, k: &mut K) -> Step {
+    fn search<K: Kernel, const BUDGET: bool, const CUT: bool>(
+        &mut self,
+        t: &K::Tables,
+        s: &mut K::State,
+    ) -> Step {
         let mut level = self.level;
+        // The budget as the counters' limits: two compares a node.
+        let limits = self.budget.limits(&self.base);
         let mut cur = match self.phase {
             Phase::Done => return Step::Exhausted,
             Phase::Start | Phase::Forward => {
                 if self.phase == Phase::Start {
-                    k.start();
+                    K::start(t, s);
                 }
-                match self.forward::<K, CHECK>(k, level) {
+                match self.forward::<K, BUDGET, CUT>(t, s, level, limits) {
                     Ok(c) => c,
                     Err(step) => return step,
                 }
             }
-            Phase::Backdown => match self.back_down(k, &mut level) {
+            Phase::Backdown => match self.back_down::<K>(t, s, &mut level) {
                 Some(c) => c,
                 None => return Step::Exhausted,
             },
@@ -239,15 +270,15 @@ impl Driver {
         loop {
             let Some(c) = cur else {
                 // The item entered at `level` has no option left.
-                k.leave(level);
-                match self.back_down(k, &mut level) {
+                K::leave(t, s, level);
+                match self.back_down::<K>(t, s, &mut level) {
                     Some(next) => cur = next,
                     None => return Step::Exhausted,
                 }
                 continue;
             };
             self.choice[level] = c;
-            let solved = k.commit(level, c, &mut self.stats);
+            let solved = K::commit(t, s, level, c, &mut self.stats);
             level += 1;
             if solved {
                 self.level = level;
@@ -259,7 +290,7 @@ impl Driver {
                 self.phase = Phase::Backdown;
                 return Step::Solution;
             }
-            cur = match self.forward::<K, CHECK>(k, level) {
+            cur = match self.forward::<K, BUDGET, CUT>(t, s, level, limits) {
                 Ok(c) => c,
                 Err(step) => return step,
             };
@@ -269,31 +300,31 @@ impl Driver {
     /// Enters a node at `level`; returns its first option. On a pause the
     /// level is stored.
     #[inline(always)]
-    fn forward<K: Kernel, const CHECK: bool>(
+    fn forward<K: Kernel, const BUDGET: bool, const CUT: bool>(
         &mut self,
-        k: &mut K,
+        t: &K::Tables,
+        s: &mut K::State,
         level: usize,
+        (nodes, updates): (u64, u64),
     ) -> Result<Option<u32>, Step> {
-        if CHECK {
-            if self.branches[level] as usize == self.cut {
-                // Paused as at a solution, levels 0..level committed: the
-                // node is left to whoever takes this subtree.
-                self.level = level;
-                self.at_cut = true;
-                self.phase = Phase::Backdown;
-                return Err(Step::Solution);
-            }
-            if self.budget.spent(&self.stats, &self.base) {
-                self.level = level;
-                self.phase = Phase::Forward;
-                return Err(Step::Budget);
-            }
+        if CUT && self.branches[level] as usize == self.cut {
+            // Paused as at a solution, levels 0..level committed: the node
+            // is left to whoever takes this subtree.
+            self.level = level;
+            self.at_cut = true;
+            self.phase = Phase::Backdown;
+            return Err(Step::Solution);
+        }
+        if BUDGET && (self.stats.nodes >= nodes || self.stats.updates >= updates) {
+            self.level = level;
+            self.phase = Phase::Forward;
+            return Err(Step::Budget);
         }
         self.stats.nodes += 1;
         if let Some(p) = &mut self.profile {
             p[level] += 1;
         }
-        match k.enter(level, &mut self.stats) {
+        match K::enter(t, s, level, &mut self.stats) {
             Enter::Solved => {
                 self.level = level;
                 self.stats.solutions += 1;
@@ -301,7 +332,7 @@ impl Driver {
                 Err(Step::Solution)
             }
             Enter::Item { first, branch } => {
-                if CHECK {
+                if CUT {
                     self.branches[level + 1] = self.branches[level] + u32::from(branch);
                 }
                 Ok(first)
@@ -312,9 +343,14 @@ impl Driver {
     /// Goes back a level and moves to the next option there (`Some(None)`:
     /// none left); `None` when level 0 is finished.
     #[inline(always)]
-    fn back_down<K: Kernel>(&mut self, k: &mut K, level: &mut usize) -> Option<Option<u32>> {
+    fn back_down<K: Kernel>(
+        &mut self,
+        t: &K::Tables,
+        s: &mut K::State,
+        level: &mut usize,
+    ) -> Option<Option<u32>> {
         if K::JUMPS {
-            return match k.resume(*level) {
+            return match K::resume(t, s) {
                 Some((l, c)) => {
                     *level = l;
                     Some(Some(c))
@@ -333,6 +369,6 @@ impl Driver {
             return None;
         }
         *level -= 1;
-        Some(k.retract(*level, self.choice[*level]))
+        Some(K::retract(t, s, *level, self.choice[*level]))
     }
 }
