@@ -3,9 +3,10 @@
 //! A generic exact-cover engine after Knuth's DLX1 and DLX2 (TAOCP 7.2.2.1,
 //! Algorithms X and C), with a thin Sudoku layer on top.
 //!
-//! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`], three
-//!   engines for the same search ([`Solver`]: dancing links; [`DenseSolver`],
-//!   [`BitsSolver`]: bitsets), threads ([`count_parallel`]),
+//! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`], one
+//!   search driver over four representations of the live matrix
+//!   ([`Solver`]: dancing links; [`DenseSolver`], [`BitsSolver`]: bitsets;
+//!   [`MasksSolver`]: a bitmask per item), threads ([`count_parallel`]),
 //!   Knuth's text format ([`knuth`]).
 //! * [`sudoku`] — the thin Sudoku layer: grids 4×4 to 64×64, the 4·n²-item
 //!   matrix, the judges' formats ([`sudoku::format`]), the backtracking

@@ -17,9 +17,17 @@
 //! * [`BitsMatrix`] → [`BitsSolver`]: the same search again, with the lens
 //!   bit-sliced into a few words; for uncolored matrices of at most 64
 //!   primary items and 512 options, where it is the fastest.
+//! * [`MasksMatrix`] → [`MasksSolver`]: a bitmask of active options per
+//!   item, forced moves first and a tree of its own (same solutions, its own
+//!   counters); for uncolored matrices whose items are in at most 64 options
+//!   (the Sudoku engine).
 //! * [`Solver::split`] cuts a search into subtrees; [`count_parallel`] counts
 //!   them on several threads with any [`Engine`] (same count; with Knuth's
 //!   rule, same counters).
+//! * The search loop (level stack, phases, budget, counters, profile,
+//!   preselected options) is written once, in `search/driver.rs`, over a
+//!   kernel trait; the dense, bits and masks engines are kernels on it (the
+//!   links engine's own loop is the next to move there).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions.
 //!

@@ -71,13 +71,6 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The counters' values at which the search that started at `base` has
-    /// used this budget up: (nodes, updates).
-    pub(crate) fn limits(&self, base: &Stats) -> (u64, u64) {
-        let at = |limit: Option<u64>, base: u64| limit.map_or(u64::MAX, |n| base.saturating_add(n));
-        (at(self.nodes, base.nodes), at(self.updates, base.updates))
-    }
-
     /// Whether the search that started at `base` and is now at `now` has
     /// used this budget up.
     pub(crate) fn spent(&self, now: &Stats, base: &Stats) -> bool {
@@ -564,8 +557,10 @@ impl<'m> Solver<'m> {
     }
 }
 
-/// The step-by-step search both engines offer ([`Solver`] and
-/// [`DenseSolver`](crate::dlx::DenseSolver)), for the queries built on it.
+/// The step-by-step search every engine offers ([`Solver`],
+/// [`DenseSolver`](crate::dlx::DenseSolver),
+/// [`BitsSolver`](crate::dlx::BitsSolver),
+/// [`MasksSolver`](crate::dlx::MasksSolver)), for the queries built on it.
 pub(crate) trait Steps {
     // Only the shared engine tests (`engine_tests`) pause through the trait.
     #[cfg_attr(not(test), allow(dead_code))]

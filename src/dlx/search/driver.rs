@@ -249,15 +249,13 @@ impl Driver {
         s: &mut K::State,
     ) -> Step {
         let mut level = self.level;
-        // The budget as the counters' limits: two compares a node.
-        let limits = self.budget.limits(&self.base);
         let mut cur = match self.phase {
             Phase::Done => return Step::Exhausted,
             Phase::Start | Phase::Forward => {
                 if self.phase == Phase::Start {
                     K::start(t, s);
                 }
-                match self.forward::<K, BUDGET, CUT>(t, s, level, limits) {
+                match self.forward::<K, BUDGET, CUT>(t, s, level) {
                     Ok(c) => c,
                     Err(step) => return step,
                 }
@@ -290,7 +288,7 @@ impl Driver {
                 self.phase = Phase::Backdown;
                 return Step::Solution;
             }
-            cur = match self.forward::<K, BUDGET, CUT>(t, s, level, limits) {
+            cur = match self.forward::<K, BUDGET, CUT>(t, s, level) {
                 Ok(c) => c,
                 Err(step) => return step,
             };
@@ -305,7 +303,6 @@ impl Driver {
         t: &K::Tables,
         s: &mut K::State,
         level: usize,
-        (nodes, updates): (u64, u64),
     ) -> Result<Option<u32>, Step> {
         if CUT && self.branches[level] as usize == self.cut {
             // Paused as at a solution, levels 0..level committed: the node
@@ -315,7 +312,7 @@ impl Driver {
             self.phase = Phase::Backdown;
             return Err(Step::Solution);
         }
-        if BUDGET && (self.stats.nodes >= nodes || self.stats.updates >= updates) {
+        if BUDGET && self.budget.spent(&self.stats, &self.base) {
             self.level = level;
             self.phase = Phase::Forward;
             return Err(Step::Budget);

@@ -1,5 +1,5 @@
 //! Cutting one search into subtrees ([`Solver::split`]), so that they can be
-//! searched apart — on several threads, by either engine.
+//! searched apart — on several threads, by any engine.
 //!
 //! The split runs the search down to a depth and no further: each node it
 //! reaches at that depth is handed out as a *subtree*, named by its prefix
@@ -15,8 +15,8 @@
 //! With [`Branching::Knuth`](super::Branching::Knuth) a subtree's search is
 //! the very subtree a one-thread search explores: the preselected prefix
 //! leaves the same items with the same options in the same order, so the same
-//! choices follow (either engine; the dense engine's tree is the links
-//! engine's). Then the split's counters plus each subtree's — counted after
+//! choices follow (the links, dense and bits engines, which walk one tree).
+//! Then the split's counters plus each subtree's — counted after
 //! preselecting — are exactly those of one search (tests check it). With
 //! the other rules the pieces still partition the solutions, but a subtree's
 //! search need not match: lookahead's removals at the levels above are not
