@@ -560,6 +560,11 @@ impl<'m> BitsSolver<'m> {
             .chain(chosen.map(|&r| OptionId::must(r as usize)))
     }
 
+    /// The option a cursor (an option number) names.
+    fn cursor_option(&self, r: u32) -> OptionId {
+        OptionId::must(r as usize)
+    }
+
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         by_shape!(self.matrix, self.run())

@@ -1072,6 +1072,11 @@ impl<'m> MasksSolver<'m> {
             .chain(chosen.map(|&r| OptionId::must(r as usize)))
     }
 
+    /// The option a cursor (an option number) names.
+    fn cursor_option(&self, r: u32) -> OptionId {
+        OptionId::must(r as usize)
+    }
+
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         let (m, d) = (self.matrix, &mut self.driver);

@@ -29,12 +29,13 @@ use super::dance::{choose, choose_watched, commit_others, cover, uncommit_others
 use super::index::OptionId;
 use super::matrix::{Link, Matrix, Node};
 use super::stats::Stats;
+use driver::{Driver, Enter, Kernel};
 use std::fmt;
 
 pub(crate) mod driver;
 mod lookahead;
 mod preselect;
-mod split;
+pub(crate) mod split;
 
 pub use split::Split;
 
@@ -139,42 +140,37 @@ impl fmt::Display for PreselectError {
 
 impl std::error::Error for PreselectError {}
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    /// About to enter a node at `level`.
-    Forward,
-    /// Just reported a solution (or stopped): back down from `level`.
-    Backdown,
-    /// The tree is exhausted and every level unwound.
-    Done,
-}
-
-/// The search state for one matrix: its own copy of the links, the level
-/// stack and the counters. The [`Matrix`] stays untouched, so any number of
-/// solvers (one per thread) can share it; after `Solver::new` nothing is
-/// allocated. The search is DLX1's loop, paused between solutions (or at a
-/// budget) with levels `0..level` entered, which is what lets it resume and
-/// lets [`reset`](Self::reset) unwind from anywhere.
+/// The search state for one matrix: the [`Driver`](driver::Driver) beside
+/// the links engine's own copy of the links. The [`Matrix`] stays
+/// untouched, so any number of solvers (one per thread) can share it; after
+/// `Solver::new` nothing is allocated. The search is DLX1's loop (the
+/// crate's one driver), paused between solutions (or at a budget) with
+/// levels `0..level` entered, which is what lets it resume and lets
+/// [`reset`](Self::reset) unwind from anywhere.
 #[derive(Clone, Debug)]
 pub struct Solver<'m> {
+    matrix: &'m Matrix,
+    driver: Driver,
+    links: LinksState<'m>,
+    branching: Branching,
+}
+
+/// The links kernel's scratch state: the solver's own copy of the links
+/// and what the rules and preselection keep beside them.
+#[derive(Clone, Debug)]
+pub(crate) struct LinksState<'m> {
     matrix: &'m Matrix,
     nodes: Vec<Node>,
     items: Vec<Link>,
     colors: Vec<i32>,
-    /// `choice[l]` is the node of the option committed at level `l`.
-    choice: Vec<u32>,
-    level: usize,
-    phase: Phase,
+    /// Per level: the item covered there (its header node).
+    item: Vec<u32>,
+    /// Whether branch points look ahead ([`Branching::Lookahead`]).
+    lookahead: bool,
     /// Preselected options: the node their commitment started from.
-    preselected: Vec<u32>,
+    held: Vec<u32>,
     /// Per item slot: the preselected option holding it, plus 1 (0: free).
     held_by: Vec<u32>,
-    stats: Stats,
-    /// Stats when the current search started, for the budget.
-    base: Stats,
-    budget: Budget,
-    branching: Branching,
-    profile: Option<Vec<u64>>,
     /// Items whose len fell to 1 or 0 ([`Branching::FirstForced`] only); a
     /// fixed capacity, so pushing never allocates.
     watch: Watch,
@@ -192,44 +188,116 @@ pub struct Solver<'m> {
     probe_stack: Vec<u32>,
     /// Per option: the updates its latest probe made (lookahead).
     score: Vec<u32>,
-    /// The number of branch points above which [`Solver::split`] cuts the
-    /// tree (`usize::MAX`: none), and whether the last pause was at the cut.
-    cut: usize,
-    at_cut: bool,
-    /// With a cut: `branches[l]`, the levels above `l` whose item had two
-    /// options or more (forced levels do not count).
-    branches: Vec<u32>,
+}
+
+/// The links kernel: DLX2's steps with `COLORS`, the first-forced choice
+/// with `FORCED`, options of `UL` items walked by arithmetic (0: mixed).
+struct Links<'m, const COLORS: bool, const FORCED: bool, const UL: usize>(
+    std::marker::PhantomData<&'m ()>,
+);
+
+impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
+    for Links<'m, COLORS, FORCED, UL>
+{
+    type Tables = Matrix;
+    type State = LinksState<'m>;
+    const UNDOES: bool = true;
+
+    fn start(_m: &Matrix, s: &mut LinksState<'m>) {
+        s.watch.clear();
+    }
+
+    /// Picks and covers the branching item (after a lookahead, when on).
+    #[inline(always)]
+    fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
+        if s.items[0].next == 0 {
+            // Only at the root: nothing left to cover, the empty choice is
+            // the one solution.
+            return Enter::Solved;
+        }
+        let mut best = if FORCED {
+            choose_watched(&s.nodes, &mut s.watch, m.primary_count())
+        } else {
+            choose(&s.nodes, &s.items)
+        };
+        s.marks[level] = s.removed.len() as u32;
+        if !COLORS && s.lookahead && s.nodes[best].itm >= 2 {
+            best = s.look_ahead::<UL>(stats);
+        }
+        let branch = s.nodes[best].itm >= 2;
+        let first = m.first_spacer();
+        let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &s.colors, &mut s.watch);
+        stats.updates += cover::<COLORS, FORCED, UL>(nodes, items, colors, w, best, first);
+        s.item[level] = best as u32;
+        let down = nodes[best].down;
+        Enter::Item {
+            first: (down as usize > first).then_some(down),
+            branch,
+        }
+    }
+
+    #[inline(always)]
+    fn commit(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32, stats: &mut Stats) -> bool {
+        let first = m.first_spacer();
+        let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &mut s.colors, &mut s.watch);
+        stats.updates +=
+            commit_others::<COLORS, FORCED, UL>(nodes, items, colors, w, p as usize, first);
+        items[0].next == 0
+    }
+
+    #[inline(always)]
+    fn retract(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32) -> Option<u32> {
+        let first = m.first_spacer();
+        let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
+        uncommit_others::<COLORS, UL>(nodes, items, colors, p as usize, first);
+        let down = nodes[p as usize].down;
+        (down as usize > first).then_some(down)
+    }
+
+    #[inline(always)]
+    fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
+        let first = m.first_spacer();
+        let c = s.item[level] as usize;
+        uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, c, first);
+        s.restore_removed(s.marks[level] as usize);
+    }
+
+    fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
+        let first = m.first_spacer();
+        let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
+        uncommit_others::<COLORS, 0>(nodes, items, colors, p as usize, first);
+        let c = s.item[level] as usize;
+        uncover::<COLORS, 0>(nodes, items, colors, c, first);
+        s.restore_removed(s.marks[level] as usize);
+    }
 }
 
 impl<'m> Solver<'m> {
     /// A solver for `matrix`, ready to search. This allocates the solver's
     /// copy of the links; nothing after it does.
     pub fn new(matrix: &'m Matrix) -> Self {
+        let depth = matrix.primary_count();
         Solver {
             matrix,
-            nodes: matrix.nodes.clone(),
-            items: matrix.items.clone(),
-            colors: matrix.colors.clone(),
-            choice: vec![0; matrix.primary_count() + 1],
-            level: 0,
-            phase: Phase::Forward,
-            preselected: Vec::with_capacity(matrix.primary_count()),
-            held_by: vec![0; matrix.items.len()],
-            stats: Stats::default(),
-            base: Stats::default(),
-            budget: Budget::default(),
+            driver: Driver::new(depth, depth),
+            links: LinksState {
+                matrix,
+                nodes: matrix.nodes.clone(),
+                items: matrix.items.clone(),
+                colors: matrix.colors.clone(),
+                item: vec![0; depth + 1],
+                lookahead: false,
+                held: Vec::with_capacity(depth),
+                held_by: vec![0; matrix.items.len()],
+                watch: Watch::new(4 * matrix.item_count() + 64),
+                rebuilt: false,
+                purified: vec![0; matrix.items.len()],
+                removed: Vec::with_capacity(matrix.option_count()),
+                marks: vec![0; depth + 1],
+                probe_stack: Vec::with_capacity(depth + 1),
+                score: vec![0; matrix.option_count()],
+            },
             branching: Branching::Knuth,
-            profile: None,
-            watch: Watch::new(4 * matrix.item_count() + 64),
-            rebuilt: false,
-            purified: vec![0; matrix.items.len()],
-            removed: Vec::with_capacity(matrix.option_count()),
-            marks: vec![0; matrix.primary_count() + 1],
-            probe_stack: Vec::with_capacity(matrix.primary_count() + 1),
-            score: vec![0; matrix.option_count()],
-            cut: usize::MAX,
-            at_cut: false,
-            branches: vec![0; matrix.primary_count() + 2],
         }
     }
 
@@ -240,50 +308,47 @@ impl<'m> Solver<'m> {
 
     /// The counters since the solver was made or last [`reset`](Self::reset).
     pub fn stats(&self) -> Stats {
-        self.stats
+        self.driver.stats
     }
 
     /// Limits the search; applies to the current search from its start.
     pub fn set_budget(&mut self, budget: Budget) {
-        self.budget = budget;
+        self.driver.budget = budget;
     }
 
     /// Chooses the branching rule (takes effect at the next node).
     pub fn set_branching(&mut self, branching: Branching) {
         self.branching = branching;
+        self.links.lookahead = branching == Branching::Lookahead;
     }
 
     /// Turns on counting nodes per level (DLX1's profile).
     pub fn enable_profile(&mut self) {
-        self.profile = Some(vec![0; self.matrix.primary_count() + 2]);
+        self.driver.enable_profile();
     }
 
     /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
     pub fn profile(&self) -> Option<&[u64]> {
-        levels_reached(self.profile.as_deref())
+        self.driver.profile()
     }
 
     /// Whether the current search has been exhausted.
     pub fn is_exhausted(&self) -> bool {
-        self.phase == Phase::Done
+        self.driver.is_exhausted()
     }
 
     /// Undoes everything: the search in progress and all preselected options.
     /// Zeroes the counters. The solver is then as new.
     pub fn reset(&mut self) {
-        if self.rebuilt {
+        if self.links.rebuilt {
             self.restore_from_matrix();
         } else {
             self.restart();
-            while let Some(p) = self.preselected.pop() {
+            while let Some(p) = self.links.held.pop() {
                 self.unselect(p as usize);
             }
         }
-        self.stats = Stats::default();
-        self.base = Stats::default();
-        if let Some(p) = &mut self.profile {
-            p.fill(0);
-        }
+        self.driver.reset();
     }
 
     /// Like [`reset`](Self::reset), but by copying the matrix's links back
@@ -292,56 +357,34 @@ impl<'m> Solver<'m> {
     /// (Sudoku givens).
     pub fn reset_by_copy(&mut self) {
         self.restore_from_matrix();
-        self.stats = Stats::default();
-        self.base = Stats::default();
-        if let Some(p) = &mut self.profile {
-            p.fill(0);
-        }
+        self.driver.reset();
     }
 
     /// Abandons the search in progress (keeping preselected options), so the
     /// next query starts from the root.
     pub fn restart(&mut self) {
-        if self.matrix.has_colors() {
-            self.unwind::<true>();
+        let (m, s) = (self.matrix, &mut self.links);
+        if m.has_colors() {
+            self.driver.restart::<Links<'m, true, false, 0>>(m, s);
         } else {
-            self.unwind::<false>();
+            self.driver.restart::<Links<'m, false, false, 0>>(m, s);
         }
-        self.phase = Phase::Forward;
-        self.base = self.stats;
-        self.watch.clear();
-    }
-
-    fn unwind<const COLORS: bool>(&mut self) {
-        let first = self.matrix.first_spacer();
-        while self.level > 0 {
-            self.level -= 1;
-            let p = self.choice[self.level] as usize;
-            let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
-            uncommit_others::<COLORS, 0>(nodes, items, colors, p, first);
-            let c = nodes[p].itm as usize;
-            uncover::<COLORS, 0>(nodes, items, colors, c, first);
-            self.restore_removed(self.marks[self.level] as usize);
-        }
+        s.watch.clear();
     }
 
     /// The solution just reported by [`next_solution`](Self::next_solution):
     /// preselected options first, then the options chosen by the search.
     pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = if self.phase == Phase::Backdown {
-            self.level
-        } else {
-            0
-        };
-        self.preselected
+        let chosen = self.driver.chosen().iter();
+        self.driver
+            .preselected
             .iter()
-            .chain(&self.choice[..chosen])
-            .map(|&p| self.matrix.option_of_node(p as usize))
+            .copied()
+            .chain(chosen.map(|&p| self.matrix.option_of_node(p as usize)))
     }
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
-        self.at_cut = false;
         let forced = self.branching != Branching::Knuth;
         if self.matrix.has_colors() {
             return if forced {
@@ -366,144 +409,22 @@ impl<'m> Solver<'m> {
         }
     }
 
-    fn over_budget(&self) -> bool {
-        self.budget.spent(&self.stats, &self.base)
+    /// The option a cursor (a node) names.
+    fn cursor_option(&self, p: u32) -> OptionId {
+        self.matrix.option_of_node(p as usize)
     }
 
-    /// DLX1's main loop (DLX2's with `COLORS`), from the paused state.
+    /// The driver over the links kernel of one shape.
     fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
-        let first = self.matrix.first_spacer();
-        // Budgets and the cut of `split` are checked on entering a node.
-        let check_budget = self.budget != Budget::default() || self.cut != usize::MAX;
-        // `cur` is the node being tried at `level`; `cur <= first` means the
-        // options of the branching item are used up.
-        let mut cur;
-        match self.phase {
-            Phase::Done => return Step::Exhausted,
-            Phase::Backdown => match self.back_down::<COLORS, UL>() {
-                Some(next) => cur = next,
-                None => return Step::Exhausted,
-            },
-            Phase::Forward => match self.forward::<COLORS, FORCED, UL>(check_budget) {
-                Ok(next) => cur = next,
-                Err(step) => return step,
-            },
-        }
-        loop {
-            // advance
-            if cur < first {
-                // The branching item (cur itself) has no option left.
-                let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &self.colors);
-                uncover::<COLORS, UL>(nodes, items, colors, cur, first);
-                self.restore_removed(self.marks[self.level] as usize);
-                match self.back_down::<COLORS, UL>() {
-                    Some(next) => cur = next,
-                    None => return Step::Exhausted,
-                }
-                continue;
-            }
-            self.choice[self.level] = cur as u32;
-            let (nodes, items, colors, w) = (
-                &mut self.nodes,
-                &mut self.items,
-                &mut self.colors,
-                &mut self.watch,
-            );
-            self.stats.updates +=
-                commit_others::<COLORS, FORCED, UL>(nodes, items, colors, w, cur, first);
-            self.level += 1;
-            if items[0].next == 0 {
-                self.stats.nodes += 1;
-                self.stats.solutions += 1;
-                if let Some(p) = &mut self.profile {
-                    p[self.level] += 1;
-                }
-                self.phase = Phase::Backdown;
-                return Step::Solution;
-            }
-            match self.forward::<COLORS, FORCED, UL>(check_budget) {
-                Ok(next) => cur = next,
-                Err(step) => return step,
-            }
-        }
-    }
-
-    /// Enters a node: picks and covers the branching item, returns its first
-    /// option node (or the item itself when it has none).
-    #[inline]
-    fn forward<const COLORS: bool, const FORCED: bool, const UL: usize>(
-        &mut self,
-        check_budget: bool,
-    ) -> Result<usize, Step> {
-        if check_budget {
-            if self.branches[self.level] as usize == self.cut {
-                // Paused as at a solution, levels 0..cut committed: the
-                // node is left to whoever takes this subtree.
-                self.at_cut = true;
-                self.phase = Phase::Backdown;
-                return Err(Step::Solution);
-            }
-            if self.over_budget() {
-                self.phase = Phase::Forward;
-                return Err(Step::Budget);
-            }
-        }
-        self.stats.nodes += 1;
-        if let Some(p) = &mut self.profile {
-            p[self.level] += 1;
-        }
-        if self.items[0].next == 0 {
-            // Only at the root: nothing left to cover, the empty choice is
-            // the one solution.
-            self.stats.solutions += 1;
-            self.phase = Phase::Backdown;
-            return Err(Step::Solution);
-        }
-        let mut best = if FORCED {
-            choose_watched(&self.nodes, &mut self.watch, self.matrix.primary_count())
-        } else {
-            choose(&self.nodes, &self.items)
-        };
-        self.marks[self.level] = self.removed.len() as u32;
-        if !COLORS && self.branching == Branching::Lookahead && self.nodes[best].itm >= 2 {
-            best = self.look_ahead::<UL>();
-        }
-        if check_budget {
-            let branch = u32::from(self.nodes[best].itm >= 2);
-            self.branches[self.level + 1] = self.branches[self.level] + branch;
-        }
-        let first = self.matrix.first_spacer();
-        let (nodes, items, colors, w) = (
-            &mut self.nodes,
-            &mut self.items,
-            &self.colors,
-            &mut self.watch,
-        );
-        self.stats.updates += cover::<COLORS, FORCED, UL>(nodes, items, colors, w, best, first);
-        Ok(nodes[best].down as usize)
-    }
-
-    /// Leaves the current level's option and moves to the next option of the
-    /// level's branching item; `None` when level 0 is finished.
-    #[inline]
-    fn back_down<const COLORS: bool, const UL: usize>(&mut self) -> Option<usize> {
-        if self.level == 0 {
-            self.phase = Phase::Done;
-            return None;
-        }
-        self.level -= 1;
-        let first = self.matrix.first_spacer();
-        let p = self.choice[self.level] as usize;
-        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
-        uncommit_others::<COLORS, UL>(nodes, items, colors, p, first);
-        Some(nodes[p].down as usize)
+        self.driver
+            .run::<Links<'m, COLORS, FORCED, UL>>(self.matrix, &mut self.links)
     }
 
     /// Verifies every link, as DLX1's `sanity()` does: each active item's list
     /// is doubly linked, its nodes name it, and its len is their number.
     /// For tests and debugging; O(size of the matrix).
     pub fn check_links(&self) -> Result<(), String> {
-        let (nodes, items) = (&self.nodes, &self.items);
+        let (nodes, items) = (&self.links.nodes, &self.links.items);
         let mut q = 0;
         let mut p = items[0].next as usize;
         let mut steps = 0;
@@ -551,9 +472,10 @@ impl<'m> Solver<'m> {
     /// Whether every link is back where the matrix started (after a finished
     /// search, or a [`reset`](Self::reset)). For tests.
     pub fn is_pristine(&self) -> bool {
-        self.nodes == self.matrix.nodes
-            && self.items == self.matrix.items
-            && self.colors == self.matrix.colors
+        let s = &self.links;
+        s.nodes == self.matrix.nodes
+            && s.items == self.matrix.items
+            && s.colors == self.matrix.colors
     }
 }
 
@@ -572,6 +494,10 @@ pub(crate) trait Steps {
     fn reset(&mut self);
     fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError>;
     fn stats(&self) -> Stats;
+    fn driver(&self) -> &Driver;
+    fn driver_mut(&mut self) -> &mut Driver;
+    /// The option a kernel's cursor names.
+    fn cursor_option(&self, cur: u32) -> OptionId;
 }
 
 /// The queries every engine offers on top of its own `next_solution`,
@@ -608,6 +534,39 @@ macro_rules! engine_queries {
                 self.restart();
                 $solutions { solver: self }
             }
+
+            /// Runs a fresh search (keeping preselected options) down to
+            /// `depth` branch points (levels whose item had two options or
+            /// more) and hands every node there and every solution above it
+            /// to `visit`, in search order; returns the counters of the
+            /// search above the cut (the nodes at the cut are not counted:
+            /// they belong to their subtrees). The budget is ignored
+            /// meanwhile and kept. Afterwards the solver is restarted, as
+            /// after `restart`. See [`Split`]($crate::dlx::Split).
+            ///
+            /// ```
+            /// use dlx::{knuth, Solver, Split};
+            ///
+            /// // Two items with two options each: four solutions. Cut at depth 1,
+            /// // two subtrees, one per option of `A` (the item chosen first).
+            /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
+            /// let mut s = Solver::new(&m);
+            /// let mut subtrees = 0;
+            /// s.split(1, |piece| {
+            ///     if let Split::Subtree(prefix) = piece {
+            ///         assert_eq!(prefix.len(), 1);
+            ///         subtrees += 1;
+            ///     }
+            /// });
+            /// assert_eq!(subtrees, 2);
+            /// ```
+            pub fn split(
+                &mut self,
+                depth: usize,
+                visit: impl FnMut($crate::dlx::Split<'_>),
+            ) -> $crate::dlx::Stats {
+                $crate::dlx::search::split::split(self, depth, visit)
+            }
         }
 
         impl $crate::dlx::search::Steps for $solver<'_> {
@@ -638,6 +597,15 @@ macro_rules! engine_queries {
             fn stats(&self) -> $crate::dlx::Stats {
                 $solver::stats(self)
             }
+            fn driver(&self) -> &$crate::dlx::search::driver::Driver {
+                &self.driver
+            }
+            fn driver_mut(&mut self) -> &mut $crate::dlx::search::driver::Driver {
+                &mut self.driver
+            }
+            fn cursor_option(&self, cur: u32) -> $crate::dlx::OptionId {
+                $solver::cursor_option(self, cur)
+            }
         }
 
         #[doc = concat!("The lazy iterator of [`", stringify!($solver), "::solutions`].")]
@@ -661,11 +629,6 @@ macro_rules! engine_queries {
 pub(crate) use engine_queries;
 
 engine_queries!(Solver, Solutions);
-
-/// A profile (nodes per level) up to the deepest level reached.
-pub(crate) fn levels_reached(profile: Option<&[u64]>) -> Option<&[u64]> {
-    profile.map(|p| &p[..p.iter().rposition(|&n| n != 0).map_or(0, |i| i + 1)])
-}
 
 /// The conflict of preselecting an option of items `mine` that is no longer
 /// active: the first of the `preselected` options (given by their items)

@@ -43,29 +43,30 @@ use super::super::dance::{
     choose_forced, commit_others, cover, remove_option, restore_option, uncommit_others, uncover,
     COVERED,
 };
-use super::Solver;
+use super::super::stats::Stats;
+use super::LinksState;
 
-impl Solver<'_> {
+impl LinksState<'_> {
     /// Runs the lookahead at a branch point of the current level and returns
     /// the item to branch on (possibly one that removals left forced or
     /// dead). Removals go on the trail above `marks[level]`, set by the caller.
     /// Probes made after a removal may start with items already forced; they
     /// are then weaker (those items are not committed first), never wrong.
-    pub(super) fn look_ahead<const UL: usize>(&mut self) -> usize {
+    pub(super) fn look_ahead<const UL: usize>(&mut self, stats: &mut Stats) -> usize {
         let n_primary = self.matrix.primary_count();
         for k in 0..self.matrix.option_node.len() {
             let start = self.matrix.option_node[k];
             if start == u32::MAX || !self.is_active(start as usize) {
                 continue;
             }
-            self.stats.probes += 1;
-            let (failed, updates) = self.probe::<UL>(start as usize);
+            stats.probes += 1;
+            let (failed, updates) = self.probe::<UL>(start as usize, stats);
             self.score[k] = updates;
             if !failed {
                 continue;
             }
             self.watch.clear();
-            self.remove(start as usize);
+            self.remove(start as usize, stats);
             // Unit propagation by removals: an item left with one option
             // keeps it alone in every list; a dead item ends the pass.
             loop {
@@ -77,7 +78,7 @@ impl Solver<'_> {
                     self.watch.clear();
                     return x;
                 }
-                self.keep_only(self.nodes[x].down as usize);
+                self.keep_only(self.nodes[x].down as usize, stats);
             }
             self.watch.clear();
         }
@@ -89,15 +90,15 @@ impl Solver<'_> {
     }
 
     /// Removes the option of node `p` from every list, on the trail.
-    fn remove(&mut self, p: usize) {
-        self.stats.updates += remove_option(&mut self.nodes, &mut self.watch, p);
+    fn remove(&mut self, p: usize, stats: &mut Stats) {
+        stats.updates += remove_option(&mut self.nodes, &mut self.watch, p);
         self.removed.push(p as u32);
-        self.stats.pruned += 1;
+        stats.pruned += 1;
     }
 
     /// Removes every option that shares an item with node `p`'s option, which
     /// its items must then take (one of them had no other option left).
-    fn keep_only(&mut self, p: usize) {
+    fn keep_only(&mut self, p: usize, stats: &mut Stats) {
         let first = self.matrix.first_spacer();
         let mut x = p;
         while self.nodes[x - 1].itm > 0 {
@@ -108,7 +109,7 @@ impl Solver<'_> {
             while r > first {
                 let next = self.nodes[r].down as usize;
                 if r != x {
-                    self.remove(r);
+                    self.remove(r, stats);
                 }
                 r = next;
             }
@@ -161,7 +162,7 @@ impl Solver<'_> {
     /// Tries the option of node `p`: commits it and every forced consequence.
     /// Returns whether some primary item ran out of options, and the updates
     /// made (saturated to `u32`). The links are restored before returning.
-    fn probe<const UL: usize>(&mut self, p: usize) -> (bool, u32) {
+    fn probe<const UL: usize>(&mut self, p: usize, stats: &mut Stats) -> (bool, u32) {
         let first = self.matrix.first_spacer();
         let n_primary = self.matrix.primary_count();
         let (nodes, items, colors, w) = (
@@ -200,7 +201,7 @@ impl Solver<'_> {
             let c = nodes[q].itm as usize;
             uncover::<false, UL>(nodes, items, colors, c, first);
         }
-        self.stats.updates += updates;
+        stats.updates += updates;
         (failed, u32::try_from(updates).unwrap_or(u32::MAX))
     }
 

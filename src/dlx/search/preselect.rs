@@ -34,11 +34,11 @@ impl Solver<'_> {
         // Check every item first, so a refused option changes nothing.
         let mut p = 0;
         let mut x = start;
-        while self.nodes[x].itm > 0 {
-            let c = self.nodes[x].itm as usize;
+        while self.links.nodes[x].itm > 0 {
+            let c = self.links.nodes[x].itm as usize;
             if self.clashes(c, color_of(x)) {
-                let holder = self.held_by[c] as usize;
-                let with = matrix.option_of_node(self.preselected[holder - 1] as usize);
+                let holder = self.links.held_by[c] as usize;
+                let with = matrix.option_of_node(self.links.held[holder - 1] as usize);
                 return Err(PreselectError::Conflict { option, with });
             }
             if p == 0 && c <= n_primary {
@@ -46,13 +46,13 @@ impl Solver<'_> {
             }
             x += 1;
         }
-        let slot = self.preselected.len() as u32 + 1;
+        let slot = self.links.held.len() as u32 + 1;
         let mut x = start;
-        while self.nodes[x].itm > 0 {
-            let c = self.nodes[x].itm as usize;
-            if self.held_by[c] == 0 {
-                self.held_by[c] = slot;
-                self.purified[c] = color_of(x);
+        while self.links.nodes[x].itm > 0 {
+            let c = self.links.nodes[x].itm as usize;
+            if self.links.held_by[c] == 0 {
+                self.links.held_by[c] = slot;
+                self.links.purified[c] = color_of(x);
             }
             x += 1;
         }
@@ -64,9 +64,10 @@ impl Solver<'_> {
             (false, 6) => self.apply::<false, 6>(p, first),
             (false, _) => self.apply::<false, 0>(p, first),
         };
-        self.stats.updates += updates;
-        self.preselected.push(p as u32);
-        self.base = self.stats;
+        self.driver.stats.updates += updates;
+        self.links.held.push(p as u32);
+        self.driver.preselected.push(option);
+        self.driver.base = self.driver.stats;
         Ok(())
     }
 
@@ -74,7 +75,7 @@ impl Solver<'_> {
     /// clashes with the preselected options: `c` is held, and not by options
     /// that purified it to this very color.
     fn clashes(&self, c: usize, color: i32) -> bool {
-        self.held_by[c] != 0 && (color == 0 || color != self.purified[c])
+        self.links.held_by[c] != 0 && (color == 0 || color != self.links.purified[c])
     }
 
     /// The first node of `option`, if it exists and is searched.
@@ -99,10 +100,10 @@ impl Solver<'_> {
     /// Covers node `p`'s item and commits to its option.
     fn apply<const COLORS: bool, const UL: usize>(&mut self, p: usize, first: usize) -> u64 {
         let (nodes, items, colors, w) = (
-            &mut self.nodes,
-            &mut self.items,
-            &mut self.colors,
-            &mut self.watch,
+            &mut self.links.nodes,
+            &mut self.links.items,
+            &mut self.links.colors,
+            &mut self.links.watch,
         );
         let c = nodes[p].itm as usize;
         cover::<COLORS, false, UL>(nodes, items, colors, w, c, first)
@@ -111,7 +112,11 @@ impl Solver<'_> {
 
     /// Undoes [`apply`](Self::apply).
     fn unapply<const COLORS: bool, const UL: usize>(&mut self, p: usize, first: usize) {
-        let (nodes, items, colors) = (&mut self.nodes, &mut self.items, &mut self.colors);
+        let (nodes, items, colors) = (
+            &mut self.links.nodes,
+            &mut self.links.items,
+            &mut self.links.colors,
+        );
         let c = nodes[p].itm as usize;
         uncommit_others::<COLORS, UL>(nodes, items, colors, p, first);
         uncover::<COLORS, UL>(nodes, items, colors, c, first);
@@ -119,7 +124,7 @@ impl Solver<'_> {
 
     pub(super) fn unselect(&mut self, p: usize) {
         let first = self.matrix.first_spacer();
-        let slot = self.preselected.len() as u32 + 1;
+        let slot = self.links.held.len() as u32 + 1;
         match (self.matrix.has_colors(), self.matrix.uniform_len()) {
             (true, _) => self.unapply::<true, 0>(p, first),
             (false, 3) => self.unapply::<false, 3>(p, first),
@@ -130,14 +135,14 @@ impl Solver<'_> {
         }
         // Release the items this option held: walk it from its first node.
         let mut x = p;
-        while self.nodes[x - 1].itm > 0 {
+        while self.links.nodes[x - 1].itm > 0 {
             x -= 1;
         }
-        while self.nodes[x].itm > 0 {
-            let c = self.nodes[x].itm as usize;
-            if self.held_by[c] == slot {
-                self.held_by[c] = 0;
-                self.purified[c] = 0;
+        while self.links.nodes[x].itm > 0 {
+            let c = self.links.nodes[x].itm as usize;
+            if self.links.held_by[c] == slot {
+                self.links.held_by[c] = 0;
+                self.links.purified[c] = 0;
             }
             x += 1;
         }
@@ -155,13 +160,14 @@ impl Solver<'_> {
         let matrix = self.matrix;
         let colored = matrix.has_colors();
         // Abandon the search: the links are about to be rewritten anyway.
-        self.level = 0;
-        self.phase = super::Phase::Forward;
-        self.watch.clear();
-        self.preselected.clear();
-        self.removed.clear();
-        self.held_by.fill(0);
-        self.purified.fill(0);
+        // Counters are zeroed, and the driver's list of preselected options
+        // is set once all of them are accepted.
+        self.driver.reset();
+        self.links.watch.clear();
+        self.links.held.clear();
+        self.links.removed.clear();
+        self.links.held_by.fill(0);
+        self.links.purified.fill(0);
         for (i, &option) in options.iter().enumerate() {
             let start = match self.live_option(option) {
                 Ok(s) => s,
@@ -176,29 +182,28 @@ impl Solver<'_> {
                 let c = matrix.nodes[x].itm as usize;
                 let color = if colored { matrix.colors[x] } else { 0 };
                 if self.clashes(c, color) {
-                    let with = options[self.held_by[c] as usize - 1];
+                    let with = options[self.links.held_by[c] as usize - 1];
                     self.clear_preselection();
                     return Err(PreselectError::Conflict { option, with });
                 }
-                if self.held_by[c] == 0 {
-                    self.held_by[c] = slot;
-                    self.purified[c] = color;
+                if self.links.held_by[c] == 0 {
+                    self.links.held_by[c] = slot;
+                    self.links.purified[c] = color;
                 }
                 x += 1;
             }
-            self.preselected.push(self.first_primary_node(start) as u32);
+            self.links.held.push(self.first_primary_node(start) as u32);
         }
         self.rebuild();
-        self.stats = Default::default();
-        self.base = self.stats;
+        self.driver.preselected.extend_from_slice(options);
         Ok(())
     }
 
     fn clear_preselection(&mut self) {
-        self.preselected.clear();
-        self.removed.clear();
-        self.held_by.fill(0);
-        self.purified.fill(0);
+        self.links.held.clear();
+        self.links.removed.clear();
+        self.links.held_by.fill(0);
+        self.links.purified.fill(0);
         self.rebuild();
     }
 
@@ -213,30 +218,30 @@ impl Solver<'_> {
         // Item lists: the free primary items on the root's, the secondary
         // items not covered on theirs (a purified one stays: DLX2 does not
         // cover it).
-        let free = |c: usize| self.held_by[c] == 0 || self.purified[c] != 0;
+        let free = |c: usize| self.links.held_by[c] == 0 || self.links.purified[c] != 0;
         let mut last = 0;
-        for c in (1..=np).filter(|&c| self.held_by[c] == 0) {
-            self.items[last].next = c as u32;
-            self.items[c].prev = last as u32;
+        for c in (1..=np).filter(|&c| self.links.held_by[c] == 0) {
+            self.links.items[last].next = c as u32;
+            self.links.items[c].prev = last as u32;
             last = c;
         }
-        self.items[last].next = 0;
-        self.items[0].prev = last as u32;
+        self.links.items[last].next = 0;
+        self.links.items[0].prev = last as u32;
         let head = n + 1;
         let mut last = head;
         for c in (np + 1..=n).filter(|&c| free(c)) {
-            self.items[last].next = c as u32;
-            self.items[c].prev = last as u32;
+            self.links.items[last].next = c as u32;
+            self.links.items[c].prev = last as u32;
             last = c;
         }
-        self.items[last].next = head as u32;
-        self.items[head].prev = last as u32;
+        self.links.items[last].next = head as u32;
+        self.links.items[head].prev = last as u32;
         for c in 1..=n {
-            self.nodes[c].up = c as u32;
-            self.nodes[c].down = c as u32;
+            self.links.nodes[c].up = c as u32;
+            self.links.nodes[c].down = c as u32;
             // A held item counts as covered (see `dance::COVERED`).
-            let held = self.held_by[c] != 0 && self.purified[c] == 0;
-            self.nodes[c].itm = if held { COVERED } else { 0 };
+            let held = self.links.held_by[c] != 0 && self.links.purified[c] == 0;
+            self.links.nodes[c].itm = if held { COVERED } else { 0 };
         }
         // Options, in order: keep those that clash with nothing held.
         for &start in &matrix.option_node {
@@ -248,8 +253,10 @@ impl Solver<'_> {
             let mut alive = true;
             while matrix.nodes[x].itm > 0 {
                 let c = matrix.nodes[x].itm as usize;
-                if self.held_by[c] != 0
-                    && !(colored && self.purified[c] != 0 && matrix.colors[x] == self.purified[c])
+                if self.links.held_by[c] != 0
+                    && !(colored
+                        && self.links.purified[c] != 0
+                        && matrix.colors[x] == self.links.purified[c])
                 {
                     alive = false;
                     break;
@@ -262,15 +269,15 @@ impl Solver<'_> {
             let mut x = start;
             while matrix.nodes[x].itm > 0 {
                 let c = matrix.nodes[x].itm as usize;
-                let tail = self.nodes[c].up as usize;
-                self.nodes[tail].down = x as u32;
-                self.nodes[x].up = tail as u32;
-                self.nodes[x].down = c as u32;
-                self.nodes[c].up = x as u32;
-                self.nodes[c].itm += 1;
+                let tail = self.links.nodes[c].up as usize;
+                self.links.nodes[tail].down = x as u32;
+                self.links.nodes[x].up = tail as u32;
+                self.links.nodes[x].down = c as u32;
+                self.links.nodes[c].up = x as u32;
+                self.links.nodes[c].itm += 1;
                 if colored {
                     // DLX2's purify marks agreeing nodes with -1.
-                    self.colors[x] = if self.purified[c] != 0 {
+                    self.links.colors[x] = if self.links.purified[c] != 0 {
                         -1
                     } else {
                         matrix.colors[x]
@@ -279,28 +286,24 @@ impl Solver<'_> {
                 x += 1;
             }
         }
-        self.rebuilt = true;
+        self.links.rebuilt = true;
     }
 
     /// Copies the pristine links back from the matrix (after a rebuild).
     pub(super) fn restore_from_matrix(&mut self) {
-        self.nodes.copy_from_slice(&self.matrix.nodes);
-        self.items.copy_from_slice(&self.matrix.items);
-        self.colors.copy_from_slice(&self.matrix.colors);
-        self.preselected.clear();
-        self.removed.clear();
-        self.held_by.fill(0);
-        self.purified.fill(0);
-        self.level = 0;
-        self.phase = super::Phase::Forward;
-        self.watch.clear();
-        self.rebuilt = false;
+        self.links.nodes.copy_from_slice(&self.matrix.nodes);
+        self.links.items.copy_from_slice(&self.matrix.items);
+        self.links.colors.copy_from_slice(&self.matrix.colors);
+        self.links.held.clear();
+        self.links.removed.clear();
+        self.links.held_by.fill(0);
+        self.links.purified.fill(0);
+        self.links.watch.clear();
+        self.links.rebuilt = false;
     }
 
     /// Options preselected so far, in order.
     pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.preselected
-            .iter()
-            .map(|&p| self.matrix.option_of_node(p as usize))
+        self.driver.preselected.iter().copied()
     }
 }

@@ -24,7 +24,7 @@
 
 use super::super::index::OptionId;
 use super::super::stats::Stats;
-use super::{Solver, Step};
+use super::{Step, Steps};
 
 /// What [`Solver::split`] meets, in the order of a one-thread search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,66 +33,39 @@ pub enum Split<'a> {
     /// options not included): one per branch point above it, and one per
     /// forced level.
     Subtree(&'a [OptionId]),
-    /// A solution above the cut, as [`Solver::solution`] gives it
-    /// (preselected options first).
+    /// A solution above the cut, as [`Solver::solution`](super::Solver::solution)
+    /// gives it (preselected options first).
     Solution(&'a [OptionId]),
 }
 
-impl Solver<'_> {
-    /// Runs a fresh search (keeping preselected options) down to `depth`
-    /// branch points and hands every node there and every solution above it
-    /// to `visit`, in search order; returns the counters of the search above
-    /// the cut (the nodes at the cut are not counted: they belong to their
-    /// subtrees). The budget is ignored meanwhile and kept. Afterwards the
-    /// solver is restarted, as after [`restart`](Self::restart).
-    ///
-    /// ```
-    /// use dlx::{knuth, Solver, Split};
-    ///
-    /// // Two items with two options each: four solutions. Cut at depth 1,
-    /// // two subtrees, one per option of `A` (the item chosen first).
-    /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
-    /// let mut s = Solver::new(&m);
-    /// let mut subtrees = 0;
-    /// s.split(1, |piece| {
-    ///     if let Split::Subtree(prefix) = piece {
-    ///         assert_eq!(prefix.len(), 1);
-    ///         subtrees += 1;
-    ///     }
-    /// });
-    /// assert_eq!(subtrees, 2);
-    /// ```
-    pub fn split(&mut self, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
-        let budget = std::mem::take(&mut self.budget);
-        self.restart();
-        let start = self.stats;
-        self.cut = depth;
-        let mut prefix = Vec::with_capacity(depth);
-        let mut solution = Vec::new();
-        loop {
-            match self.next_solution() {
-                Step::Solution if self.at_cut => {
-                    prefix.clear();
-                    prefix.extend(
-                        self.choice[..self.level]
-                            .iter()
-                            .map(|&p| self.matrix.option_of_node(p as usize)),
-                    );
-                    visit(Split::Subtree(&prefix));
-                }
-                Step::Solution => {
-                    solution.clear();
-                    solution.extend(self.solution());
-                    visit(Split::Solution(&solution));
-                }
-                Step::Exhausted | Step::Budget => break,
+/// [`Solver::split`], for any engine: the driver's cut does the work.
+pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
+    let budget = std::mem::take(&mut s.driver_mut().budget);
+    s.restart();
+    let start = s.stats();
+    s.driver_mut().cut = depth;
+    let mut prefix = Vec::with_capacity(depth);
+    let mut solution = Vec::new();
+    loop {
+        match s.next_solution() {
+            Step::Solution if s.driver().at_cut => {
+                prefix.clear();
+                prefix.extend(s.driver().chosen().iter().map(|&c| s.cursor_option(c)));
+                visit(Split::Subtree(&prefix));
             }
+            Step::Solution => {
+                solution.clear();
+                solution.extend(s.solution_vec());
+                visit(Split::Solution(&solution));
+            }
+            Step::Exhausted | Step::Budget => break,
         }
-        self.cut = usize::MAX;
-        self.at_cut = false;
-        self.budget = budget;
-        let stats = self.stats - start;
-        self.restart();
-        stats
     }
+    let d = s.driver_mut();
+    d.cut = usize::MAX;
+    d.at_cut = false;
+    d.budget = budget;
+    let stats = s.stats() - start;
+    s.restart();
+    stats
 }
