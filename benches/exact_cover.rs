@@ -81,14 +81,26 @@ fn ours(c: &mut Criterion) {
         // Two threads, each engine, same updates (each iteration makes its
         // solvers and cuts the tree anew).
         g.bench_function(BenchmarkId::new("count-2-threads", name), |b| {
-            b.iter(|| count_parallel(&m, Engine::Links, Branching::Knuth, 2).solutions)
+            b.iter(|| {
+                count_parallel(&m, Engine::Links, Branching::Knuth, 2)
+                    .unwrap()
+                    .solutions
+            })
         });
         g.bench_function(BenchmarkId::new("dense-count-2-threads", name), |b| {
-            b.iter(|| count_parallel(&m, Engine::Dense(&d), Branching::Knuth, 2).solutions)
+            b.iter(|| {
+                count_parallel(&m, Engine::Dense(&d), Branching::Knuth, 2)
+                    .unwrap()
+                    .solutions
+            })
         });
         if let Some(t) = &bits_tables {
             g.bench_function(BenchmarkId::new("bits-count-2-threads", name), |b| {
-                b.iter(|| count_parallel(&m, Engine::Bits(t), Branching::Knuth, 2).solutions)
+                b.iter(|| {
+                    count_parallel(&m, Engine::Bits(t), Branching::Knuth, 2)
+                        .unwrap()
+                        .solutions
+                })
             });
         }
     }

@@ -178,10 +178,11 @@ fn cover_exit_codes_and_json() {
 fn every_engine_gives_the_same_answers() {
     // `auto` takes the bits engine where it applies (queens 7, Langford 4:
     // at most 64 primary items and 512 options), else dense for long
-    // options (pentominoes, 72 primary items), else masks (a wide matrix of
-    // short options: 300 items, a state of 640 bytes; 2 solutions). The
-    // masks engine searches a tree of its own: the same solutions, in
-    // another order, other counters.
+    // options (pentominoes, 72 primary items), else links with Knuth's rule
+    // (a wide matrix of short options: 300 items, a state of 640 bytes; 2
+    // solutions), where first-forced gets masks. The masks engine searches
+    // a tree of its own: the same solutions, in another order, other
+    // counters; it takes first-forced only.
     let pent = run(&["gen", "pentominoes", "3x20"], b"").stdout;
     let queens = run(&["gen", "queens", "7"], b"").stdout;
     let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
@@ -195,7 +196,7 @@ fn every_engine_gives_the_same_answers() {
         (&pent, "dense", &["links", "dense"][..]),
         (&queens, "bits", &["links", "dense", "bits"][..]),
         (&langford, "bits", &["links", "dense", "bits"][..]),
-        (&wide, "masks", &["links", "dense"][..]),
+        (&wide, "links", &["links", "dense"][..]),
     ] {
         let mut answers = Vec::new();
         for &engine in engines {
@@ -278,6 +279,20 @@ fn every_engine_gives_the_same_answers() {
     let out = run(&["cover", "--engine", "bits"], b"A | s\nA s:x\nA s:y\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("colors"));
+    // With first-forced, `auto` takes masks for the wide matrix; masks with
+    // Knuth's rule is refused, by name.
+    let out = run(&["cover", "--json", "--branching", "first-forced"], &wide);
+    assert!(text(&out.stdout).contains(r#""engine":"masks""#));
+    let out = run(
+        &["cover", "--engine", "masks", "--branching", "knuth"],
+        &wide,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("masks engine does not search with the knuth rule"),
+        "{}",
+        text(&out.stderr)
+    );
     // Two threads with the bits engine: the same count, named.
     let out = run(&["cover", "--json", "--jobs", "2"], &queens);
     assert!(

@@ -5,8 +5,8 @@
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
     count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolver, Branching, Budget,
-    DenseMatrix, DenseSolver, Engine, MasksError, MasksMatrix, MasksSolver, Matrix, OptionId,
-    PreselectError, Solver, Split, Stats, Step, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+    DenseMatrix, DenseSolver, Engine, EngineKind, MasksError, MasksMatrix, MasksSolver, Matrix,
+    OptionId, PreselectError, Solver, Split, Stats, Step, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
     MAX_MASK_OPTIONS,
 };
 use proptest::prelude::*;
@@ -897,7 +897,7 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
         one.count();
         for jobs in [1, 2, 3] {
             for engine in [Engine::Links, Engine::Dense(&d), Engine::Bits(&b)] {
-                let par = count_parallel(&m, engine, Branching::Knuth, jobs);
+                let par = count_parallel(&m, engine, Branching::Knuth, jobs).unwrap();
                 assert_eq!(par.solutions, want, "queens {n}, {jobs} jobs");
                 assert_eq!(par.stats, one.stats(), "queens {n}, {jobs} jobs");
                 if jobs > 1 && n == 10 {
@@ -905,16 +905,25 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
                     assert!(par.subtrees >= 64 * jobs, "queens {n}: {par:?}");
                 }
             }
-            let par = count_parallel(&m, Engine::Links, Branching::Lookahead, jobs);
+            let par = count_parallel(&m, Engine::Links, Branching::Lookahead, jobs).unwrap();
             assert_eq!(par.solutions, want, "queens {n}, lookahead");
-            // The masks engine: the same count (its own counters).
+            // The masks engine, cut by itself: the same count. Its counters
+            // are its own and may differ a little from one thread's: a
+            // subtree's search finds the forced items its prefix left by a
+            // scan, where one search pops them from its forced stack.
             let mm = MasksMatrix::new(&m).unwrap();
-            let par = count_parallel(&m, Engine::Masks(&mm), Branching::Knuth, jobs);
+            let par = count_parallel(&m, Engine::Masks(&mm), Branching::FirstForced, jobs).unwrap();
             assert_eq!(par.solutions, want, "queens {n}, masks");
+            // It takes no other rule, and no tables of another matrix.
+            let refused = count_parallel(&m, Engine::Masks(&mm), Branching::Knuth, jobs);
+            assert_eq!(refused.unwrap_err().engine(), EngineKind::Masks);
+            let other = queens(n + 1).unwrap();
+            let refused = count_parallel(&other, Engine::Dense(&d), Branching::Knuth, jobs);
+            assert!(refused.unwrap_err().to_string().contains("another matrix"));
         }
     }
     let m = langford(11).unwrap();
-    let par = count_parallel(&m, Engine::Links, Branching::FirstForced, 2);
+    let par = count_parallel(&m, Engine::Links, Branching::FirstForced, 2).unwrap();
     assert_eq!(par.solutions, 35584);
     // Thirty forced levels on top of queens 8 (items `f0`..`f29` first, one
     // option each): the cut counts branch points, so it goes through the
@@ -928,12 +937,12 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
     let m = read(&format!("{forced}{head}\n{chain}{rest}"));
     let mut one = Solver::new(&m);
     assert_eq!(one.count().solutions, 92);
-    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2);
+    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2).unwrap();
     assert_eq!(par.stats, one.stats());
     assert!(par.subtrees >= 128 && par.depth <= 6, "{par:?}");
     // An item with no option: no solution, found above any cut.
     let m = read("x y\ny\n");
-    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2);
+    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2).unwrap();
     assert_eq!((par.solutions, par.subtrees), (0, 0));
 }
 

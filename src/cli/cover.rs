@@ -8,8 +8,8 @@ use clap::Args;
 
 use super::{exit, json, BranchingArg, EngineArg};
 use dlx::{
-    knuth, BitsMatrix, BitsSolver, Branching, Budget, DenseMatrix, DenseSolver, Engine,
-    MasksMatrix, MasksSolver, Matrix, OptionId, Solver, Stats, Step,
+    knuth, BitsSolver, Branching, Budget, DenseSolver, EngineKind, EngineTables, MasksSolver,
+    Matrix, OptionId, Solver, Stats, Step,
 };
 
 #[derive(Args, Debug)]
@@ -38,19 +38,22 @@ pub(crate) struct CoverArgs {
     /// Print one JSON object (solutions, nodes, updates, seconds, complete).
     #[arg(long)]
     json: bool,
-    /// Branching rule.
-    #[arg(long, value_enum, default_value = "knuth")]
-    branching: BranchingArg,
+    /// Branching rule: `knuth` (DLX1's: Knuth's node and update counts),
+    /// `first-forced` or `lookahead`. Default: `knuth`, or `first-forced`
+    /// with `--engine masks` (the only rule that engine takes).
+    #[arg(long, value_enum)]
+    branching: Option<BranchingArg>,
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
     /// of active options, undone by copying; no colors, small matrices),
     /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
     /// items and 512 options), `masks` (a bitmask of options per item,
     /// forced items first, a tree of its own: no colors, at most 64 options
-    /// an item; the Sudoku engine), or `auto`: bits where it applies, else
-    /// dense where it is expected to be faster (options of 5 items or more
-    /// on average, or 4 and a state of at most 256 bytes), else masks where
-    /// it applies, else links. All give the same counts (with knuth
-    /// branching, links, dense and bits the same nodes and updates).
+    /// an item, first-forced only), or `auto`: the library's choice, the
+    /// fastest engine that honours the rule (bits where it applies, else
+    /// dense where it is expected to be faster, else masks for first-forced
+    /// where it applies, else links). An engine that cannot take the matrix
+    /// or the rule is an error. All give the same counts (with knuth
+    /// branching, the same nodes and updates too).
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,
     /// Count on N threads: the search is cut into subtrees that the threads
@@ -59,66 +62,6 @@ pub(crate) struct CoverArgs {
     /// --profile. Default 1, the one-thread search of Knuth's programs.
     #[arg(long, value_name = "N", default_value_t = 1)]
     jobs: usize,
-}
-
-/// The tables of the engine `--engine` picked.
-enum Tables {
-    Links,
-    Dense(DenseMatrix),
-    Bits(BitsMatrix),
-    Masks(MasksMatrix),
-}
-
-impl Tables {
-    fn engine(&self) -> Engine<'_> {
-        match self {
-            Tables::Links => Engine::Links,
-            Tables::Dense(d) => Engine::Dense(d),
-            Tables::Bits(b) => Engine::Bits(b),
-            Tables::Masks(m) => Engine::Masks(m),
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Tables::Links => "links",
-            Tables::Dense(_) => "dense",
-            Tables::Bits(_) => "bits",
-            Tables::Masks(_) => "masks",
-        }
-    }
-}
-
-/// The engine for `arg`: `auto` takes bits where it applies, else dense
-/// where it is recommended, else masks where it applies, else links;
-/// lookahead is the links engine's only. An engine asked for by name that
-/// cannot take the matrix is an error.
-fn pick_engine(arg: EngineArg, branching: Branching, matrix: &Matrix) -> Result<Tables, String> {
-    match (arg, branching) {
-        (EngineArg::Links, _) | (EngineArg::Auto, Branching::Lookahead) => Ok(Tables::Links),
-        (EngineArg::Dense | EngineArg::Bits | EngineArg::Masks, Branching::Lookahead) => {
-            Err("--branching lookahead needs --engine links (or auto)".into())
-        }
-        (EngineArg::Bits, _) => BitsMatrix::new(matrix)
-            .map(Tables::Bits)
-            .map_err(|e| format!("the bits engine cannot take this matrix: {e}")),
-        (EngineArg::Masks, _) => MasksMatrix::new(matrix)
-            .map(Tables::Masks)
-            .map_err(|e| format!("the masks engine cannot take this matrix: {e}")),
-        (EngineArg::Dense, _) => DenseMatrix::new(matrix)
-            .map(Tables::Dense)
-            .map_err(|e| format!("the dense engine cannot take this matrix: {e}")),
-        (EngineArg::Auto, _) => Ok(if let Ok(b) = BitsMatrix::new(matrix) {
-            Tables::Bits(b)
-        } else if let Some(d) = DenseMatrix::recommended(matrix)
-            .then(|| DenseMatrix::new(matrix).ok())
-            .flatten()
-        {
-            Tables::Dense(d)
-        } else {
-            MasksMatrix::new(matrix).map_or(Tables::Links, Tables::Masks)
-        }),
-    }
 }
 
 /// The solver `--engine` picked.
@@ -201,12 +144,22 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         );
     }
 
-    let branching: Branching = args.branching.into();
+    let branching: Branching = match args.branching {
+        Some(b) => b.into(),
+        None => args
+            .engine
+            .kind()
+            .map_or(Branching::Knuth, EngineKind::default_rule),
+    };
     let budget = Budget {
         nodes: args.node_budget,
         updates: args.budget,
     };
-    let tables = match pick_engine(args.engine, branching, &matrix) {
+    let picked = match args.engine.kind() {
+        None => Ok(EngineTables::auto(&matrix, branching)),
+        Some(kind) => EngineTables::build(&matrix, kind, branching),
+    };
+    let tables = match picked {
         Ok(t) => t,
         Err(e) => {
             eprintln!("dlx cover: {name}: {e}");
@@ -217,7 +170,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         return count_on_threads(&args, &matrix, &tables, branching);
     }
     let mut solver = match &tables {
-        Tables::Bits(b) => {
+        EngineTables::Bits(b) => {
             let mut s = BitsSolver::new(b);
             s.set_branching(branching);
             s.set_budget(budget);
@@ -226,7 +179,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             }
             Searcher::Bits(s)
         }
-        Tables::Dense(d) => {
+        EngineTables::Dense(d) => {
             let mut s = DenseSolver::new(d);
             s.set_branching(branching);
             s.set_budget(budget);
@@ -235,7 +188,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             }
             Searcher::Dense(s)
         }
-        Tables::Masks(m) => {
+        EngineTables::Masks(m) => {
             let mut s = MasksSolver::new(m);
             s.set_budget(budget);
             if args.profile {
@@ -243,7 +196,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             }
             Searcher::Masks(s)
         }
-        Tables::Links => {
+        EngineTables::Links | _ => {
             let mut s = Solver::new(&matrix);
             s.set_branching(branching);
             s.set_budget(budget);
@@ -342,7 +295,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
 fn count_on_threads(
     args: &CoverArgs,
     matrix: &Matrix,
-    tables: &Tables,
+    tables: &EngineTables,
     branching: Branching,
 ) -> u8 {
     let refused = [
@@ -356,9 +309,15 @@ fn count_on_threads(
         eprintln!("dlx cover: --jobs counts only; {flag} needs --jobs 1");
         return exit::BAD_INPUT;
     }
-    let engine = tables.name();
+    let engine = tables.kind().name();
     let start = Instant::now();
-    let par = dlx::count_parallel(matrix, tables.engine(), branching, args.jobs);
+    let par = match dlx::count_parallel(matrix, tables.engine(), branching, args.jobs) {
+        Ok(par) => par,
+        Err(e) => {
+            eprintln!("dlx cover: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
     let (found, stats) = (par.solutions, par.stats);
     let mut out = BufWriter::new(io::stdout().lock());

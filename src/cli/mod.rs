@@ -54,8 +54,9 @@ pub(crate) enum BranchingArg {
 /// `--engine`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// Bits where it applies, else dense where it is faster, else masks where
-    /// it applies, else links.
+    /// The library's choice: the fastest engine that honours the rule
+    /// (bits where it applies, else dense where it is faster, else masks for
+    /// first-forced where it applies, else links).
     Auto,
     /// Dancing links (Knuth's DLX1, DLX2 with colors).
     Links,
@@ -67,6 +68,19 @@ pub(crate) enum EngineArg {
     /// A bitmask of active options per item, forced items first (at most
     /// 64 options an item).
     Masks,
+}
+
+impl EngineArg {
+    /// The engine asked for by name (`None`: the library chooses).
+    pub(crate) fn kind(self) -> Option<dlx::EngineKind> {
+        match self {
+            EngineArg::Auto => None,
+            EngineArg::Links => Some(dlx::EngineKind::Links),
+            EngineArg::Dense => Some(dlx::EngineKind::Dense),
+            EngineArg::Bits => Some(dlx::EngineKind::Bits),
+            EngineArg::Masks => Some(dlx::EngineKind::Masks),
+        }
+    }
 }
 
 impl From<BranchingArg> for dlx::Branching {

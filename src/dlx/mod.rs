@@ -55,6 +55,7 @@
 mod bits;
 mod dance;
 mod dense;
+mod engine;
 mod index;
 pub mod knuth;
 mod masks;
@@ -70,6 +71,7 @@ pub use bits::{
 pub use dense::{
     DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES, SMALL_STATE_BYTES,
 };
+pub use engine::{EngineError, EngineKind, EngineTables};
 pub use index::{ColorId, ItemId, OptionId};
 pub use masks::{MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};

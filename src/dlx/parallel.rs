@@ -17,10 +17,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
-    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, MasksMatrix, MasksSolver, Matrix,
-    OptionId, Solver, Split, Stats,
+    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, EngineError, EngineKind,
+    MasksMatrix, MasksSolver, Matrix, OptionId, Solver, Split, Stats,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -66,9 +67,11 @@ impl Cut {
     /// fewest branch points that give `target` subtrees or more, or all of
     /// its tree, or where a pass costs over [`SPLIT_UPDATES`]. Each branch
     /// point at least doubles the live subtrees, so this takes a few passes
-    /// over the top of the tree.
-    pub(crate) fn new(splitter: &mut Solver<'_>, target: usize) -> Cut {
+    /// over the top of the tree. Any engine cuts: the subtrees are then the
+    /// ones that engine's search explores.
+    pub(crate) fn new(splitter: &mut impl Steps, target: usize) -> Cut {
         let mut cut = Cut::default();
+        let deepest = splitter.driver().choice.len();
         loop {
             cut.depth += 1;
             cut.prefixes.clear();
@@ -81,7 +84,7 @@ impl Cut {
                 above,
                 depth,
             } = &mut cut;
-            *above = splitter.split(*depth, |piece| match piece {
+            *above = split(splitter, *depth, |piece| match piece {
                 Split::Subtree(p) => {
                     prefixes.extend_from_slice(p);
                     ends.push(prefixes.len());
@@ -89,11 +92,7 @@ impl Cut {
                 Split::Solution(s) => solutions.push((ends.len(), s.to_vec())),
             });
             let n = cut.ends.len();
-            if n >= target
-                || n == 0
-                || cut.above.updates > SPLIT_UPDATES
-                || cut.depth > splitter.matrix().primary_count()
-            {
+            if n >= target || n == 0 || cut.above.updates > SPLIT_UPDATES || cut.depth > deepest {
                 return cut;
             }
         }
@@ -124,28 +123,30 @@ pub enum Engine<'a> {
     Masks(&'a MasksMatrix),
 }
 
-/// A subtree searcher of one thread.
-enum Worker<'m> {
-    Links(Solver<'m>),
-    Dense(DenseSolver<'m>),
-    Bits(BitsSolver<'m>),
-    Masks(MasksSolver<'m>),
-}
-
-impl Worker<'_> {
-    /// Counts the subtree below `prefix`; returns its counters (the
-    /// preselecting not included).
-    fn count(&mut self, prefix: &[OptionId]) -> Stats {
+impl Engine<'_> {
+    /// Which engine this is.
+    pub fn kind(&self) -> EngineKind {
         match self {
-            Worker::Links(s) => count_below(s, prefix),
-            Worker::Dense(s) => count_below(s, prefix),
-            Worker::Bits(s) => count_below(s, prefix),
-            Worker::Masks(s) => count_below(s, prefix),
+            Engine::Links => EngineKind::Links,
+            Engine::Dense(_) => EngineKind::Dense,
+            Engine::Bits(_) => EngineKind::Bits,
+            Engine::Masks(_) => EngineKind::Masks,
+        }
+    }
+
+    /// The options of the matrix the tables were made from.
+    fn options(&self) -> Option<usize> {
+        match self {
+            Engine::Links => None,
+            Engine::Dense(d) => Some(d.option_count()),
+            Engine::Bits(b) => Some(b.option_count()),
+            Engine::Masks(m) => Some(m.option_count()),
         }
     }
 }
 
-/// [`Worker::count`] for any engine.
+/// Counts the subtree below `prefix` in `s`; returns its counters (the
+/// preselecting not included).
 fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
     s.reset();
     for &o in prefix {
@@ -160,10 +161,10 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 }
 
 /// Counts the solutions of `matrix` with `branching` on `jobs` threads (the
-/// calling one waits). The subtrees are searched by `engine` (its tables
-/// must be made from `matrix`; tables of another size are ignored, and the
-/// links engine searches); the cut is always made by the links engine (see
-/// the module documentation). `jobs <= 1` counts on the calling thread.
+/// calling one waits), searched and cut by `engine` (its tables must be made
+/// from `matrix`). An engine that does not take the rule, or tables made
+/// from another matrix, is an error. `jobs <= 1` counts on the calling
+/// thread.
 ///
 /// ```
 /// use dlx::{count_parallel, knuth, Branching, Engine, Solver};
@@ -175,7 +176,7 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 ///     }
 /// }
 /// let m = knuth::read(text.as_bytes()).unwrap();
-/// let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2);
+/// let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2).unwrap();
 /// assert_eq!(par.solutions, 52); // Langford pairs, n = 7, both ways
 /// let mut one = Solver::new(&m);
 /// one.count();
@@ -186,28 +187,35 @@ pub fn count_parallel(
     engine: Engine,
     branching: Branching,
     jobs: usize,
-) -> ParallelCount {
-    let options = matrix.option_count();
-    let make = || match engine {
-        Engine::Dense(d) if d.option_count() == options => {
-            let mut s = DenseSolver::new(d);
-            s.set_branching(branching);
-            Worker::Dense(s)
-        }
-        Engine::Bits(b) if b.option_count() == options => {
-            let mut s = BitsSolver::new(b);
-            s.set_branching(branching);
-            Worker::Bits(s)
-        }
-        Engine::Masks(m) if m.option_count() == options => Worker::Masks(MasksSolver::new(m)),
-        _ => {
+) -> Result<ParallelCount, EngineError> {
+    let kind = engine.kind();
+    if !kind.supports(branching) {
+        return Err(EngineError::rule(kind, branching));
+    }
+    if engine.options().is_some_and(|n| n != matrix.option_count()) {
+        return Err(EngineError::foreign_tables(kind));
+    }
+    Ok(match engine {
+        Engine::Links => count_with(jobs, || {
             let mut s = Solver::new(matrix);
             s.set_branching(branching);
-            Worker::Links(s)
-        }
-    };
+            s
+        }),
+        Engine::Dense(d) => count_with(jobs, || {
+            let mut s = DenseSolver::new(d);
+            s.set_branching(branching);
+            s
+        }),
+        Engine::Bits(b) => count_with(jobs, || BitsSolver::new(b)),
+        Engine::Masks(m) => count_with(jobs, || MasksSolver::new(m)),
+    })
+}
+
+/// [`count_parallel`] with solvers made by `make`: one cuts the tree, one
+/// per thread counts subtrees.
+fn count_with<S: Steps>(jobs: usize, make: impl Fn() -> S + Sync) -> ParallelCount {
     if jobs <= 1 {
-        let stats = make().count(&[]);
+        let stats = count_below(&mut make(), &[]);
         return ParallelCount {
             solutions: stats.solutions,
             stats,
@@ -215,18 +223,16 @@ pub fn count_parallel(
             subtrees: 1,
         };
     }
-    let mut splitter = Solver::new(matrix);
-    splitter.set_branching(branching);
-    let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
+    let cut = Cut::new(&mut make(), SUBTREES_PER_JOB * jobs);
     let subtrees = cut.subtrees();
     let depth = cut.depth;
     let next = AtomicUsize::new(0);
-    let (next, cut) = (&next, &cut);
+    let (next, cut, make) = (&next, &cut, &make);
     let mut stats = cut.above;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs.min(subtrees))
             .map(|_| {
-                scope.spawn(|| {
+                scope.spawn(move || {
                     let mut worker = make();
                     let mut mine = Stats::default();
                     loop {
@@ -234,7 +240,7 @@ pub fn count_parallel(
                         if k >= subtrees {
                             return mine;
                         }
-                        mine += worker.count(cut.prefix(k));
+                        mine += count_below(&mut worker, cut.prefix(k));
                     }
                 })
             })

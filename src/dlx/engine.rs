@@ -1,0 +1,249 @@
+//! Which engine searches a matrix: the four kinds, the rules each honours,
+//! the automatic choice, and the refusals.
+//!
+//! The engines are four representations of the live matrix under the one
+//! driver (`search/driver.rs`): [`EngineKind::Links`] (dancing links, every
+//! matrix and rule), [`EngineKind::Dense`] (a bitset of active options),
+//! [`EngineKind::Bits`] (bit-sliced lens) and [`EngineKind::Masks`] (a
+//! bitmask per item, forced moves first). Each says what it *can* take
+//! ([`EngineKind::supports`], and its tables' constructor for the matrix);
+//! [`EngineTables::auto`] says which one *should* (as regex-automata's
+//! `meta` chooses among its engines). Asking for an engine that cannot take
+//! the matrix or the rule is an [`EngineError`], never a silent substitution.
+//!
+//! The automatic choice, measured (README, "Engines"): bits where it applies
+//! (at most 64 primary items and 512 options); else dense where
+//! [`DenseMatrix::recommended`] says it is faster; else, for a rule other
+//! than Knuth's, masks where it applies; else links. Lookahead is the links
+//! engine's alone. Knuth's rule never gets masks, whose tree is its own: with
+//! [`Branching::Knuth`] the counters are always DLX1's.
+
+use std::fmt;
+
+use super::{BitsMatrix, Branching, DenseMatrix, MasksMatrix, Matrix};
+
+/// The engines, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EngineKind {
+    /// Dancing links (DLX1, DLX2 with colors): every matrix, every rule.
+    Links,
+    /// A bitset of active options, undone by copying: no colors, a state of
+    /// at most 8 KB; Knuth's rule and first-forced.
+    Dense,
+    /// Lens as bit-sliced counters: no colors, at most 64 primary items and
+    /// 512 options; Knuth's tree for Knuth's rule and first-forced alike.
+    Bits,
+    /// A bitmask of options per item, forced moves first, a tree of its own:
+    /// no colors, no item in more than 64 options; first-forced only.
+    Masks,
+}
+
+impl EngineKind {
+    /// Every engine.
+    pub const ALL: [EngineKind; 4] = [
+        EngineKind::Links,
+        EngineKind::Dense,
+        EngineKind::Bits,
+        EngineKind::Masks,
+    ];
+
+    /// The engine's name, as `--engine` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Links => "links",
+            EngineKind::Dense => "dense",
+            EngineKind::Bits => "bits",
+            EngineKind::Masks => "masks",
+        }
+    }
+
+    /// The rule the engine searches with when none is asked for: Knuth's,
+    /// but first-forced for masks (the only rule it takes).
+    pub fn default_rule(self) -> Branching {
+        match self {
+            EngineKind::Masks => Branching::FirstForced,
+            _ => Branching::Knuth,
+        }
+    }
+
+    /// Whether the engine searches with `branching` as the rule says: links
+    /// every rule; dense and bits Knuth's and first-forced (bits walks
+    /// Knuth's tree for both: its least len costs no more than the first
+    /// forced item, and a forced item is always least); masks first-forced
+    /// (forced moves first, in a tree of its own).
+    pub fn supports(self, branching: Branching) -> bool {
+        match (self, branching) {
+            (EngineKind::Links, _) => true,
+            (EngineKind::Dense | EngineKind::Bits, b) => b != Branching::Lookahead,
+            (EngineKind::Masks, b) => b == Branching::FirstForced,
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why an engine cannot search a matrix as asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    engine: EngineKind,
+    kind: ErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ErrorKind {
+    /// The matrix is not for this engine (its tables' error, in words).
+    Matrix(String),
+    /// The engine does not search with this rule.
+    Rule(Branching),
+    /// The engine's tables were made from a matrix of another size.
+    ForeignTables,
+}
+
+impl EngineError {
+    /// The engine that refused.
+    pub fn engine(&self) -> EngineKind {
+        self.engine
+    }
+
+    pub(crate) fn matrix(engine: EngineKind, why: impl fmt::Display) -> EngineError {
+        EngineError {
+            engine,
+            kind: ErrorKind::Matrix(why.to_string()),
+        }
+    }
+
+    pub(crate) fn rule(engine: EngineKind, branching: Branching) -> EngineError {
+        EngineError {
+            engine,
+            kind: ErrorKind::Rule(branching),
+        }
+    }
+
+    pub(crate) fn foreign_tables(engine: EngineKind) -> EngineError {
+        EngineError {
+            engine,
+            kind: ErrorKind::ForeignTables,
+        }
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = self.engine;
+        match &self.kind {
+            ErrorKind::Matrix(why) => write!(f, "the {e} engine cannot take this matrix: {why}"),
+            ErrorKind::Rule(b) => write!(
+                f,
+                "the {e} engine does not search with the {} rule{}",
+                rule_name(*b),
+                match e {
+                    EngineKind::Masks => " (it takes first-forced: forced moves first)",
+                    _ => " (lookahead is the links engine's)",
+                }
+            ),
+            ErrorKind::ForeignTables => {
+                write!(f, "the {e} engine's tables were made from another matrix")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// A rule's name, as `--branching` spells it.
+fn rule_name(b: Branching) -> &'static str {
+    match b {
+        Branching::Knuth => "knuth",
+        Branching::FirstForced => "first-forced",
+        Branching::Lookahead => "lookahead",
+    }
+}
+
+/// An engine with its tables, built once from one matrix; any number of
+/// solvers and threads share it.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum EngineTables {
+    /// The links engine (its tables are the matrix itself).
+    Links,
+    /// The dense engine's tables.
+    Dense(DenseMatrix),
+    /// The bits engine's tables.
+    Bits(BitsMatrix),
+    /// The masks engine's tables.
+    Masks(MasksMatrix),
+}
+
+impl EngineTables {
+    /// The tables of `engine` for `matrix`, searched with `branching`; an
+    /// error says why the engine cannot take them.
+    pub fn build(
+        matrix: &Matrix,
+        engine: EngineKind,
+        branching: Branching,
+    ) -> Result<EngineTables, EngineError> {
+        if !engine.supports(branching) {
+            return Err(EngineError::rule(engine, branching));
+        }
+        let refused = |why: &dyn fmt::Display| EngineError::matrix(engine, why);
+        Ok(match engine {
+            EngineKind::Links => EngineTables::Links,
+            EngineKind::Dense => {
+                EngineTables::Dense(DenseMatrix::new(matrix).map_err(|e| refused(&e))?)
+            }
+            EngineKind::Bits => {
+                EngineTables::Bits(BitsMatrix::new(matrix).map_err(|e| refused(&e))?)
+            }
+            EngineKind::Masks => {
+                EngineTables::Masks(MasksMatrix::new(matrix).map_err(|e| refused(&e))?)
+            }
+        })
+    }
+
+    /// The fastest engine that honours `branching` on `matrix` (see the
+    /// module documentation), with its tables.
+    pub fn auto(matrix: &Matrix, branching: Branching) -> EngineTables {
+        if branching == Branching::Lookahead {
+            return EngineTables::Links;
+        }
+        if let Ok(b) = BitsMatrix::new(matrix) {
+            return EngineTables::Bits(b);
+        }
+        if DenseMatrix::recommended(matrix) {
+            if let Ok(d) = DenseMatrix::new(matrix) {
+                return EngineTables::Dense(d);
+            }
+        }
+        if EngineKind::Masks.supports(branching) {
+            if let Ok(m) = MasksMatrix::new(matrix) {
+                return EngineTables::Masks(m);
+            }
+        }
+        EngineTables::Links
+    }
+
+    /// Which engine these tables are for.
+    pub fn kind(&self) -> EngineKind {
+        match self {
+            EngineTables::Links => EngineKind::Links,
+            EngineTables::Dense(_) => EngineKind::Dense,
+            EngineTables::Bits(_) => EngineKind::Bits,
+            EngineTables::Masks(_) => EngineKind::Masks,
+        }
+    }
+
+    /// The tables, borrowed, for [`count_parallel`](crate::dlx::count_parallel).
+    pub fn engine(&self) -> super::Engine<'_> {
+        match self {
+            EngineTables::Links => super::Engine::Links,
+            EngineTables::Dense(d) => super::Engine::Dense(d),
+            EngineTables::Bits(b) => super::Engine::Bits(b),
+            EngineTables::Masks(m) => super::Engine::Masks(m),
+        }
+    }
+}
