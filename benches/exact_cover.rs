@@ -12,7 +12,7 @@ use dlx::problems::{langford, polyomino, queens};
 use dlx::sudoku::{format, SudokuMatrix};
 use dlx::{
     count_parallel, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Engine,
-    MasksMatrix, MasksSolver, Matrix, OptionId, Solver,
+    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId,
 };
 use std::time::Duration;
 
@@ -38,7 +38,7 @@ fn ours(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     for (name, m) in instances() {
         // Both engines make the same updates (the tests check it).
-        let mut links = Solver::new(&m);
+        let mut links = LinksSolver::new(&m);
         links.count();
         g.throughput(Throughput::Elements(links.stats().updates));
         g.bench_function(BenchmarkId::new("count", name), |b| {
@@ -106,7 +106,7 @@ fn ours(c: &mut Criterion) {
     }
     let cover = SudokuMatrix::new(3).unwrap();
     let puzzle = format::parse_line(&many()).unwrap();
-    let mut solver = Solver::new(cover.matrix());
+    let mut solver = LinksSolver::new(cover.matrix());
     g.throughput(Throughput::Elements(20_000)); // solutions enumerated
     g.bench_function(BenchmarkId::new("enumerate", "sudoku-many"), |b| {
         b.iter(|| {

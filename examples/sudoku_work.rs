@@ -4,7 +4,7 @@
 //! `cargo run --release --example sudoku_work -- FILE`
 
 use dlx::sudoku::{format, SudokuMatrix};
-use dlx::{Branching, Solver, Step};
+use dlx::{Branching, LinksSolver, Step};
 use std::io::BufRead;
 
 fn main() {
@@ -12,7 +12,7 @@ fn main() {
     let file = std::io::BufReader::new(std::fs::File::open(&path).expect("cannot open FILE"));
     let cover = SudokuMatrix::new(3).expect("9x9 matrix");
     for branching in [Branching::Knuth, Branching::FirstForced] {
-        let mut solver = Solver::new(cover.matrix());
+        let mut solver = LinksSolver::new(cover.matrix());
         solver.set_branching(branching);
         let (mut puzzles, mut pre, mut search, mut nodes) = (0u64, 0u64, 0u64, 0u64);
         let file = std::io::BufReader::new(std::fs::File::open(&path).expect("cannot open FILE"));

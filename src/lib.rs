@@ -53,9 +53,9 @@ pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
     count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolutions, BitsSolver,
-    Branching, Budget, BuildError, BuildErrorKind, ColorId, Count, DenseError, DenseMatrix,
-    DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables, ItemId, MasksError,
-    MasksMatrix, MasksSolutions, MasksSolver, Matrix, MatrixBuilder, OptionId, ParallelCount,
-    PreselectError, Solutions, Solver, Split, Stats, Step, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
-    MAX_MASK_OPTIONS,
+    Branching, Budget, BuildError, BuildErrorKind, ColorId, Config, Count, DenseError, DenseMatrix,
+    DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables, ItemId,
+    LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions, MasksSolver, Matrix,
+    MatrixBuilder, OptionId, ParallelCount, PreselectError, Solutions, Solver, Split, Stats, Step,
+    MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
 };

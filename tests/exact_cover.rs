@@ -5,9 +5,9 @@
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
     count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolver, Branching, Budget,
-    DenseMatrix, DenseSolver, Engine, EngineKind, MasksError, MasksMatrix, MasksSolver, Matrix,
-    OptionId, PreselectError, Solver, Split, Stats, Step, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
-    MAX_MASK_OPTIONS,
+    DenseMatrix, DenseSolver, Engine, EngineKind, LinksSolver, MasksError, MasksMatrix,
+    MasksSolver, Matrix, OptionId, PreselectError, Split, Stats, Step, MAX_BITS_OPTIONS,
+    MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
 };
 use proptest::prelude::*;
 
@@ -22,7 +22,7 @@ fn count_verified(m: &Matrix) -> u64 {
 
 /// The same with a branching rule.
 fn count_verified_with(m: &Matrix, branching: Branching) -> u64 {
-    let mut solver = Solver::new(m);
+    let mut solver = LinksSolver::new(m);
     solver.set_branching(branching);
     let mut n = 0;
     for solution in solver.solutions() {
@@ -53,7 +53,7 @@ fn langford4_text() -> String {
 #[test]
 fn taocp_example_matches_dlx1() {
     let m = read(TAOCP);
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     let sols: Vec<Vec<OptionId>> = solver.solutions().collect();
     assert_eq!(sols.len(), 1);
     let mut opts: Vec<usize> = sols[0].iter().map(|o| o.as_usize()).collect();
@@ -66,7 +66,7 @@ fn taocp_example_matches_dlx1() {
 #[test]
 fn langford4_matches_dlx1() {
     let m = read(&langford4_text());
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     assert_eq!(solver.count().solutions, 2);
     let s = solver.stats();
     assert_eq!((s.nodes, s.updates), (18, 184));
@@ -92,7 +92,7 @@ fn queens_counts_oeis_a000170() {
             let got = count_verified_with(&m, Branching::Lookahead);
             assert_eq!(got, want, "n = {n}, lookahead");
         } else {
-            assert_eq!(Solver::new(&m).count().solutions, want, "n = {n}");
+            assert_eq!(LinksSolver::new(&m).count().solutions, want, "n = {n}");
         }
     }
 }
@@ -104,7 +104,7 @@ fn langford_counts_oeis_a014552_doubled() {
         let got = if n <= 8 {
             count_verified(&m)
         } else {
-            Solver::new(&m).count().solutions
+            LinksSolver::new(&m).count().solutions
         };
         assert_eq!(got, want, "n = {n}");
         if n <= 8 {
@@ -126,7 +126,7 @@ fn pentominoes_3x20() {
 fn pentominoes_6x10_and_5x12() {
     for (r, c, want) in [(6, 10, 9356), (5, 12, 4040)] {
         let m = polyomino::packing(&polyomino::PENTOMINOES, r, c).unwrap();
-        let mut links = Solver::new(&m);
+        let mut links = LinksSolver::new(&m);
         assert_eq!(links.count().solutions, want);
         let d = DenseMatrix::new(&m).unwrap();
         let mut dense = DenseSolver::new(&d);
@@ -138,7 +138,7 @@ fn pentominoes_6x10_and_5x12() {
 #[test]
 fn first_budget_and_resume() {
     let m = queens(8).unwrap();
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     let first = solver.first_solution().unwrap().unwrap();
     verify_cover(&m, &first).unwrap();
     assert_eq!(first.len(), 8);
@@ -186,7 +186,7 @@ fn first_budget_and_resume() {
 #[test]
 fn stopping_early_and_reset_restore_every_link() {
     let m = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     let first = solver.first_solution().unwrap().unwrap();
     verify_cover(&m, &first).unwrap();
     solver.check_links().unwrap();
@@ -199,7 +199,7 @@ fn stopping_early_and_reset_restore_every_link() {
 fn preselect_fixes_options_and_reports_conflicts() {
     let m = queens(8).unwrap();
     let square = |i: usize, j: usize| OptionId::must(i * 8 + j);
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     solver.preselect(square(0, 0)).unwrap();
     let c = solver.count();
     assert_eq!(c.solutions, 4); // 4 of the 92 have a queen in a corner square (0,0)
@@ -232,7 +232,7 @@ fn preselect_fixes_options_and_reports_conflicts() {
 #[test]
 fn preselect_everything_gives_the_empty_search_one_solution() {
     let m = read("A B\nA\nB\nA B\n");
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     solver.preselect(OptionId::must(2)).unwrap();
     let sols: Vec<_> = solver.solutions().collect();
     assert_eq!(sols, vec![vec![OptionId::must(2)]]);
@@ -255,7 +255,7 @@ fn colors_hand_checked() {
 #[test]
 fn preselect_with_colors() {
     let m = read("A B C | x\nA x:red\nB x:red\nC x:blue\nC\n");
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     solver.preselect(OptionId::must(0)).unwrap();
     solver.preselect(OptionId::must(1)).unwrap(); // agrees on red
     assert!(matches!(
@@ -272,8 +272,8 @@ fn preselect_with_colors() {
 #[test]
 fn branching_rules_agree_on_counts() {
     for m in [queens(8).unwrap(), langford(7).unwrap()] {
-        let mut a = Solver::new(&m);
-        let mut b = Solver::new(&m);
+        let mut a = LinksSolver::new(&m);
+        let mut b = LinksSolver::new(&m);
         b.set_branching(Branching::FirstForced);
         assert_eq!(a.count(), b.count());
     }
@@ -281,7 +281,7 @@ fn branching_rules_agree_on_counts() {
 
 /// Every solution as a sorted list of options, the list sorted.
 fn solution_set(m: &Matrix, branching: Branching) -> Vec<Vec<OptionId>> {
-    let mut solver = Solver::new(m);
+    let mut solver = LinksSolver::new(m);
     solver.set_branching(branching);
     let mut all: Vec<Vec<OptionId>> = solver
         .solutions()
@@ -303,8 +303,8 @@ fn lookahead_finds_the_same_solutions_with_fewer_nodes() {
     ] {
         let want = solution_set(&m, Branching::Knuth);
         assert_eq!(solution_set(&m, Branching::Lookahead), want);
-        let mut plain = Solver::new(&m);
-        let mut look = Solver::new(&m);
+        let mut plain = LinksSolver::new(&m);
+        let mut look = LinksSolver::new(&m);
         look.set_branching(Branching::Lookahead);
         assert_eq!(plain.count(), look.count());
         assert!(look.stats().nodes < plain.stats().nodes);
@@ -320,7 +320,7 @@ fn lookahead_pauses_resumes_and_resets_anywhere() {
     // link (removed options included).
     let m = queens(7).unwrap();
     for step in 1..12u64 {
-        let mut s = Solver::new(&m);
+        let mut s = LinksSolver::new(&m);
         s.set_branching(Branching::Lookahead);
         let (mut found, mut limit) = (0, step);
         loop {
@@ -353,7 +353,7 @@ fn lookahead_pauses_resumes_and_resets_anywhere() {
 #[test]
 fn profile_counts_nodes_per_level() {
     let m = read(TAOCP);
-    let mut solver = Solver::new(&m);
+    let mut solver = LinksSolver::new(&m);
     solver.enable_profile();
     solver.count();
     let p = solver.profile().unwrap();
@@ -366,7 +366,7 @@ fn one_matrix_many_threads() {
     let m = queens(8).unwrap();
     let counts: Vec<u64> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4)
-            .map(|_| s.spawn(|| Solver::new(&m).count().solutions))
+            .map(|_| s.spawn(|| LinksSolver::new(&m).count().solutions))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -401,7 +401,11 @@ fn agrees_with_dlx_crate_0_8_5() {
         while their.next_solution(&mut chooser) {
             count += 1;
         }
-        assert_eq!(count, Solver::new(&m).count().solutions, "langford {n}");
+        assert_eq!(
+            count,
+            LinksSolver::new(&m).count().solutions,
+            "langford {n}"
+        );
     }
 }
 
@@ -514,7 +518,7 @@ fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
     }
     let d = DenseMatrix::new(m).unwrap();
     let mut dense = DenseSolver::new(&d);
-    let mut links = Solver::new(m);
+    let mut links = LinksSolver::new(m);
     let mut set = Vec::new();
     // Random instances can have astronomically many solutions: compare the
     // first 2,000, and the sets only when that is all of them.
@@ -570,7 +574,7 @@ fn masks_agrees(m: &Matrix, mm: &MasksMatrix, set: &[Vec<OptionId>]) -> Result<(
     mine.sort();
     prop_assert_eq!(&mine[..], set);
     if let Some(&r) = set.first().and_then(|s| s.first()) {
-        let mut links = Solver::new(m);
+        let mut links = LinksSolver::new(m);
         masks.reset();
         masks.preselect(r).unwrap();
         links.preselect(r).unwrap();
@@ -584,7 +588,7 @@ fn masks_agrees(m: &Matrix, mm: &MasksMatrix, set: &[Vec<OptionId>]) -> Result<(
 /// engine always searches Knuth's tree); then preselecting the first
 /// solution's first option leaves the solutions that contain it.
 fn bits_agrees(m: &Matrix, b: &BitsMatrix) -> Result<(), TestCaseError> {
-    let mut links = Solver::new(m);
+    let mut links = LinksSolver::new(m);
     for branching in [Branching::Knuth, Branching::FirstForced] {
         let mut bits = BitsSolver::new(b);
         bits.set_branching(branching);
@@ -622,7 +626,7 @@ fn bits_engine_counts_oeis() {
         let mut s = BitsSolver::new(&b);
         let c = s.count();
         assert!(c.complete);
-        let mut links = Solver::new(m);
+        let mut links = LinksSolver::new(m);
         links.count();
         assert_eq!(s.stats(), links.stats());
         c.solutions
@@ -765,7 +769,7 @@ proptest! {
     }
 }
 
-/// The pieces of a search cut at `depth` ([`Solver::split`]), each subtree
+/// The pieces of a search cut at `depth` ([`LinksSolver::split`]), each subtree
 /// searched apart by the links engine or (`dense`) the dense one, against
 /// the whole search: with Knuth's rule the same solutions in the same order
 /// and the same counters, with the other rules the same solutions. Instances
@@ -776,7 +780,7 @@ fn split_matches_whole(
     branching: Branching,
     dense: bool,
 ) -> Result<(), TestCaseError> {
-    let mut whole = Solver::new(m);
+    let mut whole = LinksSolver::new(m);
     whole.set_branching(branching);
     if whole.count_up_to(3001).solutions > 3000 {
         return Ok(());
@@ -784,7 +788,7 @@ fn split_matches_whole(
     whole.reset();
     let want: Vec<Vec<OptionId>> = whole.solutions().collect();
     let mut pieces = Vec::new();
-    let mut splitter = Solver::new(m);
+    let mut splitter = LinksSolver::new(m);
     splitter.set_branching(branching);
     let mut stats = splitter.split(depth, |piece| {
         pieces.push(match piece {
@@ -794,7 +798,7 @@ fn split_matches_whole(
     });
     prop_assert!(splitter.is_pristine());
     let d = DenseMatrix::new(m).ok().filter(|_| dense);
-    let mut links = Solver::new(m);
+    let mut links = LinksSolver::new(m);
     links.set_branching(branching);
     let mut dense = d.as_ref().map(DenseSolver::new);
     if let Some(s) = &mut dense {
@@ -893,7 +897,7 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
         let m = queens(n).unwrap();
         let d = DenseMatrix::new(&m).unwrap();
         let b = BitsMatrix::new(&m).unwrap();
-        let mut one = Solver::new(&m);
+        let mut one = LinksSolver::new(&m);
         one.count();
         for jobs in [1, 2, 3] {
             for engine in [Engine::Links, Engine::Dense(&d), Engine::Bits(&b)] {
@@ -935,7 +939,7 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
     let forced: String = (0..30).map(|k| format!("f{k} ")).collect();
     let chain: String = (0..30).map(|k| format!("f{k}\n")).collect();
     let m = read(&format!("{forced}{head}\n{chain}{rest}"));
-    let mut one = Solver::new(&m);
+    let mut one = LinksSolver::new(&m);
     assert_eq!(one.count().solutions, 92);
     let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2).unwrap();
     assert_eq!(par.stats, one.stats());
@@ -949,7 +953,7 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
 /// `preselect_all` must leave the search exactly what one-by-one
 /// `preselect` leaves: same solutions, same counts, same conflicts.
 fn bulk_matches_one_by_one(m: &Matrix, options: &[OptionId]) {
-    let mut one = Solver::new(m);
+    let mut one = LinksSolver::new(m);
     let mut first_error = None;
     for &o in options {
         if let Err(e) = one.preselect(o) {
@@ -957,12 +961,12 @@ fn bulk_matches_one_by_one(m: &Matrix, options: &[OptionId]) {
             break;
         }
     }
-    let mut bulk = Solver::new(m);
+    let mut bulk = LinksSolver::new(m);
     let result = bulk.preselect_all(options);
     assert_eq!(result.is_err(), first_error.is_some(), "{options:?}");
     if result.is_err() {
         // Nothing stays preselected: the whole count.
-        assert_eq!(bulk.count(), Solver::new(m).count());
+        assert_eq!(bulk.count(), LinksSolver::new(m).count());
         return;
     }
     let a: Vec<Vec<OptionId>> = one.solutions().collect();
@@ -990,7 +994,7 @@ fn preselect_all_matches_preselect() {
             bulk_matches_one_by_one(&c, &[OptionId::must(a), OptionId::must(b)]);
         }
     }
-    let mut s = Solver::new(&q);
+    let mut s = LinksSolver::new(&q);
     assert!(matches!(
         s.preselect_all(&[OptionId::must(99)]),
         Err(PreselectError::UnknownOption(_))
@@ -1009,7 +1013,7 @@ fn masks_bulk_matches_one_by_one(m: &Matrix, mm: &MasksMatrix, options: &[Option
             break;
         }
     }
-    let mut links = Solver::new(m);
+    let mut links = LinksSolver::new(m);
     let links_result = links.preselect_all(options);
     let mut bulk = MasksSolver::new(mm);
     // Something preselected before: `preselect_all` replaces it.
@@ -1019,7 +1023,10 @@ fn masks_bulk_matches_one_by_one(m: &Matrix, mm: &MasksMatrix, options: &[Option
     assert_eq!(result.is_err(), links_result.is_err(), "{options:?}");
     if result.is_err() {
         assert_eq!(bulk.preselected().len(), 0);
-        assert_eq!(bulk.count().solutions, Solver::new(m).count().solutions);
+        assert_eq!(
+            bulk.count().solutions,
+            LinksSolver::new(m).count().solutions
+        );
         return;
     }
     assert!(bulk.preselected().eq(options.iter().copied()));

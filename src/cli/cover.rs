@@ -7,10 +7,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::{exit, json, BranchingArg, EngineArg};
-use dlx::{
-    knuth, BitsSolver, Branching, Budget, DenseSolver, EngineKind, EngineTables, MasksSolver,
-    Matrix, OptionId, Solver, Stats, Step,
-};
+use dlx::{knuth, Budget, Config, Matrix, OptionId, Solver, Step};
 
 #[derive(Args, Debug)]
 pub(crate) struct CoverArgs {
@@ -64,65 +61,6 @@ pub(crate) struct CoverArgs {
     jobs: usize,
 }
 
-/// The solver `--engine` picked.
-enum Searcher<'m> {
-    Links(Solver<'m>),
-    Dense(DenseSolver<'m>),
-    Bits(BitsSolver<'m>),
-    Masks(MasksSolver<'m>),
-}
-
-impl Searcher<'_> {
-    fn next_solution(&mut self) -> Step {
-        match self {
-            Searcher::Links(s) => s.next_solution(),
-            Searcher::Dense(s) => s.next_solution(),
-            Searcher::Bits(s) => s.next_solution(),
-            Searcher::Masks(s) => s.next_solution(),
-        }
-    }
-    fn solution(&self) -> Vec<OptionId> {
-        match self {
-            Searcher::Links(s) => s.solution().collect(),
-            Searcher::Dense(s) => s.solution().collect(),
-            Searcher::Bits(s) => s.solution().collect(),
-            Searcher::Masks(s) => s.solution().collect(),
-        }
-    }
-    fn is_exhausted(&self) -> bool {
-        match self {
-            Searcher::Links(s) => s.is_exhausted(),
-            Searcher::Dense(s) => s.is_exhausted(),
-            Searcher::Bits(s) => s.is_exhausted(),
-            Searcher::Masks(s) => s.is_exhausted(),
-        }
-    }
-    fn stats(&self) -> Stats {
-        match self {
-            Searcher::Links(s) => s.stats(),
-            Searcher::Dense(s) => s.stats(),
-            Searcher::Bits(s) => s.stats(),
-            Searcher::Masks(s) => s.stats(),
-        }
-    }
-    fn profile(&self) -> Option<&[u64]> {
-        match self {
-            Searcher::Links(s) => s.profile(),
-            Searcher::Dense(s) => s.profile(),
-            Searcher::Bits(s) => s.profile(),
-            Searcher::Masks(s) => s.profile(),
-        }
-    }
-    fn name(&self) -> &'static str {
-        match self {
-            Searcher::Links(_) => "links",
-            Searcher::Dense(_) => "dense",
-            Searcher::Bits(_) => "bits",
-            Searcher::Masks(_) => "masks",
-        }
-    }
-}
-
 pub(crate) fn run(args: CoverArgs) -> u8 {
     let name = super::input_name(args.file.as_ref());
     let matrix = match super::open_input(args.file.as_deref()).map(knuth::read) {
@@ -144,68 +82,29 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         );
     }
 
-    let branching: Branching = match args.branching {
-        Some(b) => b.into(),
-        None => args
-            .engine
-            .kind()
-            .map_or(Branching::Knuth, EngineKind::default_rule),
-    };
-    let budget = Budget {
+    let mut config = Config::new().budget(Budget {
         nodes: args.node_budget,
         updates: args.budget,
-    };
-    let picked = match args.engine.kind() {
-        None => Ok(EngineTables::auto(&matrix, branching)),
-        Some(kind) => EngineTables::build(&matrix, kind, branching),
-    };
-    let tables = match picked {
-        Ok(t) => t,
+    });
+    if let Some(b) = args.branching {
+        config = config.branching(b.into());
+    }
+    if let Some(kind) = args.engine.kind() {
+        config = config.engine(kind);
+    }
+    if args.jobs > 1 {
+        return count_on_threads(&args, &matrix, config);
+    }
+    let mut solver = match Solver::with_config(&matrix, config) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("dlx cover: {name}: {e}");
             return exit::BAD_INPUT;
         }
     };
-    if args.jobs > 1 {
-        return count_on_threads(&args, &matrix, &tables, branching);
+    if args.profile {
+        solver.enable_profile();
     }
-    let mut solver = match &tables {
-        EngineTables::Bits(b) => {
-            let mut s = BitsSolver::new(b);
-            s.set_branching(branching);
-            s.set_budget(budget);
-            if args.profile {
-                s.enable_profile();
-            }
-            Searcher::Bits(s)
-        }
-        EngineTables::Dense(d) => {
-            let mut s = DenseSolver::new(d);
-            s.set_branching(branching);
-            s.set_budget(budget);
-            if args.profile {
-                s.enable_profile();
-            }
-            Searcher::Dense(s)
-        }
-        EngineTables::Masks(m) => {
-            let mut s = MasksSolver::new(m);
-            s.set_budget(budget);
-            if args.profile {
-                s.enable_profile();
-            }
-            Searcher::Masks(s)
-        }
-        EngineTables::Links | _ => {
-            let mut s = Solver::new(&matrix);
-            s.set_branching(branching);
-            s.set_budget(budget);
-            if args.profile {
-                s.enable_profile();
-            }
-            Searcher::Links(s)
-        }
-    };
     let print = args.all || args.first.is_some();
     let limit = args.first.unwrap_or(u64::MAX);
     let mut out = BufWriter::new(io::stdout().lock());
@@ -219,7 +118,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             Step::Solution => {
                 found += 1;
                 if print {
-                    let sol: Vec<OptionId> = solver.solution();
+                    let sol: Vec<OptionId> = solver.solution().collect();
                     if args.json {
                         printed.push(solution_json(&matrix, &sol));
                     } else if write_ok {
@@ -244,7 +143,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             .num("updates", stats.updates)
             .num("probes", stats.probes)
             .num("pruned", stats.pruned)
-            .str("engine", solver.name())
+            .str("engine", solver.engine().name())
             .float("seconds", seconds)
             .boolean("complete", complete)
             .boolean("budget_exhausted", stopped_by_budget);
@@ -264,7 +163,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             stats.nodes,
             stats.updates,
             rate / 1e6,
-            solver.name()
+            solver.engine().name()
         );
         if stats.probes > 0 {
             eprintln!(
@@ -292,12 +191,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
 }
 
 /// `--jobs N` with N > 1: the count on N threads.
-fn count_on_threads(
-    args: &CoverArgs,
-    matrix: &Matrix,
-    tables: &EngineTables,
-    branching: Branching,
-) -> u8 {
+fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     let refused = [
         (args.all, "--all"),
         (args.first.is_some(), "--first"),
@@ -309,10 +203,13 @@ fn count_on_threads(
         eprintln!("dlx cover: --jobs counts only; {flag} needs --jobs 1");
         return exit::BAD_INPUT;
     }
-    let engine = tables.kind().name();
     let start = Instant::now();
-    let par = match dlx::count_parallel(matrix, tables.engine(), branching, args.jobs) {
-        Ok(par) => par,
+    let counted = config.tables(matrix).and_then(|(tables, branching)| {
+        let par = dlx::count_parallel(matrix, tables.engine(), branching, args.jobs)?;
+        Ok((par, tables.kind().name()))
+    });
+    let (par, engine) = match counted {
+        Ok(counted) => counted,
         Err(e) => {
             eprintln!("dlx cover: {e}");
             return exit::BAD_INPUT;

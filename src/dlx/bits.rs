@@ -2,7 +2,7 @@
 //! engine, for small uncolored matrices (at most 64 primary items and 512
 //! options, no item in more than 255).
 //!
-//! The same algorithm as [`Solver`](crate::dlx::Solver), the same tree and
+//! The same algorithm as [`LinksSolver`](crate::dlx::LinksSolver), the same tree and
 //! the same counters, with a third representation of the live matrix. Like
 //! the dense engine ([`crate::dlx::DenseSolver`]) it keeps, per search level,
 //! a *state* that is copied instead of undone, with one bit per option (still
@@ -46,6 +46,7 @@
 //! [`Branching`] the tree is Knuth's: here the leftmost least len costs no
 //! more than the first forced item, and a len of 0 or 1 is always least.
 
+use super::engine::Shared;
 use super::index::OptionId;
 use super::search::driver::{Driver, Enter, Kernel};
 use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
@@ -366,10 +367,10 @@ const FORCED_FLAG: u32 = 1 << 31;
 /// One search over a [`BitsMatrix`]: the [`Driver`] beside the states.
 /// Allocated once by [`BitsSolver::new`]; solving, counting, preselecting
 /// and resetting allocate nothing. The queries mirror
-/// [`Solver`](crate::dlx::Solver)'s.
+/// [`LinksSolver`](crate::dlx::LinksSolver)'s.
 #[derive(Clone, Debug)]
 pub struct BitsSolver<'m> {
-    matrix: &'m BitsMatrix,
+    matrix: Shared<'m, BitsMatrix>,
     driver: Driver,
     state: State,
 }
@@ -464,14 +465,19 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
 impl<'m> BitsSolver<'m> {
     /// A solver over `matrix`, ready to search.
     pub fn new(matrix: &'m BitsMatrix) -> Self {
+        Self::with_tables(Shared::Borrowed(matrix))
+    }
+
+    /// A solver over tables it may own.
+    pub(crate) fn with_tables(matrix: Shared<'m, BitsMatrix>) -> Self {
         let slot = matrix.root.len();
         let mut s = BitsSolver {
-            matrix,
             driver: Driver::new(matrix.max_depth, matrix.primary),
             state: State {
                 states: vec![0; 2 * (matrix.max_depth + 2) * slot],
                 item: vec![0; matrix.max_depth + 1],
             },
+            matrix,
         };
         s.reset();
         s
@@ -517,14 +523,15 @@ impl<'m> BitsSolver<'m> {
     pub fn restart(&mut self) {
         // Nothing to undo: the root state is slot 0.
         self.driver
-            .restart::<Bits<1, 3>>(self.matrix, &mut self.state);
+            .restart::<Bits<1, 3>>(&self.matrix, &mut self.state);
     }
 
     /// Commits to `option` before the search (see
-    /// [`Solver::preselect`](crate::dlx::Solver::preselect)). Abandons any
+    /// [`LinksSolver::preselect`](crate::dlx::LinksSolver::preselect)). Abandons any
     /// search in progress; undone by [`reset`](Self::reset).
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        let m = self.matrix;
+        let tables = self.matrix.clone();
+        let m = &*tables;
         let r = option.as_usize();
         if r >= m.options {
             return Err(PreselectError::UnknownOption(option));
@@ -561,7 +568,15 @@ impl<'m> BitsSolver<'m> {
     }
 
     /// The option a cursor (an option number) names.
-    fn cursor_option(&self, r: u32) -> OptionId {
+    pub(crate) fn driver_ref(&self) -> &Driver {
+        &self.driver
+    }
+
+    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
+        &mut self.driver
+    }
+
+    pub(crate) fn cursor_option(&self, r: u32) -> OptionId {
         OptionId::must(r as usize)
     }
 
@@ -578,7 +593,7 @@ impl<'m> BitsSolver<'m> {
 
     /// The driver over the kernel of shape `<W, B>`.
     fn run<const W: usize, const B: usize>(&mut self) -> Step {
-        self.driver.run::<Bits<W, B>>(self.matrix, &mut self.state)
+        self.driver.run::<Bits<W, B>>(&self.matrix, &mut self.state)
     }
 }
 

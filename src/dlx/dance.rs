@@ -38,7 +38,7 @@ use std::ops::{Index, IndexMut};
 ///   option node stay inside the array;
 /// * the `items` array has a slot for every item and both list heads.
 ///
-/// The arrays are private to [`crate::dlx::Solver`] and only built by
+/// The arrays are private to [`crate::dlx::LinksSolver`] and only built by
 /// [`crate::dlx::MatrixBuilder`], so no caller can break the invariant. Debug
 /// builds keep the checks (`debug_assert!`), and the tests run under Miri.
 struct Arena<'a, T>(&'a mut [T]);

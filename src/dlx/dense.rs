@@ -1,7 +1,7 @@
 //! Algorithm X over a bitset of active options, undone by copying: the
 //! *dense* engine, for small uncolored matrices.
 //!
-//! The same algorithm as [`Solver`](crate::dlx::Solver), the same tree and
+//! The same algorithm as [`LinksSolver`](crate::dlx::LinksSolver), the same tree and
 //! the same counters, with another representation of the live matrix. Where
 //! DLX unlinks an option's nodes from their items' lists and relinks them on
 //! the way back, this engine keeps, per search level, a *state*: one bit per
@@ -45,6 +45,7 @@
 //! state of at most [`MAX_STATE_BYTES`]. Sudoku 9×9 is 744 bytes, 16×16
 //! 2,560; queens 13 76, pentominoes on 6×10 360.
 
+use super::engine::Shared;
 use super::index::OptionId;
 use super::search::driver::{Driver, Enter, Kernel};
 use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
@@ -563,10 +564,10 @@ impl Watch {
 /// One search over a [`DenseMatrix`]: the [`Driver`] beside the states.
 /// Allocated once by [`DenseSolver::new`]; solving, counting, preselecting
 /// and resetting allocate nothing. The queries mirror
-/// [`Solver`](crate::dlx::Solver)'s.
+/// [`LinksSolver`](crate::dlx::LinksSolver)'s.
 #[derive(Clone, Debug)]
 pub struct DenseSolver<'m> {
-    matrix: &'m DenseMatrix,
+    matrix: Shared<'m, DenseMatrix>,
     driver: Driver,
     state: State,
     branching: Branching,
@@ -705,10 +706,14 @@ impl<'m> DenseSolver<'m> {
     /// items in an option, plus two), zeroed, so the memory is touched only
     /// as deep as the search goes: 9×9 Sudoku 81 levels of 744 bytes.
     pub fn new(matrix: &'m DenseMatrix) -> Self {
+        Self::with_tables(Shared::Borrowed(matrix))
+    }
+
+    /// A solver over tables it may own.
+    pub(crate) fn with_tables(matrix: Shared<'m, DenseMatrix>) -> Self {
         let slots = 2 * (matrix.max_depth + 2);
         let slot = matrix.words + matrix.primary.div_ceil(4);
         let mut s = DenseSolver {
-            matrix,
             driver: Driver::new(matrix.max_depth, matrix.primary),
             state: State {
                 states: vec![0; slots * slot],
@@ -721,6 +726,7 @@ impl<'m> DenseSolver<'m> {
                 },
             },
             branching: Branching::Knuth,
+            matrix,
         };
         s.reset();
         s
@@ -760,7 +766,8 @@ impl<'m> DenseSolver<'m> {
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
-        let m = self.matrix;
+        let tables = self.matrix.clone();
+        let m = &*tables;
         let (w, p, size) = (m.words, m.primary, self.state.slot);
         let (active, rest) = self.state.states[..size].split_at_mut(w);
         active.copy_from_slice(&m.root_active);
@@ -774,14 +781,15 @@ impl<'m> DenseSolver<'m> {
         // Nothing to undo: the root state is slot 0 (the forced items
         // noted are forgotten when the search starts).
         self.driver
-            .restart::<Dense<false, 0, 0>>(self.matrix, &mut self.state);
+            .restart::<Dense<false, 0, 0>>(&self.matrix, &mut self.state);
     }
 
     /// Commits to `option` before the search (see
-    /// [`Solver::preselect`](crate::dlx::Solver::preselect)). Abandons any
+    /// [`LinksSolver::preselect`](crate::dlx::LinksSolver::preselect)). Abandons any
     /// search in progress; undone by [`reset`](Self::reset).
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        let m = self.matrix;
+        let tables = self.matrix.clone();
+        let m = &*tables;
         let r = option.as_usize();
         if r >= m.options {
             return Err(PreselectError::UnknownOption(option));
@@ -826,7 +834,15 @@ impl<'m> DenseSolver<'m> {
     }
 
     /// The option a cursor (an option number) names.
-    fn cursor_option(&self, r: u32) -> OptionId {
+    pub(crate) fn driver_ref(&self) -> &Driver {
+        &self.driver
+    }
+
+    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
+        &mut self.driver
+    }
+
+    pub(crate) fn cursor_option(&self, r: u32) -> OptionId {
         OptionId::must(r as usize)
     }
 
@@ -853,7 +869,7 @@ impl<'m> DenseSolver<'m> {
     /// The driver over the kernel for one shape.
     fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
         self.driver
-            .run::<Dense<FORCED, UL, UP>>(self.matrix, &mut self.state)
+            .run::<Dense<FORCED, UL, UP>>(&self.matrix, &mut self.state)
     }
 }
 
@@ -867,7 +883,7 @@ mod tests {
     //! unchecked indexing.
     use super::*;
     use crate::dlx::search::engine_tests::{self, agree_with_links};
-    use crate::dlx::{knuth, MatrixBuilder, Solver};
+    use crate::dlx::{knuth, LinksSolver, MatrixBuilder};
     use crate::problems;
 
     /// Every solution of both engines with Knuth's rule: same solutions in
@@ -877,7 +893,7 @@ mod tests {
         let d = DenseMatrix::new(m).unwrap();
         let mut dense = DenseSolver::new(&d);
         let n = agree_with_links(m, &mut dense);
-        let mut all: Vec<Vec<OptionId>> = Solver::new(m)
+        let mut all: Vec<Vec<OptionId>> = LinksSolver::new(m)
             .solutions()
             .map(|mut s| {
                 s.sort();

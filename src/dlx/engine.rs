@@ -247,3 +247,32 @@ impl EngineTables {
         }
     }
 }
+
+/// An engine's tables as a solver holds them: borrowed from the caller, or
+/// shared with the [`Solver`](crate::dlx::Solver) that built them (and
+/// with its clones), so that one solver can own the tables it chose.
+#[derive(Debug)]
+pub(crate) enum Shared<'m, T> {
+    Borrowed(&'m T),
+    Owned(std::sync::Arc<T>),
+}
+
+impl<T> Clone for Shared<'_, T> {
+    fn clone(&self) -> Self {
+        match self {
+            Shared::Borrowed(t) => Shared::Borrowed(t),
+            Shared::Owned(t) => Shared::Owned(t.clone()),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Shared<'_, T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        match self {
+            Shared::Borrowed(t) => t,
+            Shared::Owned(t) => t,
+        }
+    }
+}

@@ -60,6 +60,7 @@
 //! as DLX1 counts them (a hidden option's items less one, one per item
 //! covered). With another tree, they are this engine's own, not DLX1's.
 
+use super::engine::Shared;
 use super::index::OptionId;
 use super::search::driver::{Driver, Enter, Kernel};
 use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
@@ -817,10 +818,10 @@ macro_rules! by_width {
 /// the branch points. Solving, counting, preselecting and resetting allocate
 /// nothing, once a search has gone as deep as it will (saved states are
 /// added as a search first reaches a new depth). The queries mirror
-/// [`Solver`](crate::dlx::Solver)'s.
+/// [`LinksSolver`](crate::dlx::LinksSolver)'s.
 #[derive(Clone, Debug)]
 pub struct MasksSolver<'m> {
-    matrix: &'m MasksMatrix,
+    matrix: Shared<'m, MasksMatrix>,
     driver: Driver,
     states: Width,
 }
@@ -947,15 +948,20 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
 impl<'m> MasksSolver<'m> {
     /// A solver over `matrix`, ready to search.
     pub fn new(matrix: &'m MasksMatrix) -> Self {
+        Self::with_tables(Shared::Borrowed(matrix))
+    }
+
+    /// A solver over tables it may own.
+    pub(crate) fn with_tables(matrix: Shared<'m, MasksMatrix>) -> Self {
         let states = match matrix.width {
-            16 => Width::W16(States::new(matrix)),
-            32 => Width::W32(States::new(matrix)),
-            _ => Width::W64(States::new(matrix)),
+            16 => Width::W16(States::new(&matrix)),
+            32 => Width::W32(States::new(&matrix)),
+            _ => Width::W64(States::new(&matrix)),
         };
         let mut s = MasksSolver {
-            matrix,
             driver: Driver::new(matrix.max_depth, matrix.primary),
             states,
+            matrix,
         };
         s.reset();
         s
@@ -994,7 +1000,7 @@ impl<'m> MasksSolver<'m> {
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
-        let m = self.matrix;
+        let m = &*self.matrix;
         by_width!(&mut self.states, s => s.reset(m));
         self.driver.reset();
     }
@@ -1003,12 +1009,12 @@ impl<'m> MasksSolver<'m> {
     pub fn restart(&mut self) {
         // Nothing to undo: the root state is copied in when the search
         // starts (`Kernel::start`).
-        let (m, d) = (self.matrix, &mut self.driver);
+        let (m, d) = (&*self.matrix, &mut self.driver);
         by_width!(&mut self.states, s => d.restart::<Masks<_, 0, false>>(m, s));
     }
 
     /// Commits to `option` before the search (see
-    /// [`Solver::preselect`](crate::dlx::Solver::preselect)). Abandons any
+    /// [`LinksSolver::preselect`](crate::dlx::LinksSolver::preselect)). Abandons any
     /// search in progress; undone by [`reset`](Self::reset).
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
         self.preselect_each(std::slice::from_ref(&option))
@@ -1018,7 +1024,7 @@ impl<'m> MasksSolver<'m> {
     /// followed by [`preselect`](Self::preselect) of each, in one call (the
     /// matrix's shape is looked at once, not per option: a Sudoku's givens
     /// are preselected this way). On a refusal nothing is preselected, as
-    /// with [`Solver::preselect_all`](crate::dlx::Solver::preselect_all).
+    /// with [`LinksSolver::preselect_all`](crate::dlx::LinksSolver::preselect_all).
     pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
         self.reset();
         let result = self.preselect_each(options);
@@ -1030,7 +1036,7 @@ impl<'m> MasksSolver<'m> {
 
     /// Preselects each of `options` in order, stopping at the first refused.
     fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
-        let m = self.matrix;
+        let m = &*self.matrix;
         let before = self.driver.preselected.len();
         let (held, updates) = (&mut self.driver.preselected, &mut self.driver.stats.updates);
         let result = match (m.uniform, m.aligned) {
@@ -1073,13 +1079,21 @@ impl<'m> MasksSolver<'m> {
     }
 
     /// The option a cursor (an option number) names.
-    fn cursor_option(&self, r: u32) -> OptionId {
+    pub(crate) fn driver_ref(&self) -> &Driver {
+        &self.driver
+    }
+
+    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
+        &mut self.driver
+    }
+
+    pub(crate) fn cursor_option(&self, r: u32) -> OptionId {
         OptionId::must(r as usize)
     }
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
-        let (m, d) = (self.matrix, &mut self.driver);
+        let (m, d) = (&*self.matrix, &mut self.driver);
         match (m.uniform, m.aligned) {
             (3, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, false>>(m, s)),
             (3, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, true>>(m, s)),

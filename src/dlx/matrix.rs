@@ -2,7 +2,7 @@
 //!
 //! A [`Matrix`] is built once with a [`MatrixBuilder`] and never changes
 //! afterwards; every search works on its own copy of the links (see
-//! [`crate::dlx::Solver`]). That split is what lets one matrix serve many
+//! [`crate::dlx::LinksSolver`]). That split is what lets one matrix serve many
 //! solves and many threads.
 //!
 //! # Layout (Knuth's DLX1/DLX2)
@@ -52,7 +52,7 @@ pub(crate) struct Link {
 /// A built, immutable exact-cover matrix.
 ///
 /// ```
-/// use dlx::{MatrixBuilder, Solver};
+/// use dlx::{MatrixBuilder, LinksSolver};
 ///
 /// // TAOCP 7.2.2.1's example: items A-G, six options, one exact cover.
 /// let mut b = MatrixBuilder::new();
@@ -63,7 +63,7 @@ pub(crate) struct Link {
 ///     b.option_by_names(option.split(' ')).unwrap();
 /// }
 /// let matrix = b.build().unwrap();
-/// let mut solver = Solver::new(&matrix);
+/// let mut solver = LinksSolver::new(&matrix);
 /// assert_eq!(solver.count().solutions, 1);
 /// ```
 #[derive(Clone, Debug)]

@@ -3,11 +3,11 @@
 //! Which type to use:
 //! * [`MatrixBuilder`] → [`Matrix`]: declare items (primary, then secondary),
 //!   add options (by name, by [`ItemId`], with colors). Built once, immutable.
-//! * [`Solver`]: one search over a matrix, with its own copy of the links.
-//!   Queries: [`Solver::first_solution`], [`Solver::count`],
-//!   [`Solver::count_up_to`], [`Solver::solutions`] (a lazy iterator),
-//!   [`Solver::next_solution`] (step by step), with a [`Budget`],
-//!   [`Solver::preselect`] for options fixed in advance, and a [`Branching`]
+//! * [`LinksSolver`]: one search over a matrix, with its own copy of the links.
+//!   Queries: [`LinksSolver::first_solution`], [`LinksSolver::count`],
+//!   [`LinksSolver::count_up_to`], [`LinksSolver::solutions`] (a lazy iterator),
+//!   [`LinksSolver::next_solution`] (step by step), with a [`Budget`],
+//!   [`LinksSolver::preselect`] for options fixed in advance, and a [`Branching`]
 //!   rule: Knuth's (exact DLX1 counts), first-forced, or lookahead (failed
 //!   options pruned at branch points, for instances whose plain tree explodes).
 //! * [`DenseMatrix`] → [`DenseSolver`]: the same search (same tree, same
@@ -21,7 +21,7 @@
 //!   item, forced moves first and a tree of its own (same solutions, its own
 //!   counters); for uncolored matrices whose items are in at most 64 options
 //!   (the Sudoku engine).
-//! * [`Solver::split`] cuts a search into subtrees; [`count_parallel`] counts
+//! * [`LinksSolver::split`] cuts a search into subtrees; [`count_parallel`] counts
 //!   them on several threads with any [`Engine`] (same count; with Knuth's
 //!   rule, same counters).
 //! * The search loop (level stack, phases, budget, counters, profile,
@@ -62,6 +62,7 @@ mod masks;
 mod matrix;
 mod parallel;
 mod search;
+mod solver;
 mod stats;
 mod verify;
 
@@ -77,6 +78,9 @@ pub use masks::{MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_O
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub(crate) use parallel::Cut;
 pub use parallel::{count_parallel, Engine, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};
-pub use search::{Branching, Budget, Count, PreselectError, Solutions, Solver, Split, Step};
+pub use search::{
+    Branching, Budget, Count, LinksSolutions, LinksSolver, PreselectError, Split, Step,
+};
+pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;
 pub use verify::verify_cover;

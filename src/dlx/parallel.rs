@@ -1,6 +1,6 @@
 //! Counting on several threads ([`count_parallel`]).
 //!
-//! One search is cut ([`Solver::split`]) at the fewest branch points that
+//! One search is cut ([`LinksSolver::split`]) at the fewest branch points that
 //! give at least [`SUBTREES_PER_JOB`] subtrees per thread — many more than
 //! threads, because subtrees differ in size by orders of magnitude and the
 //! threads must finish together — unless finding that cut costs more than
@@ -13,7 +13,7 @@
 //! The count is exact with every rule. With [`Branching::Knuth`] the
 //! counters are those of a one-thread search too (nodes, updates), because
 //! each subtree is searched exactly as one search would (see
-//! [`Solver::split`]); the passes that choose the depth are not counted.
+//! [`LinksSolver::split`]); the passes that choose the depth are not counted.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -21,7 +21,7 @@ use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
     BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, EngineError, EngineKind,
-    MasksMatrix, MasksSolver, Matrix, OptionId, Solver, Split, Stats,
+    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, Split, Stats,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -47,7 +47,7 @@ pub struct ParallelCount {
     pub subtrees: usize,
 }
 
-/// A search cut into subtrees by [`Solver::split`], at the fewest branch
+/// A search cut into subtrees by [`LinksSolver::split`], at the fewest branch
 /// points that give `target` subtrees (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Cut {
@@ -113,7 +113,7 @@ impl Cut {
 /// must be made from that matrix).
 #[derive(Clone, Copy, Debug)]
 pub enum Engine<'a> {
-    /// Dancing links ([`Solver`]), the only one for colors and lookahead.
+    /// Dancing links ([`LinksSolver`]), the only one for colors and lookahead.
     Links,
     /// The dense engine ([`DenseSolver`]).
     Dense(&'a DenseMatrix),
@@ -167,7 +167,7 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 /// thread.
 ///
 /// ```
-/// use dlx::{count_parallel, knuth, Branching, Engine, Solver};
+/// use dlx::{count_parallel, knuth, Branching, Engine, LinksSolver};
 ///
 /// let mut text = String::from("v1 v2 v3 v4 v5 v6 v7 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14\n");
 /// for i in 1..=7 {
@@ -178,7 +178,7 @@ fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
 /// let m = knuth::read(text.as_bytes()).unwrap();
 /// let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2).unwrap();
 /// assert_eq!(par.solutions, 52); // Langford pairs, n = 7, both ways
-/// let mut one = Solver::new(&m);
+/// let mut one = LinksSolver::new(&m);
 /// one.count();
 /// assert_eq!(par.stats, one.stats()); // the same search, split
 /// ```
@@ -197,7 +197,7 @@ pub fn count_parallel(
     }
     Ok(match engine {
         Engine::Links => count_with(jobs, || {
-            let mut s = Solver::new(matrix);
+            let mut s = LinksSolver::new(matrix);
             s.set_branching(branching);
             s
         }),

@@ -1,7 +1,7 @@
 //! Algorithm X (DLX1) and Algorithm C (DLX2, with colors) as an explicit,
 //! resumable state machine.
 //!
-//! A [`Solver`] is the search's scratch state for one [`Matrix`]: its own copy
+//! A [`LinksSolver`] is the search's scratch state for one [`Matrix`]: its own copy
 //! of the links, the level stack (`choice`), the counters. The matrix stays
 //! untouched, so any number of solvers (one per thread) can share it. Building
 //! a solver allocates; nothing else does: solving, counting, resetting and
@@ -18,10 +18,10 @@
 //!
 //! Between calls the solver is paused in a state where levels `0..level` are
 //! fully entered (item covered, option committed) and nothing else is: that
-//! one invariant is what lets [`Solver::next_solution`] resume, a budget stop
-//! resume, and [`Solver::reset`] unwind from anywhere.
+//! one invariant is what lets [`LinksSolver::next_solution`] resume, a budget stop
+//! resume, and [`LinksSolver::reset`] unwind from anywhere.
 //!
-//! A preselected option (see [`Solver::preselect`]) is committed before the
+//! A preselected option (see [`LinksSolver::preselect`]) is committed before the
 //! search at a level of its own below level 0; solutions list preselected
 //! options first.
 
@@ -82,15 +82,15 @@ impl Budget {
     }
 }
 
-/// What [`Solver::next_solution`] found.
+/// What [`LinksSolver::next_solution`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
-    /// A solution; read it with [`Solver::solution`].
+    /// A solution; read it with [`LinksSolver::solution`].
     Solution,
     /// The search is over: every solution has been reported.
     Exhausted,
     /// The budget ran out. Nothing is known about the rest of the tree; the
-    /// search can resume after [`Solver::set_budget`] raises the limit.
+    /// search can resume after [`LinksSolver::set_budget`] raises the limit.
     Budget,
 }
 
@@ -143,12 +143,12 @@ impl std::error::Error for PreselectError {}
 /// The search state for one matrix: the [`Driver`](driver::Driver) beside
 /// the links engine's own copy of the links. The [`Matrix`] stays
 /// untouched, so any number of solvers (one per thread) can share it; after
-/// `Solver::new` nothing is allocated. The search is DLX1's loop (the
+/// `LinksSolver::new` nothing is allocated. The search is DLX1's loop (the
 /// crate's one driver), paused between solutions (or at a budget) with
 /// levels `0..level` entered, which is what lets it resume and lets
 /// [`reset`](Self::reset) unwind from anywhere.
 #[derive(Clone, Debug)]
-pub struct Solver<'m> {
+pub struct LinksSolver<'m> {
     matrix: &'m Matrix,
     driver: Driver,
     links: LinksState<'m>,
@@ -174,7 +174,7 @@ pub(crate) struct LinksState<'m> {
     /// Items whose len fell to 1 or 0 ([`Branching::FirstForced`] only); a
     /// fixed capacity, so pushing never allocates.
     watch: Watch,
-    /// Whether [`Solver::preselect_all`] rebuilt the links: then the lists of
+    /// Whether [`LinksSolver::preselect_all`] rebuilt the links: then the lists of
     /// covered items are not what undoing would expect, and `reset` copies
     /// the matrix instead of undoing.
     rebuilt: bool,
@@ -272,12 +272,12 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
     }
 }
 
-impl<'m> Solver<'m> {
+impl<'m> LinksSolver<'m> {
     /// A solver for `matrix`, ready to search. This allocates the solver's
     /// copy of the links; nothing after it does.
     pub fn new(matrix: &'m Matrix) -> Self {
         let depth = matrix.primary_count();
-        Solver {
+        LinksSolver {
             matrix,
             driver: Driver::new(depth, depth),
             links: LinksState {
@@ -410,7 +410,15 @@ impl<'m> Solver<'m> {
     }
 
     /// The option a cursor (a node) names.
-    fn cursor_option(&self, p: u32) -> OptionId {
+    pub(crate) fn driver_ref(&self) -> &Driver {
+        &self.driver
+    }
+
+    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
+        &mut self.driver
+    }
+
+    pub(crate) fn cursor_option(&self, p: u32) -> OptionId {
         self.matrix.option_of_node(p as usize)
     }
 
@@ -479,7 +487,7 @@ impl<'m> Solver<'m> {
     }
 }
 
-/// The step-by-step search every engine offers ([`Solver`],
+/// The step-by-step search every engine offers ([`LinksSolver`],
 /// [`DenseSolver`](crate::dlx::DenseSolver),
 /// [`BitsSolver`](crate::dlx::BitsSolver),
 /// [`MasksSolver`](crate::dlx::MasksSolver)), for the queries built on it.
@@ -502,7 +510,7 @@ pub(crate) trait Steps {
 
 /// The queries every engine offers on top of its own `next_solution`,
 /// `solution`, `restart`, `reset`, `preselect`, `stats` and `is_exhausted`
-/// (same names and meanings for [`Solver`], `DenseSolver` and `BitsSolver`):
+/// (same names and meanings for [`LinksSolver`], `DenseSolver` and `BitsSolver`):
 /// `first_solution`, `count`, `count_up_to`, `solutions` and its lazy
 /// iterator type, and the crate's [`Steps`] for the helpers over any engine.
 macro_rules! engine_queries {
@@ -545,12 +553,12 @@ macro_rules! engine_queries {
             /// after `restart`. See [`Split`]($crate::dlx::Split).
             ///
             /// ```
-            /// use dlx::{knuth, Solver, Split};
+            /// use dlx::{knuth, LinksSolver, Split};
             ///
             /// // Two items with two options each: four solutions. Cut at depth 1,
             /// // two subtrees, one per option of `A` (the item chosen first).
             /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
-            /// let mut s = Solver::new(&m);
+            /// let mut s = LinksSolver::new(&m);
             /// let mut subtrees = 0;
             /// s.split(1, |piece| {
             ///     if let Split::Subtree(prefix) = piece {
@@ -598,10 +606,10 @@ macro_rules! engine_queries {
                 $solver::stats(self)
             }
             fn driver(&self) -> &$crate::dlx::search::driver::Driver {
-                &self.driver
+                $solver::driver_ref(self)
             }
             fn driver_mut(&mut self) -> &mut $crate::dlx::search::driver::Driver {
-                &mut self.driver
+                $solver::driver_mut_ref(self)
             }
             fn cursor_option(&self, cur: u32) -> $crate::dlx::OptionId {
                 $solver::cursor_option(self, cur)
@@ -628,7 +636,7 @@ macro_rules! engine_queries {
 }
 pub(crate) use engine_queries;
 
-engine_queries!(Solver, Solutions);
+engine_queries!(LinksSolver, LinksSolutions);
 
 /// The conflict of preselecting an option of items `mine` that is no longer
 /// active: the first of the `preselected` options (given by their items)
@@ -647,7 +655,7 @@ pub(crate) fn conflict<'a>(
     }
 }
 
-/// [`Solver::first_solution`], for any engine.
+/// [`LinksSolver::first_solution`], for any engine.
 pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>, Step> {
     s.restart();
     match s.next_solution() {
@@ -657,7 +665,7 @@ pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>
     }
 }
 
-/// [`Solver::count_up_to`], for any engine.
+/// [`LinksSolver::count_up_to`], for any engine.
 pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
     s.restart();
     let mut solutions = 0;
@@ -689,7 +697,7 @@ pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
 /// under Miri with them).
 #[cfg(test)]
 pub(crate) mod engine_tests {
-    use super::{first_solution, Budget, PreselectError, Solver, Step, Steps};
+    use super::{first_solution, Budget, LinksSolver, PreselectError, Step, Steps};
     use crate::dlx::{knuth, verify_cover, ItemId, Matrix, MatrixBuilder, OptionId};
     use crate::problems;
 
@@ -735,7 +743,7 @@ pub(crate) mod engine_tests {
     /// engine with Knuth's rule: the same solutions in the same order, the
     /// same nodes and updates. Returns the count.
     pub(crate) fn agree_with_links(m: &Matrix, s: &mut impl Steps) -> u64 {
-        let mut links = Solver::new(m);
+        let mut links = LinksSolver::new(m);
         let mut n = 0;
         loop {
             let (x, y) = (s.next_solution(), links.next_solution());
@@ -767,7 +775,7 @@ pub(crate) mod engine_tests {
             mine.push(sorted(sol));
         }
         assert!(s.is_exhausted());
-        let mut links = Solver::new(m);
+        let mut links = LinksSolver::new(m);
         let mut theirs: Vec<_> = links.solutions().map(sorted).collect();
         mine.sort();
         theirs.sort();
@@ -794,7 +802,7 @@ pub(crate) mod engine_tests {
             s.preselect(OptionId::must(10_000)),
             Err(PreselectError::UnknownOption(OptionId::must(10_000)))
         );
-        let mut links = Solver::new(m);
+        let mut links = LinksSolver::new(m);
         links.preselect(first).unwrap();
         assert_eq!(super::count_up_to(s, u64::MAX), links.count_up_to(u64::MAX));
         if same_tree {
@@ -833,11 +841,11 @@ mod tests {
     //! Small searches over every path of the dancing (uncolored, colored,
     //! preselect, budget stop and reset). Quick enough to run under Miri,
     //! which checks the unchecked indexing of `dance.rs`.
-    use crate::dlx::{knuth, verify_cover, Branching, Budget, OptionId, Solver, Step};
+    use crate::dlx::{knuth, verify_cover, Branching, Budget, LinksSolver, OptionId, Step};
 
     fn solve_all(text: &str, branching: Branching) -> (u64, bool) {
         let m = knuth::read(text.as_bytes()).unwrap();
-        let mut s = Solver::new(&m);
+        let mut s = LinksSolver::new(&m);
         s.set_branching(branching);
         let mut n = 0;
         for sol in s.solutions() {
@@ -894,7 +902,7 @@ mod tests {
     fn stops_preselects_and_resets_restore_every_link() {
         let text = "A B C | x\nA x:red\nB x:red\nC x:blue\nC\nA B\nB C\n";
         let m = knuth::read(text.as_bytes()).unwrap();
-        let mut s = Solver::new(&m);
+        let mut s = LinksSolver::new(&m);
         s.preselect(OptionId::must(0)).unwrap();
         s.preselect(OptionId::must(1)).unwrap();
         assert!(s.preselect(OptionId::must(2)).is_err());
@@ -920,7 +928,7 @@ mod tests {
         // forced node.
         let text = "A B C D\nA B\nA C\nB C\nA B C\nD\n";
         let m = knuth::read(text.as_bytes()).unwrap();
-        let mut s = Solver::new(&m);
+        let mut s = LinksSolver::new(&m);
         s.set_branching(Branching::Lookahead);
         let mut n = 0;
         for sol in s.solutions() {
@@ -943,7 +951,7 @@ mod tests {
         let m = knuth::read(text.as_bytes()).unwrap();
         for branching in [Branching::FirstForced, Branching::Lookahead] {
             for rebuild in [false, true] {
-                let mut s = Solver::new(&m);
+                let mut s = LinksSolver::new(&m);
                 s.set_branching(branching);
                 if rebuild {
                     s.preselect_all(&[OptionId::must(0)]).unwrap();
@@ -966,7 +974,7 @@ mod tests {
         // their prefixes, plus solutions above, give the whole count.
         let m = knuth::read(queens5().as_bytes()).unwrap();
         let mut prefixes = Vec::new();
-        let mut s = Solver::new(&m);
+        let mut s = LinksSolver::new(&m);
         let above = s.split(2, |piece| {
             if let crate::dlx::Split::Subtree(p) = piece {
                 prefixes.push(p.to_vec());
@@ -974,7 +982,7 @@ mod tests {
         });
         assert!(s.is_pristine());
         let mut total = above;
-        let mut sub = Solver::new(&m);
+        let mut sub = LinksSolver::new(&m);
         for p in &prefixes {
             sub.reset();
             for &o in p {
@@ -986,7 +994,7 @@ mod tests {
         }
         sub.reset();
         assert!(sub.is_pristine());
-        let mut whole = Solver::new(&m);
+        let mut whole = LinksSolver::new(&m);
         assert_eq!(whole.count().solutions, 10);
         assert_eq!(total, whole.stats());
     }

@@ -9,8 +9,8 @@
 //! 324 items for 9×9. Option `(r·n + c)·n + (d − 1)` places digit d at
 //! (r, c) and covers its four items. The matrix is built once per size
 //! ([`SudokuMatrix`]) and shared; a puzzle's givens are *preselected*
-//! ([`crate::dlx::Solver::preselect`]), the search runs, and
-//! [`crate::dlx::Solver::reset_by_copy`] restores everything for the next
+//! ([`crate::dlx::LinksSolver::preselect`]), the search runs, and
+//! [`crate::dlx::LinksSolver::reset_by_copy`] restores everything for the next
 //! puzzle, so nothing is built or allocated per puzzle.
 //!
 //! The search branches first-forced; a puzzle that goes
@@ -19,7 +19,7 @@
 //! 25×25 puzzles need and easier ones never reach.
 //!
 //! [`solve_on_threads`] spreads one puzzle over threads: the search cut into
-//! subtrees ([`Solver::split`]), each solved as a puzzle of its own (the
+//! subtrees ([`LinksSolver::split`]), each solved as a puzzle of its own (the
 //! givens plus the subtree's placements), the answers added up in search
 //! order.
 
@@ -30,7 +30,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::dlx::{
-    Branching, Budget, Cut, MasksMatrix, MasksSolver, Matrix, MatrixBuilder, OptionId, Solver, Step,
+    Branching, Budget, Cut, LinksSolver, MasksMatrix, MasksSolver, Matrix, MatrixBuilder, OptionId,
+    Step,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -110,11 +111,11 @@ impl SudokuMatrix {
 
 /// The DLX Sudoku solver for one grid size, over a shared [`SudokuMatrix`]:
 /// the masks engine ([`MasksSolver`]) with the default rule, the links
-/// engine ([`Solver`]) for Knuth's rule and for lookahead.
+/// engine ([`LinksSolver`]) for Knuth's rule and for lookahead.
 #[derive(Debug)]
 pub struct DlxSudoku<'m> {
     cover: &'m SudokuMatrix,
-    solver: Solver<'m>,
+    solver: LinksSolver<'m>,
     masks: Option<MasksSolver<'m>>,
     /// The givens as options (reused: no allocation per puzzle).
     givens: Vec<OptionId>,
@@ -131,7 +132,7 @@ const LOOKAHEAD_CHUNK: u64 = 32;
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`.
     pub fn new(cover: &'m SudokuMatrix) -> Self {
-        let mut solver = Solver::new(&cover.matrix);
+        let mut solver = LinksSolver::new(&cover.matrix);
         solver.set_branching(Branching::FirstForced);
         let givens = Vec::with_capacity(cover.matrix.primary_count());
         DlxSudoku {
@@ -218,7 +219,7 @@ macro_rules! search {
         }
     };
 }
-search!(Solver<'_>);
+search!(LinksSolver<'_>);
 search!(MasksSolver<'_>);
 
 /// How a [`drive`] ended.
@@ -402,7 +403,7 @@ pub const SUBTREES_PER_THREAD: usize = 16;
 
 /// Solves one puzzle on `jobs` threads, for a puzzle too hard for one: its
 /// search (with lookahead when `lookahead`, else first-forced) is cut into
-/// subtrees ([`Solver::split`]), and each subtree is solved as the puzzle
+/// subtrees ([`LinksSolver::split`]), and each subtree is solved as the puzzle
 /// with the subtree's placements added as givens, by a [`DlxSudoku`] of each
 /// thread (with lookahead from the start when `lookahead`). The answer is
 /// the one-thread answer: the solutions of every piece are added up (to
@@ -427,7 +428,7 @@ pub fn solve_on_threads(
     } else {
         Branching::FirstForced
     };
-    let mut splitter = Solver::new(&cover.matrix);
+    let mut splitter = LinksSolver::new(&cover.matrix);
     splitter.set_branching(branching);
     for (k, &d) in puzzle.cells().iter().enumerate() {
         if d != 0 && splitter.preselect(cover.option(k / n, k % n, d)).is_err() {

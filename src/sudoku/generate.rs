@@ -18,12 +18,12 @@ use rand::{Rng, SeedableRng};
 
 use super::grid::Grid;
 use super::{DlxSudoku, SudokuMatrix};
-use crate::dlx::{Budget, Solver, Step};
+use crate::dlx::{Budget, LinksSolver, Step};
 
 /// Makes puzzles of one size from a seed.
 pub struct Generator<'m> {
     cover: &'m SudokuMatrix,
-    solver: Solver<'m>,
+    solver: LinksSolver<'m>,
     rng: StdRng,
     /// Search nodes allowed for one uniqueness check.
     pub node_budget: u64,
@@ -35,7 +35,7 @@ impl<'m> Generator<'m> {
         // Knuth's rule, fixed: with a node budget the rule decides which
         // checks finish, so tuning FirstForced would change the puzzles a
         // seed gives.
-        let mut solver = Solver::new(cover.matrix());
+        let mut solver = LinksSolver::new(cover.matrix());
         solver.set_branching(crate::dlx::Branching::Knuth);
         Generator {
             cover,

@@ -8,7 +8,7 @@
 //! everything else that a search is: the level stack (`choice`), the phase
 //! it is paused in, the counters ([`Stats`]) and the per-level profile, the
 //! budget, the options preselected before the search, and the cut of
-//! [`split`](crate::dlx::Solver::split). Each engine's solver is a `Driver`
+//! [`split`](crate::dlx::LinksSolver::split). Each engine's solver is a `Driver`
 //! beside its kernel's state; its `next_solution` matches once on the
 //! matrix's shape and calls [`Driver::run`] with a kernel view whose const
 //! parameters fit that shape, so the loop is monomorphised into each kernel
@@ -142,7 +142,7 @@ pub(crate) struct Driver {
     /// The number of branch points at which [`split`] cuts the tree
     /// (`usize::MAX`: none), and whether the last pause was at the cut.
     ///
-    /// [`split`]: crate::dlx::Solver::split
+    /// [`split`]: crate::dlx::LinksSolver::split
     pub(crate) cut: usize,
     pub(crate) at_cut: bool,
     /// With a cut: `branches[l]`, the levels above `l` whose item had two

@@ -1,6 +1,6 @@
 //! Preselected options: fixed before the search, one by one
-//! ([`Solver::preselect`], undone by [`Solver::reset`]) or all at once
-//! ([`Solver::preselect_all`], which rebuilds the live links in one pass).
+//! ([`LinksSolver::preselect`], undone by [`LinksSolver::reset`]) or all at once
+//! ([`LinksSolver::preselect_all`], which rebuilds the live links in one pass).
 //!
 //! Both leave the search the same structure: the items of the preselected
 //! options are off the root's list, and every option that clashes with one of
@@ -15,9 +15,9 @@
 
 use super::super::dance::{commit_others, cover, uncommit_others, uncover, COVERED};
 use super::super::index::OptionId;
-use super::{PreselectError, Solver};
+use super::{LinksSolver, PreselectError};
 
-impl Solver<'_> {
+impl LinksSolver<'_> {
     /// Commits to `option` before the search, as if it had been chosen at a
     /// level above the root: its items are covered and every option that
     /// clashes with it is hidden. This is how the Sudoku layer applies givens.

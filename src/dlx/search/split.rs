@@ -1,4 +1,4 @@
-//! Cutting one search into subtrees ([`Solver::split`]), so that they can be
+//! Cutting one search into subtrees ([`LinksSolver::split`]), so that they can be
 //! searched apart — on several threads, by any engine.
 //!
 //! The split runs the search down to a depth and no further: each node it
@@ -26,19 +26,19 @@ use super::super::index::OptionId;
 use super::super::stats::Stats;
 use super::{Step, Steps};
 
-/// What [`Solver::split`] meets, in the order of a one-thread search.
+/// What [`LinksSolver::split`] meets, in the order of a one-thread search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split<'a> {
     /// A node at the cut: the options the search chose above it (preselected
     /// options not included): one per branch point above it, and one per
     /// forced level.
     Subtree(&'a [OptionId]),
-    /// A solution above the cut, as [`Solver::solution`](super::Solver::solution)
+    /// A solution above the cut, as [`LinksSolver::solution`](super::LinksSolver::solution)
     /// gives it (preselected options first).
     Solution(&'a [OptionId]),
 }
 
-/// [`Solver::split`], for any engine: the driver's cut does the work.
+/// [`LinksSolver::split`], for any engine: the driver's cut does the work.
 pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
     let budget = std::mem::take(&mut s.driver_mut().budget);
     s.restart();

@@ -1,0 +1,321 @@
+//! The front door: [`Solver`], one search over a [`Matrix`] by the engine
+//! the library chose, or by the one a [`Config`] asks for.
+//!
+//! `Solver::new(&matrix)` builds the tables of the fastest engine that
+//! honours Knuth's rule ([`EngineTables::auto`]) and owns them; its
+//! counters are DLX1's. [`Solver::with_config`] names an engine, a rule or a
+//! budget; an engine that cannot take the matrix or the rule is an
+//! [`EngineError`], never a silent substitution, and so is a later
+//! [`Solver::set_branching`] to a rule the engine does not take.
+//!
+//! Every query goes to the engine with one match per call, never per node:
+//! each engine's own `next_solution` runs the one driver monomorphised for
+//! its kernel. The engines' own solver types ([`LinksSolver`],
+//! [`DenseSolver`], [`BitsSolver`], [`MasksSolver`]) stay available for
+//! what only one of them offers (the links engine's `check_links`, say).
+
+use std::sync::Arc;
+
+use super::engine::Shared;
+use super::search::driver::Driver;
+use super::{
+    BitsSolver, Branching, Budget, DenseSolver, EngineError, EngineKind, EngineTables, LinksSolver,
+    MasksSolver, Matrix, OptionId, PreselectError, Stats, Step,
+};
+
+/// What a [`Solver`] is asked to be: an engine (`None`: the library
+/// chooses), a branching rule (`None`: Knuth's, or the engine's own where it
+/// takes no other, as masks) and a budget.
+///
+/// ```
+/// use dlx::{problems::queens, Branching, Config, EngineKind, Solver};
+///
+/// let m = queens(8).unwrap();
+/// let config = Config::new().engine(EngineKind::Dense).branching(Branching::FirstForced);
+/// let mut s = Solver::with_config(&m, config).unwrap();
+/// assert_eq!(s.count().solutions, 92);
+/// // Masks takes first-forced only: Knuth's rule is refused, by name.
+/// let config = Config::new().engine(EngineKind::Masks).branching(Branching::Knuth);
+/// assert!(Solver::with_config(&m, config).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Config {
+    engine: Option<EngineKind>,
+    branching: Option<Branching>,
+    budget: Budget,
+}
+
+impl Config {
+    /// The library's engine, Knuth's rule, no budget.
+    pub fn new() -> Config {
+        Config::default()
+    }
+
+    /// Asks for `engine`.
+    pub fn engine(mut self, engine: EngineKind) -> Config {
+        self.engine = Some(engine);
+        self
+    }
+
+    /// Asks for the branching rule `branching`.
+    pub fn branching(mut self, branching: Branching) -> Config {
+        self.branching = Some(branching);
+        self
+    }
+
+    /// Limits every search to `budget`.
+    pub fn budget(mut self, budget: Budget) -> Config {
+        self.budget = budget;
+        self
+    }
+
+    /// The rule asked for: the one named, else Knuth's, or the engine's own
+    /// where it takes no other (masks).
+    pub fn rule(&self) -> Branching {
+        self.branching.unwrap_or_else(|| {
+            self.engine
+                .map_or(Branching::Knuth, EngineKind::default_rule)
+        })
+    }
+
+    /// The tables of the engine this asks for on `matrix` (the library's
+    /// choice when it names none), with the rule: what [`Solver::with_config`]
+    /// builds, and what [`count_parallel`](crate::dlx::count_parallel) takes
+    /// (through [`EngineTables::engine`]).
+    pub fn tables(&self, matrix: &Matrix) -> Result<(EngineTables, Branching), EngineError> {
+        let branching = self.rule();
+        let tables = match self.engine {
+            None => EngineTables::auto(matrix, branching),
+            Some(kind) => EngineTables::build(matrix, kind, branching)?,
+        };
+        Ok((tables, branching))
+    }
+}
+
+/// One search over a matrix, by one engine (see the module documentation).
+/// Made once, it answers any number of queries; after `new` nothing is
+/// allocated but by the masks engine, whose saved states grow as a search
+/// first goes deeper.
+#[derive(Clone, Debug)]
+pub struct Solver<'m> {
+    matrix: &'m Matrix,
+    branching: Branching,
+    inner: Inner<'m>,
+}
+
+#[derive(Clone, Debug)]
+enum Inner<'m> {
+    Links(LinksSolver<'m>),
+    Dense(DenseSolver<'m>),
+    Bits(BitsSolver<'m>),
+    Masks(MasksSolver<'m>),
+}
+
+/// `$e` with `$s` bound to the engine's own solver, whichever it is.
+macro_rules! each {
+    ($inner:expr, $s:ident => $e:expr) => {
+        match $inner {
+            Inner::Links($s) => $e,
+            Inner::Dense($s) => $e,
+            Inner::Bits($s) => $e,
+            Inner::Masks($s) => $e,
+        }
+    };
+}
+
+impl<'m> Solver<'m> {
+    /// A solver for `matrix` by the fastest engine that honours Knuth's rule
+    /// (its counters are DLX1's). This builds the engine's tables.
+    pub fn new(matrix: &'m Matrix) -> Solver<'m> {
+        let tables = EngineTables::auto(matrix, Branching::Knuth);
+        Solver::over(matrix, tables, Branching::Knuth)
+    }
+
+    /// A solver for `matrix` as `config` asks, or why the engine asked for
+    /// cannot take the matrix or the rule.
+    pub fn with_config(matrix: &'m Matrix, config: Config) -> Result<Solver<'m>, EngineError> {
+        let (tables, branching) = config.tables(matrix)?;
+        let mut s = Solver::over(matrix, tables, branching);
+        s.set_budget(config.budget);
+        Ok(s)
+    }
+
+    /// A solver by the engine of `tables`, made from `matrix` and taking
+    /// `branching` (checked by the caller).
+    fn over(matrix: &'m Matrix, tables: EngineTables, branching: Branching) -> Solver<'m> {
+        let inner = match tables {
+            EngineTables::Dense(d) => {
+                let mut s = DenseSolver::with_tables(Shared::Owned(Arc::new(d)));
+                s.set_branching(branching);
+                Inner::Dense(s)
+            }
+            EngineTables::Bits(b) => {
+                Inner::Bits(BitsSolver::with_tables(Shared::Owned(Arc::new(b))))
+            }
+            EngineTables::Masks(m) => {
+                Inner::Masks(MasksSolver::with_tables(Shared::Owned(Arc::new(m))))
+            }
+            EngineTables::Links => {
+                let mut s = LinksSolver::new(matrix);
+                s.set_branching(branching);
+                Inner::Links(s)
+            }
+        };
+        Solver {
+            matrix,
+            branching,
+            inner,
+        }
+    }
+
+    /// The engine searching.
+    pub fn engine(&self) -> EngineKind {
+        match &self.inner {
+            Inner::Links(_) => EngineKind::Links,
+            Inner::Dense(_) => EngineKind::Dense,
+            Inner::Bits(_) => EngineKind::Bits,
+            Inner::Masks(_) => EngineKind::Masks,
+        }
+    }
+
+    /// The branching rule.
+    pub fn branching(&self) -> Branching {
+        self.branching
+    }
+
+    /// The matrix this solver searches.
+    pub fn matrix(&self) -> &'m Matrix {
+        self.matrix
+    }
+
+    /// Chooses the branching rule (takes effect at the next node); a rule
+    /// the engine does not take is refused and changes nothing.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        let kind = self.engine();
+        if !kind.supports(branching) {
+            return Err(EngineError::rule(kind, branching));
+        }
+        self.branching = branching;
+        match &mut self.inner {
+            Inner::Links(s) => s.set_branching(branching),
+            Inner::Dense(s) => s.set_branching(branching),
+            // Knuth's tree for both rules (see EngineKind::supports).
+            Inner::Bits(_) => {}
+            // First-forced is its only rule.
+            Inner::Masks(_) => {}
+        }
+        Ok(())
+    }
+
+    /// The counters since the solver was made or last [`reset`](Self::reset).
+    pub fn stats(&self) -> Stats {
+        self.driver().stats
+    }
+
+    /// Limits the search; applies to the current search from its start.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.driver_mut().budget = budget;
+    }
+
+    /// Turns on counting nodes per level.
+    pub fn enable_profile(&mut self) {
+        self.driver_mut().enable_profile();
+    }
+
+    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
+    pub fn profile(&self) -> Option<&[u64]> {
+        self.driver().profile()
+    }
+
+    /// Whether the current search has been exhausted.
+    pub fn is_exhausted(&self) -> bool {
+        self.driver().is_exhausted()
+    }
+
+    /// Undoes everything: the search in progress and all preselected options.
+    /// Zeroes the counters.
+    pub fn reset(&mut self) {
+        each!(&mut self.inner, s => s.reset())
+    }
+
+    /// Abandons the search in progress (keeping preselected options), so the
+    /// next query starts from the root.
+    pub fn restart(&mut self) {
+        each!(&mut self.inner, s => s.restart())
+    }
+
+    /// Commits to `option` before the search: it is part of every solution,
+    /// listed first. Abandons any search in progress; undone by
+    /// [`reset`](Self::reset). An unknown option, one with no primary item,
+    /// or one that clashes with an option preselected before is refused.
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        each!(&mut self.inner, s => s.preselect(option))
+    }
+
+    /// Replaces every preselection by `options`, as [`reset`](Self::reset)
+    /// followed by [`preselect`](Self::preselect) of each; on a refusal
+    /// nothing is preselected.
+    pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+        match &mut self.inner {
+            Inner::Links(s) => s.preselect_all(options),
+            Inner::Masks(s) => s.preselect_all(options),
+            Inner::Dense(s) => {
+                s.reset();
+                let result = options.iter().try_for_each(|&o| s.preselect(o));
+                if result.is_err() {
+                    s.reset();
+                }
+                result
+            }
+            Inner::Bits(s) => {
+                s.reset();
+                let result = options.iter().try_for_each(|&o| s.preselect(o));
+                if result.is_err() {
+                    s.reset();
+                }
+                result
+            }
+        }
+    }
+
+    /// The options preselected so far, in order.
+    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
+        self.driver().preselected.iter().copied()
+    }
+
+    /// The solution just reported by [`next_solution`](Self::next_solution):
+    /// preselected options first, then the options chosen by the search.
+    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
+        let chosen = self.driver().chosen().iter();
+        self.preselected()
+            .chain(chosen.map(|&c| self.cursor_option(c)))
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        each!(&mut self.inner, s => s.next_solution())
+    }
+
+    fn driver(&self) -> &Driver {
+        each!(&self.inner, s => s.driver_ref())
+    }
+
+    fn driver_mut(&mut self) -> &mut Driver {
+        each!(&mut self.inner, s => s.driver_mut_ref())
+    }
+
+    fn cursor_option(&self, cur: u32) -> OptionId {
+        each!(&self.inner, s => s.cursor_option(cur))
+    }
+
+    pub(crate) fn driver_ref(&self) -> &Driver {
+        self.driver()
+    }
+
+    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
+        self.driver_mut()
+    }
+}
+
+super::search::engine_queries!(Solver, Solutions);

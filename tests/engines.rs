@@ -1,0 +1,278 @@
+//! One table-driven suite through the front door: every case runs on every
+//! engine and rule that accepts it (`Solver::with_config`), every answer is
+//! checked by the independent `verify_cover`, engines that walk Knuth's tree
+//! must report DLX1's counters (the links engine's), and every refusal
+//! (engine × rule, engine × matrix) is an `EngineError` naming the engine.
+
+use dlx::problems::{langford, polyomino, queens};
+use dlx::{
+    knuth, verify_cover, Branching, Budget, Config, EngineError, EngineKind, EngineTables,
+    LinksSolver, Matrix, OptionId, Solver, Step,
+};
+
+const RULES: [Branching; 3] = [
+    Branching::Knuth,
+    Branching::FirstForced,
+    Branching::Lookahead,
+];
+
+/// The cases, with their solution counts.
+fn cases() -> Vec<(&'static str, Matrix, u64)> {
+    let read = |t: &str| knuth::read(t.as_bytes()).unwrap();
+    let mut v = vec![
+        (
+            "TAOCP 7.2.2.1 (7)",
+            read("A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n"),
+            1,
+        ),
+        ("Langford 4", langford(4).unwrap(), 2),
+        ("Langford 7", langford(7).unwrap(), 52),
+        (
+            "pentominoes 3x20",
+            polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap(),
+            8,
+        ),
+        (
+            "colors (hand-checked)",
+            read("A B C | x y\nA x:1 y:2\nB x:1 y:2\nB x:1 y:3\nB y:2\nC x\nC\n"),
+            2,
+        ),
+        ("no option for an item", read("x y\ny\n"), 0),
+    ];
+    // OEIS A000170.
+    for (n, want) in [
+        (1, 1),
+        (2, 0),
+        (3, 0),
+        (4, 2),
+        (5, 10),
+        (6, 4),
+        (7, 40),
+        (8, 92),
+    ] {
+        v.push(("queens", queens(n).unwrap(), want));
+    }
+    v
+}
+
+/// Every solution of `s`, each checked; returns them.
+fn all_checked(m: &Matrix, s: &mut Solver) -> Vec<Vec<OptionId>> {
+    let all: Vec<_> = s.solutions().collect();
+    for sol in &all {
+        verify_cover(m, sol).unwrap();
+    }
+    assert!(s.is_exhausted());
+    all
+}
+
+fn sorted(mut v: Vec<Vec<OptionId>>) -> Vec<Vec<OptionId>> {
+    for s in &mut v {
+        s.sort();
+    }
+    v.sort();
+    v
+}
+
+#[test]
+fn every_engine_and_rule_that_accepts_a_case_answers_it() {
+    for (name, m, want) in cases() {
+        let mut links = LinksSolver::new(&m);
+        let expected = sorted(links.solutions().collect());
+        assert_eq!(expected.len() as u64, want, "{name}");
+        let knuth_stats = links.stats();
+        let mut accepted = 0;
+        for engine in EngineKind::ALL {
+            for rule in RULES {
+                let config = Config::new().engine(engine).branching(rule);
+                let built = EngineTables::build(&m, engine, rule);
+                let solver = Solver::with_config(&m, config);
+                // The solver refuses exactly what the tables refuse.
+                assert_eq!(built.is_ok(), solver.is_ok(), "{name}, {engine}, {rule:?}");
+                let mut s = match solver {
+                    Ok(s) => s,
+                    Err(e) => {
+                        assert_eq!(e.engine(), engine, "{name}: {e}");
+                        continue;
+                    }
+                };
+                accepted += 1;
+                assert_eq!((s.engine(), s.branching()), (engine, rule));
+                let got = all_checked(&m, &mut s);
+                assert_eq!(sorted(got), expected, "{name}, {engine}, {rule:?}");
+                if rule == Branching::Knuth {
+                    // Knuth's rule: DLX1's tree, DLX1's counters.
+                    assert_eq!(s.stats(), knuth_stats, "{name}, {engine}");
+                }
+                // A count from scratch agrees, and so does the first solution.
+                assert_eq!(s.count().solutions, want, "{name}, {engine}, {rule:?}");
+                let first = s.first_solution().unwrap();
+                assert_eq!(first.is_some(), want > 0);
+            }
+        }
+        // Links takes every rule; others where they can.
+        assert!(accepted >= 3, "{name}: {accepted}");
+    }
+}
+
+#[test]
+fn the_library_chooses_and_keeps_knuths_counters() {
+    let cases = [
+        (queens(8).unwrap(), EngineKind::Bits),
+        (langford(7).unwrap(), EngineKind::Bits),
+        (
+            polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap(),
+            EngineKind::Dense,
+        ),
+        (
+            knuth::read("A | x\nA x:1\nA x:2\n".as_bytes()).unwrap(),
+            EngineKind::Links,
+        ),
+    ];
+    for (m, engine) in cases {
+        let mut s = Solver::new(&m);
+        assert_eq!((s.engine(), s.branching()), (engine, Branching::Knuth));
+        let mut links = LinksSolver::new(&m);
+        assert_eq!(s.count(), links.count());
+        assert_eq!(s.stats(), links.stats(), "{engine}");
+    }
+    // First-forced on a matrix of short items too wide for bits and not
+    // worth dense: masks. Knuth's rule there: links, never masks.
+    let mut text = (0..300).map(|i| format!("i{i} ")).collect::<String>() + "\n";
+    for i in 0..300 {
+        text += &format!("i{i}\n");
+    }
+    text += "i0 i1\n";
+    let wide = knuth::read(text.as_bytes()).unwrap();
+    let ff = Config::new().branching(Branching::FirstForced);
+    assert_eq!(
+        Solver::with_config(&wide, ff).unwrap().engine(),
+        EngineKind::Masks
+    );
+    assert_eq!(Solver::new(&wide).engine(), EngineKind::Links);
+    // Lookahead is the links engine's.
+    let la = Config::new().branching(Branching::Lookahead);
+    assert_eq!(
+        Solver::with_config(&queens(8).unwrap(), la)
+            .unwrap()
+            .engine(),
+        EngineKind::Links
+    );
+}
+
+#[test]
+fn refusals_name_the_engine_and_the_reason() {
+    let colored = knuth::read("A | x\nA x:1\nA x:2\n".as_bytes()).unwrap();
+    let q = queens(6).unwrap();
+    let want: [(EngineKind, &Matrix, Option<Branching>, &str); 7] = [
+        (EngineKind::Dense, &colored, None, "colors"),
+        (EngineKind::Bits, &colored, None, "colors"),
+        (EngineKind::Masks, &colored, None, "colors"),
+        (
+            EngineKind::Dense,
+            &q,
+            Some(Branching::Lookahead),
+            "lookahead",
+        ),
+        (
+            EngineKind::Bits,
+            &q,
+            Some(Branching::Lookahead),
+            "lookahead",
+        ),
+        (EngineKind::Masks, &q, Some(Branching::Knuth), "knuth"),
+        (
+            EngineKind::Masks,
+            &q,
+            Some(Branching::Lookahead),
+            "lookahead",
+        ),
+    ];
+    for (engine, m, rule, word) in want {
+        let mut config = Config::new().engine(engine);
+        if let Some(r) = rule {
+            config = config.branching(r);
+        }
+        let e: EngineError = Solver::with_config(m, config).unwrap_err();
+        assert_eq!(e.engine(), engine);
+        assert!(e.to_string().contains(word), "{e}");
+    }
+    // A later change of rule is refused the same way and changes nothing.
+    let mut s = Solver::with_config(&q, Config::new().engine(EngineKind::Bits)).unwrap();
+    assert!(s.set_branching(Branching::Lookahead).is_err());
+    assert_eq!(s.branching(), Branching::Knuth);
+    assert!(s.set_branching(Branching::FirstForced).is_ok());
+    let mut s = Solver::with_config(&q, Config::new().engine(EngineKind::Masks)).unwrap();
+    assert_eq!(s.branching(), Branching::FirstForced);
+    assert!(s.set_branching(Branching::Knuth).is_err());
+}
+
+#[test]
+fn budgets_preselection_and_split_through_the_front_door() {
+    let m = queens(6).unwrap();
+    for engine in EngineKind::ALL {
+        let config = Config::new()
+            .engine(engine)
+            .branching(engine.default_rule())
+            .budget(Budget {
+                nodes: Some(2),
+                updates: None,
+            });
+        let mut s = Solver::with_config(&m, config).unwrap();
+        // A budget stop is "unknown", never "none".
+        let c = s.count();
+        assert!(!c.complete && c.solutions < 4, "{engine}: {c:?}");
+        s.set_budget(Budget::default());
+        // Queen at row 0, column 1: one of the 4 solutions.
+        s.preselect(OptionId::must(1)).unwrap();
+        assert!(s.preselect(OptionId::must(2)).is_err());
+        assert_eq!(s.count().solutions, 1, "{engine}");
+        for sol in s.solutions() {
+            assert_eq!(sol[0], OptionId::must(1));
+            verify_cover(&m, &sol).unwrap();
+        }
+        s.preselect_all(&[OptionId::must(1), OptionId::must(2)])
+            .unwrap_err();
+        assert_eq!(s.preselected().count(), 0, "{engine}");
+        s.reset();
+        // The pieces of a split add up to the whole count.
+        let (mut subtrees, mut above) = (Vec::new(), 0);
+        s.split(2, |piece| match piece {
+            dlx::Split::Subtree(p) => subtrees.push(p.to_vec()),
+            dlx::Split::Solution(_) => above += 1,
+        });
+        let mut total = above;
+        for p in &subtrees {
+            s.preselect_all(p).unwrap();
+            total += s.count().solutions;
+        }
+        assert_eq!(total, 4, "{engine}");
+        s.reset();
+        assert_eq!(s.next_solution(), Step::Solution);
+    }
+}
+
+#[test]
+fn solvers_and_tables_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Solver<'static>>();
+    send_sync::<Matrix>();
+    send_sync::<EngineTables>();
+    send_sync::<EngineError>();
+    let m = queens(7).unwrap();
+    let counts: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = EngineKind::ALL
+            .map(|engine| {
+                let m = &m;
+                scope.spawn(move || {
+                    let config = Config::new()
+                        .engine(engine)
+                        .branching(engine.default_rule());
+                    Solver::with_config(m, config).unwrap().count().solutions
+                })
+            })
+            .into_iter()
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(counts, [40; 4]);
+}
