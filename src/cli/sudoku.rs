@@ -78,7 +78,7 @@ pub(crate) struct CommonArgs {
     /// Print one JSON object per puzzle instead.
     #[arg(long)]
     json: bool,
-    /// LinksSolver to use.
+    /// Solver to use.
     #[arg(long, value_enum, default_value = "dlx")]
     solver: SolverArg,
     /// DLX branching rule: first-forced (forced cells and digits first, on

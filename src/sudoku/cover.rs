@@ -30,8 +30,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::dlx::{
-    Branching, Budget, Cut, LinksSolver, MasksMatrix, MasksSolver, Matrix, MatrixBuilder, OptionId,
-    Step,
+    Branching, Budget, Config, Cut, EngineError, EngineKind, Matrix, MatrixBuilder, OptionId,
+    Solver, Step,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -44,14 +44,11 @@ use crate::dlx::{
 /// lookahead tens of thousands. Starting over wastes at most this many nodes.
 pub const LOOKAHEAD_AFTER: u64 = 100_000;
 
-/// The exact-cover matrix of the empty grid of one size, with the masks
-/// engine's tables for it.
+/// The exact-cover matrix of the empty grid of one size.
 #[derive(Debug)]
 pub struct SudokuMatrix {
     box_side: usize,
     matrix: Matrix,
-    /// Every supported size has items of at most 64 options (n ≤ 64).
-    masks: Option<MasksMatrix>,
 }
 
 impl SudokuMatrix {
@@ -79,12 +76,7 @@ impl SudokuMatrix {
             }
         }
         let matrix = b.build().ok()?;
-        let masks = MasksMatrix::new(&matrix).ok();
-        Some(SudokuMatrix {
-            box_side,
-            matrix,
-            masks,
-        })
+        Some(SudokuMatrix { box_side, matrix })
     }
 
     /// The box side this matrix is for.
@@ -110,16 +102,20 @@ impl SudokuMatrix {
 }
 
 /// The DLX Sudoku solver for one grid size, over a shared [`SudokuMatrix`]:
-/// the masks engine ([`MasksSolver`]) with the default rule, the links
-/// engine ([`LinksSolver`]) for Knuth's rule and for lookahead.
+/// a [`Solver`] of the library's choice for the rule (first-forced by
+/// default: the masks engine on every size but 4×4, where bits is faster),
+/// and, made the first time a puzzle needs it, a second one with
+/// [`Branching::Lookahead`].
 #[derive(Debug)]
 pub struct DlxSudoku<'m> {
     cover: &'m SudokuMatrix,
-    solver: LinksSolver<'m>,
-    masks: Option<MasksSolver<'m>>,
+    config: Config,
+    solver: Solver<'m>,
+    /// The lookahead solver, once needed (the same as `solver` when the
+    /// rule is lookahead already).
+    look: Option<Solver<'m>>,
     /// The givens as options (reused: no allocation per puzzle).
     givens: Vec<OptionId>,
-    branching: Branching,
     /// Nodes after which the search starts over with lookahead.
     lookahead_after: Option<u64>,
 }
@@ -130,19 +126,29 @@ const DEADLINE_CHUNK: u64 = 4096;
 const LOOKAHEAD_CHUNK: u64 = 32;
 
 impl<'m> DlxSudoku<'m> {
-    /// A solver over `cover`.
+    /// A solver over `cover`, first-forced, by the library's engine.
     pub fn new(cover: &'m SudokuMatrix) -> Self {
-        let mut solver = LinksSolver::new(&cover.matrix);
-        solver.set_branching(Branching::FirstForced);
-        let givens = Vec::with_capacity(cover.matrix.primary_count());
-        DlxSudoku {
-            cover,
-            solver,
-            masks: cover.masks.as_ref().map(MasksSolver::new),
-            givens,
-            branching: Branching::FirstForced,
-            lookahead_after: Some(LOOKAHEAD_AFTER),
+        let config = Config::new().branching(Branching::FirstForced);
+        match Self::with_config(cover, config) {
+            Ok(s) => s,
+            // The library's choice takes every matrix and rule.
+            Err(e) => unreachable!("{e}"),
         }
+    }
+
+    /// A solver over `cover` as `config` asks (an engine, a rule), or why
+    /// the engine cannot take this size or rule.
+    pub fn with_config(cover: &'m SudokuMatrix, config: Config) -> Result<Self, EngineError> {
+        let solver = Solver::with_config(&cover.matrix, config)?;
+        let givens = Vec::with_capacity(cover.matrix.primary_count());
+        Ok(DlxSudoku {
+            cover,
+            config,
+            solver,
+            look: None,
+            givens,
+            lookahead_after: Some(LOOKAHEAD_AFTER),
+        })
     }
 
     /// The box side this solver handles.
@@ -150,12 +156,20 @@ impl<'m> DlxSudoku<'m> {
         self.cover.box_side
     }
 
-    /// Uses another branching rule. The default, [`Branching::FirstForced`],
-    /// runs the masks engine (forced cells and digits first, its own tree);
-    /// [`Branching::Knuth`] and [`Branching::Lookahead`] the links engine.
-    pub fn set_branching(&mut self, branching: Branching) {
-        self.branching = branching;
-        self.solver.set_branching(branching);
+    /// The engine of the configured search.
+    pub fn engine(&self) -> EngineKind {
+        self.solver.engine()
+    }
+
+    /// Uses another branching rule (default [`Branching::FirstForced`]),
+    /// by the engine the configuration names, or by the library's choice for
+    /// the rule; an engine named that does not take the rule is refused.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        *self = DlxSudoku {
+            lookahead_after: self.lookahead_after,
+            ..Self::with_config(self.cover, self.config.branching(branching))?
+        };
+        Ok(())
     }
 
     /// After how many search nodes without a new solution a puzzle's search
@@ -164,18 +178,6 @@ impl<'m> DlxSudoku<'m> {
     /// Solutions found before are counted again, so counts stay exact.
     pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {
         self.lookahead_after = nodes;
-    }
-
-    /// Preselects the givens in the links solver; false if they conflict.
-    fn links_givens(&mut self) -> bool {
-        // Restore by copying the links (48 KB for 9×9), not by undoing the last
-        // puzzle's givens: 10% more instructions but 5-7% less time on 17-clue
-        // (streaming beats the undo's scattered writes). Then the givens one
-        // by one, not `preselect_all`: its one-pass rebuild touches all 729
-        // options and ran 12% more instructions.
-        self.solver.reset_by_copy();
-        let solver = &mut self.solver;
-        self.givens.iter().all(|&g| solver.preselect(g).is_ok())
     }
 }
 
@@ -219,8 +221,7 @@ macro_rules! search {
         }
     };
 }
-search!(LinksSolver<'_>);
-search!(MasksSolver<'_>);
+search!(Solver<'_>);
 
 /// How a [`drive`] ended.
 #[derive(PartialEq, Eq)]
@@ -316,78 +317,65 @@ impl SudokuSolver for DlxSudoku<'_> {
                 self.givens.push(self.cover.cell_option(k, d));
             }
         }
-        let mut looking = self.branching == Branching::Lookahead;
+        let looking = self.solver.branching() == Branching::Lookahead;
         let switch_after = self.lookahead_after.filter(|_| !looking);
-        let mut nodes = 0;
-        let first = match &mut self.masks {
-            Some(masks) if self.branching == Branching::FirstForced => {
-                if masks.preselect_all(&self.givens).is_err() {
-                    // Contradicting givens: no solution (callers check first).
-                    answer.complete = true;
-                    return answer;
-                }
-                let d = drive(
-                    masks,
-                    puzzle,
-                    limits,
-                    DEADLINE_CHUNK,
-                    switch_after,
-                    &mut answer,
-                    solution,
-                );
-                nodes = masks.stats().nodes;
-                Some(d)
-            }
-            _ => None,
-        };
-        if first == Some(Drive::Done) {
-            answer.nodes = nodes;
-            return answer;
-        }
-        if !self.links_givens() {
+        if self.solver.preselect_all(&self.givens).is_err() {
+            // Contradicting givens: no solution (callers check first).
             answer.complete = true;
             return answer;
         }
-        if first == Some(Drive::Switch) {
-            looking = true;
+        let chunk = if looking {
+            LOOKAHEAD_CHUNK
+        } else {
+            DEADLINE_CHUNK
+        };
+        let s = &mut self.solver;
+        let d = drive(
+            s,
+            puzzle,
+            limits,
+            chunk,
+            switch_after,
+            &mut answer,
+            solution,
+        );
+        answer.nodes = s.stats().nodes;
+        if d == Drive::Done {
+            return answer;
         }
-        loop {
-            self.solver.set_branching(if looking {
-                Branching::Lookahead
-            } else {
-                self.branching
-            });
-            let chunk = if looking {
-                LOOKAHEAD_CHUNK
-            } else {
-                DEADLINE_CHUNK
-            };
-            // Solutions found before a switch: each is valid, and counted
-            // again after it.
-            let before = answer.solutions;
-            if looking {
-                answer.solutions = 0;
+        // The search went on too long without a solution: start over with
+        // lookahead. Solutions found before are valid, and counted again.
+        let nodes = answer.nodes;
+        let look = match &mut self.look {
+            Some(look) => look,
+            None => {
+                let config = Config::new().branching(Branching::Lookahead);
+                match Solver::with_config(&self.cover.matrix, config) {
+                    Ok(s) => self.look.insert(s),
+                    // The library's choice takes every matrix and rule.
+                    Err(e) => unreachable!("{e}"),
+                }
             }
-            let after = switch_after.filter(|_| !looking);
-            let d = drive(
-                &mut self.solver,
-                puzzle,
-                limits,
-                chunk,
-                after,
-                &mut answer,
-                solution,
-            );
-            if answer.timed_out {
-                answer.solutions = answer.solutions.max(before);
-            }
-            if d == Drive::Done {
-                break;
-            }
-            looking = true;
-            self.solver.restart();
+        };
+        if look.preselect_all(&self.givens).is_err() {
+            answer.complete = true;
+            return answer;
         }
-        answer.nodes = nodes + self.solver.stats().nodes;
+        let before = answer.solutions;
+        answer.solutions = 0;
+        drive(
+            look,
+            puzzle,
+            limits,
+            LOOKAHEAD_CHUNK,
+            None,
+            &mut answer,
+            solution,
+        );
+        if answer.timed_out {
+            answer.solutions = answer.solutions.max(before);
+        }
+        answer.nodes = nodes + look.stats().nodes;
         answer
     }
 }
@@ -428,8 +416,10 @@ pub fn solve_on_threads(
     } else {
         Branching::FirstForced
     };
-    let mut splitter = LinksSolver::new(&cover.matrix);
-    splitter.set_branching(branching);
+    let Ok(mut splitter) = Solver::with_config(&cover.matrix, Config::new().branching(branching))
+    else {
+        return answer;
+    };
     for (k, &d) in puzzle.cells().iter().enumerate() {
         if d != 0 && splitter.preselect(cover.option(k / n, k % n, d)).is_err() {
             // Contradicting givens: no solution (callers check first).
@@ -456,8 +446,8 @@ pub fn solve_on_threads(
         for _ in 0..jobs.max(1).min(cut.subtrees()) {
             scope.spawn(|| {
                 let mut solver = DlxSudoku::new(cover);
-                if lookahead {
-                    solver.set_branching(Branching::Lookahead);
+                if lookahead && solver.set_branching(Branching::Lookahead).is_err() {
+                    return;
                 }
                 let mut grid = puzzle.clone();
                 loop {

@@ -18,12 +18,12 @@ use rand::{Rng, SeedableRng};
 
 use super::grid::Grid;
 use super::{DlxSudoku, SudokuMatrix};
-use crate::dlx::{Budget, LinksSolver, Step};
+use crate::dlx::{Budget, Solver, Step};
 
 /// Makes puzzles of one size from a seed.
 pub struct Generator<'m> {
     cover: &'m SudokuMatrix,
-    solver: LinksSolver<'m>,
+    solver: Solver<'m>,
     rng: StdRng,
     /// Search nodes allowed for one uniqueness check.
     pub node_budget: u64,
@@ -32,11 +32,11 @@ pub struct Generator<'m> {
 impl<'m> Generator<'m> {
     /// A generator over `cover`'s size, seeded.
     pub fn new(cover: &'m SudokuMatrix, seed: u64) -> Self {
-        // Knuth's rule, fixed: with a node budget the rule decides which
-        // checks finish, so tuning FirstForced would change the puzzles a
-        // seed gives.
-        let mut solver = LinksSolver::new(cover.matrix());
-        solver.set_branching(crate::dlx::Branching::Knuth);
+        // Knuth's rule, fixed (`Solver::new`): with a node budget the rule
+        // decides which checks finish, so tuning FirstForced would change
+        // the puzzles a seed gives. Every engine the library takes for it
+        // walks DLX1's tree, node for node.
+        let solver = Solver::new(cover.matrix());
         Generator {
             cover,
             solver,

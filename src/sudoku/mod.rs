@@ -181,7 +181,7 @@ impl SolverKind {
 /// first use. This is what a thread holds.
 pub struct Solvers<'m> {
     kind: SolverKind,
-    branching: crate::dlx::Branching,
+    config: crate::dlx::Config,
     lookahead_after: Option<u64>,
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
@@ -193,7 +193,7 @@ impl<'m> Solvers<'m> {
     pub fn new(kind: SolverKind, matrices: &'m Matrices) -> Self {
         Solvers {
             kind,
-            branching: crate::dlx::Branching::FirstForced,
+            config: crate::dlx::Config::new().branching(crate::dlx::Branching::FirstForced),
             lookahead_after: Some(cover::LOOKAHEAD_AFTER),
             matrices,
             dlx: (0..9).map(|_| None).collect(),
@@ -212,12 +212,12 @@ impl<'m> Solvers<'m> {
     }
 
     /// The branching rule of the DLX solvers (default
-    /// [`Branching::FirstForced`](crate::dlx::Branching::FirstForced)).
+    /// [`Branching::FirstForced`](crate::dlx::Branching::FirstForced)), each
+    /// searched by the library's engine for the rule.
     pub fn set_branching(&mut self, branching: crate::dlx::Branching) {
-        self.branching = branching;
-        for s in self.dlx.iter_mut().flatten() {
-            s.set_branching(branching);
-        }
+        self.config = self.config.branching(branching);
+        // Made again, for the new rule, on first use.
+        self.dlx.iter_mut().for_each(|s| *s = None);
     }
 
     /// When the DLX solvers start a puzzle over with lookahead (see
@@ -242,15 +242,20 @@ impl SudokuSolver for Solvers<'_> {
                 let Some(cover) = self.matrices.get(b) else {
                     return Answer::default();
                 };
-                let (branching, after) = (self.branching, self.lookahead_after);
-                self.dlx[b]
-                    .get_or_insert_with(|| {
-                        let mut s = DlxSudoku::new(cover);
-                        s.set_branching(branching);
-                        s.set_lookahead_after(after);
-                        s
-                    })
-                    .solve(puzzle, limits, solution)
+                let slot = &mut self.dlx[b];
+                let solver = match slot {
+                    Some(s) => s,
+                    None => match DlxSudoku::with_config(cover, self.config) {
+                        Ok(mut s) => {
+                            s.set_lookahead_after(self.lookahead_after);
+                            slot.insert(s)
+                        }
+                        // The library's choice (no engine named) takes every
+                        // size and rule.
+                        Err(_) => return Answer::default(),
+                    },
+                };
+                solver.solve(puzzle, limits, solution)
             }
             SolverKind::Backtrack | SolverKind::BacktrackMrv => {
                 let mrv = self.kind == SolverKind::BacktrackMrv;
