@@ -3,11 +3,12 @@
 //! A generic exact-cover engine after Knuth's DLX1 and DLX2 (TAOCP 7.2.2.1,
 //! Algorithms X and C), with a thin Sudoku layer on top.
 //!
-//! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`], one
-//!   search driver over four representations of the live matrix
-//!   ([`Solver`]: dancing links; [`DenseSolver`], [`BitsSolver`]: bitsets;
-//!   [`MasksSolver`]: a bitmask per item), threads ([`count_parallel`]),
-//!   Knuth's text format ([`knuth`]).
+//! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`], and
+//!   [`Solver`], the one way in: it picks the engine (one search driver over
+//!   four representations of the live matrix: dancing links, a bitset of
+//!   options, bit-sliced lens, a bitmask per item; [`EngineKind`]) or takes
+//!   the one a [`Config`] names; threads ([`count_parallel`]), Knuth's text
+//!   format ([`knuth`]).
 //! * [`sudoku`] — the thin Sudoku layer: grids 4×4 to 64×64, the 4·n²-item
 //!   matrix, the judges' formats ([`sudoku::format`]), the backtracking
 //!   baselines ([`sudoku::backtrack`]) behind one [`sudoku::SudokuSolver`]
@@ -36,7 +37,7 @@
 //! for solution in &all {
 //!     dlx::verify_cover(&matrix, solution).unwrap();
 //! }
-//! println!("{} nodes, {} updates", solver.stats().nodes, solver.stats().updates);
+//! println!("{} engine: {} nodes, {} updates", solver.engine(), solver.stats().nodes, solver.stats().updates);
 //! ```
 
 #![deny(unsafe_code)]

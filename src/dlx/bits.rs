@@ -49,8 +49,9 @@
 use super::engine::Shared;
 use super::index::OptionId;
 use super::search::driver::{Driver, Enter, Kernel};
-use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
+use super::search::{conflict, engine_queries, Branching, PreselectError, Step};
 use super::stats::Stats;
+use super::unchecked::at;
 use super::Matrix;
 use std::fmt;
 
@@ -347,24 +348,11 @@ fn choose<const B: usize>(planes: &[u64], uncovered: u64) -> (usize, u32) {
     (i as usize, len)
 }
 
-/// An unchecked read, under the module's invariants: option numbers come
-/// from mask bits, set only for options of the matrix; item numbers from
-/// the option tables; word numbers below `W`.
-#[inline(always)]
-fn at<T: Copy>(s: &[T], i: usize) -> T {
-    debug_assert!(i < s.len());
-    // SAFETY: `i < s.len()` by the invariants above.
-    #[allow(unsafe_code)]
-    unsafe {
-        *s.get_unchecked(i)
-    }
-}
-
 /// In `State::item`: the level's item had one option and was not covered
 /// on its own.
 const FORCED_FLAG: u32 = 1 << 31;
 
-/// One search over a [`BitsMatrix`]: the [`Driver`] beside the states.
+/// One search over a [`BitsMatrix`]: the search driver beside the states.
 /// Allocated once by [`BitsSolver::new`]; solving, counting, preselecting
 /// and resetting allocate nothing. The queries mirror
 /// [`LinksSolver`](crate::dlx::LinksSolver)'s.
@@ -409,28 +397,19 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
             stats.updates += 1;
-            return Enter::Item {
-                first: None,
-                branch: false,
-            };
+            return Enter::DEAD;
         }
         let first = m.next_option::<W>(&here[..W], i, 0).map(|r| r as u32);
         if least == 1 {
             // Forced: `commit` covers the item too, from slot `2l` itself.
             s.item[l] = FORCED_FLAG | i as u32;
-            return Enter::Item {
-                first,
-                branch: false,
-            };
+            return Enter::forced(first);
         }
         s.states
             .copy_within(at * size..(at + 1) * size, (at + 1) * size);
         let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
         stats.updates += m.cover::<W, B>(slot, i);
-        Enter::Item {
-            first,
-            branch: true,
-        }
+        Enter::branch(first)
     }
 
     /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)
@@ -483,34 +462,9 @@ impl<'m> BitsSolver<'m> {
         s
     }
 
-    /// The counters since the solver was made or last reset.
-    pub fn stats(&self) -> Stats {
-        self.driver.stats
-    }
-
-    /// Limits the search; applies to the current search from its start.
-    pub fn set_budget(&mut self, budget: Budget) {
-        self.driver.budget = budget;
-    }
-
     /// The branching rule. Every rule searches Knuth's tree here (see the
     /// module documentation); kept so that the engines are interchangeable.
     pub fn set_branching(&mut self, _branching: Branching) {}
-
-    /// Whether the current search has been exhausted.
-    pub fn is_exhausted(&self) -> bool {
-        self.driver.is_exhausted()
-    }
-
-    /// Turns on counting nodes per level (DLX1's profile).
-    pub fn enable_profile(&mut self) {
-        self.driver.enable_profile();
-    }
-
-    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
-    pub fn profile(&self) -> Option<&[u64]> {
-        self.driver.profile()
-    }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
@@ -554,32 +508,6 @@ impl<'m> BitsSolver<'m> {
         Ok(())
     }
 
-    /// The options preselected so far.
-    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.driver.preselected.iter().copied()
-    }
-
-    /// The solution just reported by [`next_solution`](Self::next_solution):
-    /// preselected options first, then the options chosen by the search.
-    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = self.driver.chosen().iter();
-        self.preselected()
-            .chain(chosen.map(|&r| OptionId::must(r as usize)))
-    }
-
-    /// The option a cursor (an option number) names.
-    pub(crate) fn driver_ref(&self) -> &Driver {
-        &self.driver
-    }
-
-    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
-        &mut self.driver
-    }
-
-    pub(crate) fn cursor_option(&self, r: u32) -> OptionId {
-        OptionId::must(r as usize)
-    }
-
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         by_shape!(self.matrix, self.run())
@@ -597,7 +525,9 @@ impl<'m> BitsSolver<'m> {
     }
 }
 
-engine_queries!(BitsSolver, BitsSolutions);
+engine_queries!(BitsSolver, BitsSolutions, |_s, r| OptionId::must(
+    r as usize
+));
 
 #[cfg(test)]
 mod tests {
@@ -607,6 +537,7 @@ mod tests {
     //! checks the unchecked reads.
     use super::*;
     use crate::dlx::search::engine_tests::{self, agree_with_links};
+    use crate::dlx::Budget;
     use crate::dlx::{knuth, MatrixBuilder};
     use crate::problems;
 

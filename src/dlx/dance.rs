@@ -22,6 +22,7 @@
 //! the option, which is what makes this loop as tight as Knuth's.
 
 use super::matrix::{Link, Node};
+use super::unchecked::{at_mut, get};
 use std::ops::{Index, IndexMut};
 
 /// A slice indexed without bounds checks, for the links of one solver.
@@ -40,29 +41,18 @@ use std::ops::{Index, IndexMut};
 ///
 /// The arrays are private to [`crate::dlx::LinksSolver`] and only built by
 /// [`crate::dlx::MatrixBuilder`], so no caller can break the invariant. Debug
-/// builds keep the checks (`debug_assert!`), and the tests run under Miri.
+/// builds keep the checks (`debug_assert!`), and the tests run under Miri
+/// (`unchecked.rs` holds the one unchecked access and its SAFETY argument).
 struct Arena<'a, T>(&'a mut [T]);
 
 /// A read-only [`Arena`], under the same invariant.
 struct View<'a, T>(&'a [T]);
 
-/// The one unchecked read.
-#[inline(always)]
-fn unchecked<T>(s: &[T], i: usize) -> &T {
-    debug_assert!(i < s.len());
-    // SAFETY: `i` is a link value or a neighbour of an option node; by the
-    // invariant above it is within the array.
-    #[allow(unsafe_code)]
-    unsafe {
-        s.get_unchecked(i)
-    }
-}
-
 impl<T> Index<usize> for Arena<'_, T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
-        unchecked(self.0, i)
+        get(self.0, i)
     }
 }
 
@@ -70,19 +60,14 @@ impl<T> Index<usize> for View<'_, T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
-        unchecked(self.0, i)
+        get(self.0, i)
     }
 }
 
 impl<T> IndexMut<usize> for Arena<'_, T> {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        debug_assert!(i < self.0.len());
-        // SAFETY: as for `unchecked`.
-        #[allow(unsafe_code)]
-        unsafe {
-            self.0.get_unchecked_mut(i)
-        }
+        at_mut(self.0, i)
     }
 }
 

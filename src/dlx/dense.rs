@@ -48,8 +48,9 @@
 use super::engine::Shared;
 use super::index::OptionId;
 use super::search::driver::{Driver, Enter, Kernel};
-use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
+use super::search::{conflict, engine_queries, Branching, PreselectError, Step};
 use super::stats::Stats;
+use super::unchecked::{at, at_mut};
 use super::Matrix;
 use std::fmt;
 
@@ -419,31 +420,6 @@ impl DenseMatrix {
     }
 }
 
-/// An unchecked read, under the module's invariants: option numbers come
-/// from mask bits, set only for options of the matrix; item numbers from
-/// the option tables; word numbers from an item's mask range, inside a state.
-/// Debug builds check; the tests run under Miri.
-#[inline(always)]
-fn at<T: Copy>(s: &[T], i: usize) -> T {
-    debug_assert!(i < s.len());
-    // SAFETY: `i < s.len()` by the invariants above.
-    #[allow(unsafe_code)]
-    unsafe {
-        *s.get_unchecked(i)
-    }
-}
-
-/// The unchecked write of [`at`], under the same invariants.
-#[inline(always)]
-fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
-    debug_assert!(i < s.len());
-    // SAFETY: as for `at`.
-    #[allow(unsafe_code)]
-    unsafe {
-        s.get_unchecked_mut(i)
-    }
-}
-
 /// The lens part of a state slot, as `u16`s (four to a word): one slot is
 /// one array, so a state is copied by one `copy_within`.
 #[inline(always)]
@@ -561,7 +537,7 @@ impl Watch {
     }
 }
 
-/// One search over a [`DenseMatrix`]: the [`Driver`] beside the states.
+/// One search over a [`DenseMatrix`]: the search driver beside the states.
 /// Allocated once by [`DenseSolver::new`]; solving, counting, preselecting
 /// and resetting allocate nothing. The queries mirror
 /// [`LinksSolver`](crate::dlx::LinksSolver)'s.
@@ -622,19 +598,13 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
             stats.updates += 1;
-            return Enter::Item {
-                first: None,
-                branch: false,
-            };
+            return Enter::DEAD;
         }
         let first = m.next_option(&here[..w], i, 0).map(|r| r as u32);
         if least == 1 {
             // Forced: `commit` covers the item too, from slot `2l` itself.
             s.item[l] = FORCED_FLAG | i as u32;
-            return Enter::Item {
-                first,
-                branch: false,
-            };
+            return Enter::forced(first);
         }
         s.states
             .copy_within(at * size..(at + 1) * size, (at + 1) * size);
@@ -644,10 +614,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         let mut left = s.left[at];
         stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i);
         s.left[at + 1] = left;
-        Enter::Item {
-            first,
-            branch: true,
-        }
+        Enter::branch(first)
     }
 
     /// Commits option `r` at `l` (state slot `2l + 1`, or `2l` when forced,
@@ -732,36 +699,11 @@ impl<'m> DenseSolver<'m> {
         s
     }
 
-    /// The counters since the solver was made or last reset.
-    pub fn stats(&self) -> Stats {
-        self.driver.stats
-    }
-
-    /// Limits the search; applies to the current search from its start.
-    pub fn set_budget(&mut self, budget: Budget) {
-        self.driver.budget = budget;
-    }
-
     /// The branching rule: [`Branching::Knuth`] or [`Branching::FirstForced`]
     /// (see the module documentation); lookahead is the DLX solver's only, and
     /// is taken here as first-forced.
     pub fn set_branching(&mut self, branching: Branching) {
         self.branching = branching;
-    }
-
-    /// Whether the current search has been exhausted.
-    pub fn is_exhausted(&self) -> bool {
-        self.driver.is_exhausted()
-    }
-
-    /// Turns on counting nodes per level (DLX1's profile).
-    pub fn enable_profile(&mut self) {
-        self.driver.enable_profile();
-    }
-
-    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
-    pub fn profile(&self) -> Option<&[u64]> {
-        self.driver.profile()
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
@@ -820,32 +762,6 @@ impl<'m> DenseSolver<'m> {
         Ok(())
     }
 
-    /// The options preselected so far.
-    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.driver.preselected.iter().copied()
-    }
-
-    /// The solution just reported by [`next_solution`](Self::next_solution):
-    /// preselected options first, then the options chosen by the search.
-    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = self.driver.chosen().iter();
-        self.preselected()
-            .chain(chosen.map(|&r| OptionId::must(r as usize)))
-    }
-
-    /// The option a cursor (an option number) names.
-    pub(crate) fn driver_ref(&self) -> &Driver {
-        &self.driver
-    }
-
-    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
-        &mut self.driver
-    }
-
-    pub(crate) fn cursor_option(&self, r: u32) -> OptionId {
-        OptionId::must(r as usize)
-    }
-
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
@@ -873,7 +789,9 @@ impl<'m> DenseSolver<'m> {
     }
 }
 
-engine_queries!(DenseSolver, DenseSolutions);
+engine_queries!(DenseSolver, DenseSolutions, |_s, r| OptionId::must(
+    r as usize
+));
 
 #[cfg(test)]
 mod tests {

@@ -63,8 +63,9 @@
 use super::engine::Shared;
 use super::index::OptionId;
 use super::search::driver::{Driver, Enter, Kernel};
-use super::search::{conflict, engine_queries, Branching, Budget, PreselectError, Step};
+use super::search::{conflict, engine_queries, Branching, PreselectError, Step};
 use super::stats::Stats;
+use super::unchecked::{at, set};
 use super::Matrix;
 use std::fmt;
 use std::ops::{BitAnd, BitXor, Not};
@@ -589,30 +590,6 @@ fn equal_bits(part: &[u8], len: u8) -> u32 {
         .fold(0, |h, (k, &l)| h | u32::from(l == len) << k)
 }
 
-/// An unchecked read, under the module's invariants: item numbers come from
-/// the option tables, option numbers from mask bits (set only for an item's
-/// options), bit numbers below the item's count.
-#[inline(always)]
-fn at<T: Copy>(s: &[T], i: usize) -> T {
-    debug_assert!(i < s.len());
-    // SAFETY: `i < s.len()` by the invariants above.
-    #[allow(unsafe_code)]
-    unsafe {
-        *s.get_unchecked(i)
-    }
-}
-
-/// An unchecked write, under the same invariants as [`at`].
-#[inline(always)]
-fn set<T: Copy>(s: &mut [T], i: usize, v: T) {
-    debug_assert!(i < s.len());
-    // SAFETY: `i < s.len()` by the invariants of [`at`].
-    #[allow(unsafe_code)]
-    unsafe {
-        *s.get_unchecked_mut(i) = v;
-    }
-}
-
 /// The forced stack: items whose len fell to 1 or 0. Pushed without a
 /// branch, so its room is fixed: between two saved states a len falls to 1
 /// and to 0 at most once each, so `2·primary` pushes at most, plus the slot
@@ -814,7 +791,7 @@ macro_rules! by_width {
     };
 }
 
-/// One search over a [`MasksMatrix`]: the [`Driver`] beside the states and
+/// One search over a [`MasksMatrix`]: the search driver beside the states and
 /// the branch points. Solving, counting, preselecting and resetting allocate
 /// nothing, once a search has gone as deep as it will (saved states are
 /// added as a search first reaches a new depth). The queries mirror
@@ -858,17 +835,11 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     /// else the first option of a new branch point.
     #[inline(always)]
     fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, _stats: &mut Stats) -> Enter {
-        let forced = |r: usize| Enter::Item {
-            first: Some(r as u32),
-            branch: false,
-        };
+        let forced = |r: usize| Enter::forced(Some(r as u32));
         // A dead end first: no forced move in a dead state.
         let f = &mut s.forced;
         if f.dead {
-            return Enter::Item {
-                first: None,
-                branch: false,
-            };
+            return Enter::DEAD;
         }
         while let Some(j) = f.pop() {
             let j = j as usize;
@@ -883,10 +854,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         };
         let mask = at(&s.masks, i);
         match len {
-            0 => Enter::Item {
-                first: None,
-                branch: false,
-            },
+            0 => Enter::DEAD,
             1 => forced(m.option_at(i, mask.lowest())),
             _ => {
                 let t = s.branches.top;
@@ -901,10 +869,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
                 b.item[t] = i as u32;
                 b.rest[t] = mask.drop_lowest().to_u64();
                 b.top = t + 1;
-                Enter::Item {
-                    first: Some(m.option_at(i, mask.lowest()) as u32),
-                    branch: true,
-                }
+                Enter::branch(Some(m.option_at(i, mask.lowest()) as u32))
             }
         }
     }
@@ -967,36 +932,10 @@ impl<'m> MasksSolver<'m> {
         s
     }
 
-    /// The counters since the solver was made or last reset.
-    pub fn stats(&self) -> Stats {
-        self.driver.stats
-    }
-
-    /// Limits the search; applies to the current search from its start.
-    pub fn set_budget(&mut self, budget: Budget) {
-        self.driver.budget = budget;
-    }
-
     /// The branching rule. This engine has one tree, forced moves first
     /// (see the module documentation); kept so that the engines are
     /// interchangeable.
     pub fn set_branching(&mut self, _branching: Branching) {}
-
-    /// Whether the current search has been exhausted.
-    pub fn is_exhausted(&self) -> bool {
-        self.driver.is_exhausted()
-    }
-
-    /// Turns on counting nodes per level.
-    pub fn enable_profile(&mut self) {
-        self.driver.enable_profile();
-    }
-
-    /// Nodes entered at each level (one per option committed, forced or
-    /// tried), if [`enable_profile`](Self::enable_profile) was called.
-    pub fn profile(&self) -> Option<&[u64]> {
-        self.driver.profile()
-    }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {
@@ -1064,33 +1003,6 @@ impl<'m> MasksSolver<'m> {
         result
     }
 
-    /// The options preselected so far.
-    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.driver.preselected.iter().copied()
-    }
-
-    /// The solution just reported by [`next_solution`](Self::next_solution):
-    /// preselected options first, then the options chosen by the search (in
-    /// the order they were committed).
-    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = self.driver.chosen().iter();
-        self.preselected()
-            .chain(chosen.map(|&r| OptionId::must(r as usize)))
-    }
-
-    /// The option a cursor (an option number) names.
-    pub(crate) fn driver_ref(&self) -> &Driver {
-        &self.driver
-    }
-
-    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
-        &mut self.driver
-    }
-
-    pub(crate) fn cursor_option(&self, r: u32) -> OptionId {
-        OptionId::must(r as usize)
-    }
-
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         let (m, d) = (&*self.matrix, &mut self.driver);
@@ -1104,7 +1016,9 @@ impl<'m> MasksSolver<'m> {
     }
 }
 
-engine_queries!(MasksSolver, MasksSolutions);
+engine_queries!(MasksSolver, MasksSolutions, |_s, r| OptionId::must(
+    r as usize
+));
 
 #[cfg(test)]
 mod tests {
@@ -1114,6 +1028,7 @@ mod tests {
     //! Quick enough for Miri, which checks the unchecked reads and writes.
     use super::*;
     use crate::dlx::search::engine_tests::{self, same_solutions_as_links};
+    use crate::dlx::Budget;
     use crate::dlx::{knuth, MatrixBuilder};
     use crate::problems;
 

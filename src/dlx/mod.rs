@@ -3,31 +3,29 @@
 //! Which type to use:
 //! * [`MatrixBuilder`] → [`Matrix`]: declare items (primary, then secondary),
 //!   add options (by name, by [`ItemId`], with colors). Built once, immutable.
-//! * [`LinksSolver`]: one search over a matrix, with its own copy of the links.
-//!   Queries: [`LinksSolver::first_solution`], [`LinksSolver::count`],
-//!   [`LinksSolver::count_up_to`], [`LinksSolver::solutions`] (a lazy iterator),
-//!   [`LinksSolver::next_solution`] (step by step), with a [`Budget`],
-//!   [`LinksSolver::preselect`] for options fixed in advance, and a [`Branching`]
-//!   rule: Knuth's (exact DLX1 counts), first-forced, or lookahead (failed
-//!   options pruned at branch points, for instances whose plain tree explodes).
-//! * [`DenseMatrix`] → [`DenseSolver`]: the same search (same tree, same
-//!   counts) over a bitset of active options, undone by copying instead of
-//!   dancing; for uncolored matrices with a small state or long options,
-//!   where it is faster ([`DenseMatrix::recommended`] says when).
-//! * [`BitsMatrix`] → [`BitsSolver`]: the same search again, with the lens
-//!   bit-sliced into a few words; for uncolored matrices of at most 64
-//!   primary items and 512 options, where it is the fastest.
-//! * [`MasksMatrix`] → [`MasksSolver`]: a bitmask of active options per
-//!   item, forced moves first and a tree of its own (same solutions, its own
-//!   counters); for uncolored matrices whose items are in at most 64 options
-//!   (the Sudoku engine).
-//! * [`LinksSolver::split`] cuts a search into subtrees; [`count_parallel`] counts
-//!   them on several threads with any [`Engine`] (same count; with Knuth's
-//!   rule, same counters).
-//! * The search loop (level stack, phases, budget, counters, profile,
-//!   preselected options) is written once, in `search/driver.rs`, over a
-//!   kernel trait; the dense, bits and masks engines are kernels on it (the
-//!   links engine's own loop is the next to move there).
+//! * [`Solver`]: one search over a matrix, by the engine the library chose
+//!   (`Solver::new`: the fastest that honours Knuth's rule, so its counters
+//!   are DLX1's) or the one a [`Config`] names ([`Solver::with_config`]; an
+//!   [`EngineError`] when it cannot take the matrix or the rule). Queries:
+//!   [`Solver::first_solution`], [`Solver::count`], [`Solver::count_up_to`],
+//!   [`Solver::solutions`] (a lazy iterator), [`Solver::next_solution`] (step
+//!   by step), with a [`Budget`], [`Solver::preselect`] for options fixed in
+//!   advance, and a [`Branching`] rule: Knuth's (exact DLX1 counts),
+//!   first-forced, or lookahead (failed options pruned at branch points, for
+//!   instances whose plain tree explodes).
+//! * The engines ([`EngineKind`]; `engine.rs` says what each takes and how the
+//!   library chooses), each a kernel under the one search driver
+//!   (`search/driver.rs`: level stack, phases, budget, counters, profile,
+//!   preselected options, the cut of `split`), and each with its own solver
+//!   type for what only it offers: [`LinksSolver`] (dancing links, colors,
+//!   lookahead, `check_links`), [`DenseSolver`] over a [`DenseMatrix`] (a
+//!   bitset of active options, undone by copying), [`BitsSolver`] over a
+//!   [`BitsMatrix`] (lens bit-sliced into a few words), [`MasksSolver`] over a
+//!   [`MasksMatrix`] (a bitmask of options per item, forced moves first, a
+//!   tree of its own).
+//! * [`Solver::split`] cuts a search into subtrees; [`count_parallel`] counts
+//!   them on several threads with any [`Engine`], cut by that engine (same
+//!   count; with Knuth's rule, same counters).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions.
 //!
@@ -64,6 +62,7 @@ mod parallel;
 mod search;
 mod solver;
 mod stats;
+mod unchecked;
 mod verify;
 
 pub use bits::{

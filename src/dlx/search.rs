@@ -140,7 +140,7 @@ impl fmt::Display for PreselectError {
 
 impl std::error::Error for PreselectError {}
 
-/// The search state for one matrix: the [`Driver`](driver::Driver) beside
+/// The search state for one matrix: the search driver (`driver.rs`) beside
 /// the links engine's own copy of the links. The [`Matrix`] stays
 /// untouched, so any number of solvers (one per thread) can share it; after
 /// `LinksSolver::new` nothing is allocated. The search is DLX1's loop (the
@@ -306,35 +306,10 @@ impl<'m> LinksSolver<'m> {
         self.matrix
     }
 
-    /// The counters since the solver was made or last [`reset`](Self::reset).
-    pub fn stats(&self) -> Stats {
-        self.driver.stats
-    }
-
-    /// Limits the search; applies to the current search from its start.
-    pub fn set_budget(&mut self, budget: Budget) {
-        self.driver.budget = budget;
-    }
-
     /// Chooses the branching rule (takes effect at the next node).
     pub fn set_branching(&mut self, branching: Branching) {
         self.branching = branching;
         self.links.lookahead = branching == Branching::Lookahead;
-    }
-
-    /// Turns on counting nodes per level (DLX1's profile).
-    pub fn enable_profile(&mut self) {
-        self.driver.enable_profile();
-    }
-
-    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
-    pub fn profile(&self) -> Option<&[u64]> {
-        self.driver.profile()
-    }
-
-    /// Whether the current search has been exhausted.
-    pub fn is_exhausted(&self) -> bool {
-        self.driver.is_exhausted()
     }
 
     /// Undoes everything: the search in progress and all preselected options.
@@ -372,17 +347,6 @@ impl<'m> LinksSolver<'m> {
         s.watch.clear();
     }
 
-    /// The solution just reported by [`next_solution`](Self::next_solution):
-    /// preselected options first, then the options chosen by the search.
-    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = self.driver.chosen().iter();
-        self.driver
-            .preselected
-            .iter()
-            .copied()
-            .chain(chosen.map(|&p| self.matrix.option_of_node(p as usize)))
-    }
-
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
@@ -407,19 +371,6 @@ impl<'m> LinksSolver<'m> {
             (_, false) => self.run::<false, false, 0>(),
             (_, true) => self.run::<false, true, 0>(),
         }
-    }
-
-    /// The option a cursor (a node) names.
-    pub(crate) fn driver_ref(&self) -> &Driver {
-        &self.driver
-    }
-
-    pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
-        &mut self.driver
-    }
-
-    pub(crate) fn cursor_option(&self, p: u32) -> OptionId {
-        self.matrix.option_of_node(p as usize)
     }
 
     /// The driver over the links kernel of one shape.
@@ -514,8 +465,68 @@ pub(crate) trait Steps {
 /// `first_solution`, `count`, `count_up_to`, `solutions` and its lazy
 /// iterator type, and the crate's [`Steps`] for the helpers over any engine.
 macro_rules! engine_queries {
+    // An engine's own solver: its driver is the field `driver`, and its
+    // cursor `$c` names the option `$option`.
+    ($solver:ident, $solutions:ident, |$s:ident, $c:ident| $option:expr) => {
+        impl $solver<'_> {
+            pub(crate) fn driver_ref(&self) -> &$crate::dlx::search::driver::Driver {
+                &self.driver
+            }
+
+            pub(crate) fn driver_mut_ref(&mut self) -> &mut $crate::dlx::search::driver::Driver {
+                &mut self.driver
+            }
+
+            /// The option a kernel's cursor names.
+            pub(crate) fn cursor_option(&self, $c: u32) -> $crate::dlx::OptionId {
+                let $s = self;
+                $option
+            }
+        }
+
+        $crate::dlx::search::engine_queries!($solver, $solutions);
+    };
     ($solver:ident, $solutions:ident) => {
         impl<'m> $solver<'m> {
+            /// The counters since the solver was made or last `reset`.
+            pub fn stats(&self) -> $crate::dlx::Stats {
+                self.driver_ref().stats
+            }
+
+            /// Limits the search; applies to the current search from its start.
+            pub fn set_budget(&mut self, budget: $crate::dlx::Budget) {
+                self.driver_mut_ref().budget = budget;
+            }
+
+            /// Whether the current search has been exhausted.
+            pub fn is_exhausted(&self) -> bool {
+                self.driver_ref().is_exhausted()
+            }
+
+            /// Turns on counting nodes per level (DLX1's profile).
+            pub fn enable_profile(&mut self) {
+                self.driver_mut_ref().enable_profile();
+            }
+
+            /// Nodes entered at each level, if `enable_profile` was called.
+            pub fn profile(&self) -> Option<&[u64]> {
+                self.driver_ref().profile()
+            }
+
+            /// The options preselected so far, in order.
+            pub fn preselected(&self) -> impl ExactSizeIterator<Item = $crate::dlx::OptionId> + '_ {
+                self.driver_ref().preselected.iter().copied()
+            }
+
+            /// The solution just reported by `next_solution`: preselected
+            /// options first, then the options chosen by the search, in
+            /// order.
+            pub fn solution(&self) -> impl Iterator<Item = $crate::dlx::OptionId> + '_ {
+                let chosen = self.driver_ref().chosen().iter();
+                self.preselected()
+                    .chain(chosen.map(|&c| self.cursor_option(c)))
+            }
+
             /// The first solution, from a fresh search: `Ok(None)` when there
             /// is none, `Err(Step::Budget)` when the budget ran out first.
             pub fn first_solution(
@@ -636,7 +647,9 @@ macro_rules! engine_queries {
 }
 pub(crate) use engine_queries;
 
-engine_queries!(LinksSolver, LinksSolutions);
+engine_queries!(LinksSolver, LinksSolutions, |s, p| s
+    .matrix
+    .option_of_node(p as usize));
 
 /// The conflict of preselecting an option of items `mine` that is no longer
 /// active: the first of the `preselected` options (given by their items)

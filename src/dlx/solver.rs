@@ -18,9 +18,10 @@ use std::sync::Arc;
 
 use super::engine::Shared;
 use super::search::driver::Driver;
+use super::search::Steps;
 use super::{
     BitsSolver, Branching, Budget, DenseSolver, EngineError, EngineKind, EngineTables, LinksSolver,
-    MasksSolver, Matrix, OptionId, PreselectError, Stats, Step,
+    MasksSolver, Matrix, OptionId, PreselectError, Step,
 };
 
 /// What a [`Solver`] is asked to be: an engine (`None`: the library
@@ -208,31 +209,6 @@ impl<'m> Solver<'m> {
         Ok(())
     }
 
-    /// The counters since the solver was made or last [`reset`](Self::reset).
-    pub fn stats(&self) -> Stats {
-        self.driver().stats
-    }
-
-    /// Limits the search; applies to the current search from its start.
-    pub fn set_budget(&mut self, budget: Budget) {
-        self.driver_mut().budget = budget;
-    }
-
-    /// Turns on counting nodes per level.
-    pub fn enable_profile(&mut self) {
-        self.driver_mut().enable_profile();
-    }
-
-    /// Nodes entered at each level, if [`enable_profile`](Self::enable_profile) was called.
-    pub fn profile(&self) -> Option<&[u64]> {
-        self.driver().profile()
-    }
-
-    /// Whether the current search has been exhausted.
-    pub fn is_exhausted(&self) -> bool {
-        self.driver().is_exhausted()
-    }
-
     /// Undoes everything: the search in progress and all preselected options.
     /// Zeroes the counters.
     pub fn reset(&mut self) {
@@ -262,45 +238,11 @@ impl<'m> Solver<'m> {
     /// ([`LinksSolver::preselect_all`]).
     pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
         match &mut self.inner {
-            Inner::Links(s) => {
-                s.reset_by_copy();
-                let result = options.iter().try_for_each(|&o| s.preselect(o));
-                if result.is_err() {
-                    s.reset_by_copy();
-                }
-                result
-            }
+            Inner::Links(s) => one_by_one(s, options, LinksSolver::reset_by_copy),
             Inner::Masks(s) => s.preselect_all(options),
-            Inner::Dense(s) => {
-                s.reset();
-                let result = options.iter().try_for_each(|&o| s.preselect(o));
-                if result.is_err() {
-                    s.reset();
-                }
-                result
-            }
-            Inner::Bits(s) => {
-                s.reset();
-                let result = options.iter().try_for_each(|&o| s.preselect(o));
-                if result.is_err() {
-                    s.reset();
-                }
-                result
-            }
+            Inner::Dense(s) => one_by_one(s, options, DenseSolver::reset),
+            Inner::Bits(s) => one_by_one(s, options, BitsSolver::reset),
         }
-    }
-
-    /// The options preselected so far, in order.
-    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.driver().preselected.iter().copied()
-    }
-
-    /// The solution just reported by [`next_solution`](Self::next_solution):
-    /// preselected options first, then the options chosen by the search.
-    pub fn solution(&self) -> impl Iterator<Item = OptionId> + '_ {
-        let chosen = self.driver().chosen().iter();
-        self.preselected()
-            .chain(chosen.map(|&c| self.cursor_option(c)))
     }
 
     /// Continues the search to its next solution.
@@ -330,3 +272,17 @@ impl<'m> Solver<'m> {
 }
 
 super::search::engine_queries!(Solver, Solutions);
+
+/// [`Solver::preselect_all`] by `reset` and one preselection at a time.
+fn one_by_one<S: Steps>(
+    s: &mut S,
+    options: &[OptionId],
+    reset: fn(&mut S),
+) -> Result<(), PreselectError> {
+    reset(s);
+    let result = options.iter().try_for_each(|&o| s.preselect(o));
+    if result.is_err() {
+        reset(s);
+    }
+    result
+}

@@ -9,9 +9,9 @@
 //! 324 items for 9×9. Option `(r·n + c)·n + (d − 1)` places digit d at
 //! (r, c) and covers its four items. The matrix is built once per size
 //! ([`SudokuMatrix`]) and shared; a puzzle's givens are *preselected*
-//! ([`crate::dlx::LinksSolver::preselect`]), the search runs, and
-//! [`crate::dlx::LinksSolver::reset_by_copy`] restores everything for the next
-//! puzzle, so nothing is built or allocated per puzzle.
+//! ([`Solver::preselect_all`], which replaces the last puzzle's), and the
+//! search runs, so nothing is built or allocated per puzzle. The layer names
+//! no engine: the library picks one for the rule ([`Solver::with_config`]).
 //!
 //! The search branches first-forced; a puzzle that goes
 //! [`LOOKAHEAD_AFTER`] nodes without a new solution starts over with
@@ -19,7 +19,7 @@
 //! 25×25 puzzles need and easier ones never reach.
 //!
 //! [`solve_on_threads`] spreads one puzzle over threads: the search cut into
-//! subtrees ([`LinksSolver::split`]), each solved as a puzzle of its own (the
+//! subtrees ([`Solver::split`]), each solved as a puzzle of its own (the
 //! givens plus the subtree's placements), the answers added up in search
 //! order.
 
@@ -391,7 +391,7 @@ pub const SUBTREES_PER_THREAD: usize = 16;
 
 /// Solves one puzzle on `jobs` threads, for a puzzle too hard for one: its
 /// search (with lookahead when `lookahead`, else first-forced) is cut into
-/// subtrees ([`LinksSolver::split`]), and each subtree is solved as the puzzle
+/// subtrees ([`Solver::split`]), and each subtree is solved as the puzzle
 /// with the subtree's placements added as givens, by a [`DlxSudoku`] of each
 /// thread (with lookahead from the start when `lookahead`). The answer is
 /// the one-thread answer: the solutions of every piece are added up (to

@@ -48,6 +48,30 @@ pub(crate) enum Enter {
     Item { first: Option<u32>, branch: bool },
 }
 
+impl Enter {
+    /// An item with no option left: a dead end.
+    pub(crate) const DEAD: Enter = Enter::Item {
+        first: None,
+        branch: false,
+    };
+
+    /// An item with one option left, `first`.
+    pub(crate) fn forced(first: Option<u32>) -> Enter {
+        Enter::Item {
+            first,
+            branch: false,
+        }
+    }
+
+    /// An item with two options or more, the first `first`.
+    pub(crate) fn branch(first: Option<u32>) -> Enter {
+        Enter::Item {
+            first,
+            branch: true,
+        }
+    }
+}
+
 /// Knuth's steps on one representation of the live matrix. A kernel is a
 /// type with no value (its const parameters say the matrix's shape); its
 /// steps take the immutable [`Tables`](Self::Tables), shared by every

@@ -301,9 +301,4 @@ impl LinksSolver<'_> {
         self.links.watch.clear();
         self.links.rebuilt = false;
     }
-
-    /// Options preselected so far, in order.
-    pub fn preselected(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
-        self.driver.preselected.iter().copied()
-    }
 }

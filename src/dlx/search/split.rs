@@ -26,7 +26,7 @@ use super::super::index::OptionId;
 use super::super::stats::Stats;
 use super::{Step, Steps};
 
-/// What [`LinksSolver::split`] meets, in the order of a one-thread search.
+/// What [`Solver::split`](crate::dlx::Solver::split) meets, in the order of a one-thread search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split<'a> {
     /// A node at the cut: the options the search chose above it (preselected

@@ -1,0 +1,50 @@
+//! The one unchecked slice access of the core, and its one SAFETY argument.
+//!
+//! Every kernel's hot loop indexes arrays by values it computed itself: link
+//! fields (dancing links), option numbers from mask bits, item numbers from
+//! option tables, word numbers below a const width. Each kernel states, in
+//! its module documentation, the invariants that keep those values in range
+//! (`dance.rs`, `dense.rs`, `bits.rs`, `masks.rs`), and only its own code,
+//! fed by tables that the matrix builder and its constructor made, computes
+//! them. Bounds checks cost the links engine a third of its speed
+//! (pentominoes 5×12: 136M updates/s checked, 203M unchecked), so the reads
+//! and writes below skip them.
+//!
+//! The argument, made once for all callers: a caller passes only an index
+//! that its module's invariants put below `s.len()`. Debug builds check it
+//! (`debug_assert!`), and CI runs the core's unit tests, which reach every
+//! kernel's paths, under Miri.
+
+/// `s[i]`, unchecked.
+#[inline(always)]
+pub(crate) fn at<T: Copy>(s: &[T], i: usize) -> T {
+    *get(s, i)
+}
+
+/// `&s[i]`, unchecked.
+#[inline(always)]
+pub(crate) fn get<T>(s: &[T], i: usize) -> &T {
+    debug_assert!(i < s.len());
+    // SAFETY: `i < s.len()` by the caller's invariants (module docs).
+    #[allow(unsafe_code)]
+    unsafe {
+        s.get_unchecked(i)
+    }
+}
+
+/// `&mut s[i]`, unchecked.
+#[inline(always)]
+pub(crate) fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < s.len());
+    // SAFETY: `i < s.len()` by the caller's invariants (module docs).
+    #[allow(unsafe_code)]
+    unsafe {
+        s.get_unchecked_mut(i)
+    }
+}
+
+/// `s[i] = v`, unchecked.
+#[inline(always)]
+pub(crate) fn set<T>(s: &mut [T], i: usize, v: T) {
+    *at_mut(s, i) = v;
+}
