@@ -86,6 +86,13 @@ pub(crate) struct CommonArgs {
     /// or lookahead from the first node (links).
     #[arg(long, value_enum, default_value = "first-forced")]
     branching: super::BranchingArg,
+    /// DLX search engine, as for `dlx cover`: `auto` (the library's choice
+    /// for the rule and the grid's size), or `links`, `dense`, `bits`,
+    /// `masks`. An engine that does not take the rule is an error before
+    /// anything is read; a size it cannot take (bits: 4×4 only; dense: a
+    /// state of at most 8 KB) is an error for each puzzle of that size.
+    #[arg(long, value_enum, default_value = "auto")]
+    engine: super::EngineArg,
     /// Start a puzzle over with lookahead after N search nodes without a new
     /// solution ("never" to keep the chosen rule). Puzzles plain DLX cannot
     /// finish (minimal 25×25) need it.
@@ -114,12 +121,14 @@ fn parse_after(s: &str) -> Result<After, String> {
 /// How the DLX solvers search (ignored by the baselines).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Tuning {
+    pub(crate) engine: Option<dlx::EngineKind>,
     pub(crate) branching: dlx::Branching,
     pub(crate) lookahead_after: Option<u64>,
 }
 
 impl Tuning {
     fn apply(self, solvers: &mut Solvers<'_>) {
+        solvers.set_engine(self.engine);
         solvers.set_branching(self.branching);
         solvers.set_lookahead_after(self.lookahead_after);
     }
@@ -261,12 +270,19 @@ pub(crate) struct Outcome {
     pub(crate) answer: Option<Answer>,
     pub(crate) solution: Option<Grid>,
     pub(crate) micros: f64,
+    /// The engine asked for cannot take this puzzle's size.
+    pub(crate) refused: Option<dlx::EngineError>,
 }
 
 /// Solves one record with `solvers`.
 pub(crate) fn solve_record(solvers: &mut Solvers<'_>, record: Record, limits: &Limits) -> Outcome {
     let start = Instant::now();
+    let refused = match &record.grid {
+        Ok(puzzle) => solvers.prepare(puzzle.box_side()).err(),
+        Err(_) => None,
+    };
     let (answer, solution) = match &record.grid {
+        Ok(_) if refused.is_some() => (None, None),
         Ok(puzzle) => {
             let mut solution = puzzle.clone();
             let answer = solvers.solve(puzzle, limits, &mut solution);
@@ -280,6 +296,7 @@ pub(crate) fn solve_record(solvers: &mut Solvers<'_>, record: Record, limits: &L
         answer,
         solution,
         micros: start.elapsed().as_secs_f64() * 1e6,
+        refused,
     }
 }
 
@@ -334,10 +351,12 @@ pub(crate) fn pipeline<R: BufRead + Send>(
         }
     }
     // With the rules that reach lookahead (it is what such puzzles need).
-    let lookahead = matches!(
-        (tuning.branching, tuning.lookahead_after),
-        (dlx::Branching::Lookahead, _) | (dlx::Branching::FirstForced, Some(_))
-    );
+    // A named engine searches as named, in the pipeline.
+    let lookahead = tuning.engine.is_none()
+        && matches!(
+            (tuning.branching, tuning.lookahead_after),
+            (dlx::Branching::Lookahead, _) | (dlx::Branching::FirstForced, Some(_))
+        );
     if let ([record], true) = (&ahead[..], lookahead) {
         if let (Ok(puzzle), true) = (&record.grid, kind == SolverKind::Dlx) {
             if let Some(cover) = matrices
@@ -360,6 +379,7 @@ pub(crate) fn pipeline<R: BufRead + Send>(
                     answer: Some(answer),
                     solution: (answer.solutions > 0).then_some(solution),
                     micros: start.elapsed().as_secs_f64() * 1e6,
+                    refused: None,
                 });
                 return;
             }
@@ -450,6 +470,12 @@ struct Totals {
 }
 
 fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
+    if let Some(engine) = args.engine.kind() {
+        if let Err(e) = engine.check_rule(args.branching.into()) {
+            eprintln!("dlx sudoku: {e}");
+            return exit::BAD_INPUT;
+        }
+    }
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -536,6 +562,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             jobs,
             args.solver.into(),
             Tuning {
+                engine: args.engine.kind(),
                 branching: args.branching.into(),
                 lookahead_after: args.lookahead_after.0,
             },
@@ -614,6 +641,8 @@ fn report(
     };
     if let Err(e) = &r.grid {
         say(&format_args!("invalid: {e}"));
+    } else if let Some(e) = &o.refused {
+        say(e);
     } else if status == Status::None && mode == Mode::Solve {
         say(&"no solution");
     } else if o.answer.is_some_and(|a| a.timed_out) {
@@ -685,6 +714,9 @@ fn json_line(o: &Outcome, name: &str, status: Status) -> String {
             .num("nodes", a.nodes);
     }
     if let Err(e) = &r.grid {
+        obj = obj.str("error", &e.to_string());
+    }
+    if let Some(e) = &o.refused {
         obj = obj.str("error", &e.to_string());
     }
     obj.float("micros", o.micros).finish()

@@ -67,6 +67,15 @@ impl EngineKind {
         }
     }
 
+    /// [`supports`](Self::supports), as an error that says why not.
+    pub fn check_rule(self, branching: Branching) -> Result<(), EngineError> {
+        if self.supports(branching) {
+            Ok(())
+        } else {
+            Err(EngineError::rule(self, branching))
+        }
+    }
+
     /// Whether the engine searches with `branching` as the rule says: links
     /// every rule; dense and bits Knuth's and first-forced (bits walks
     /// Knuth's tree for both: its least len costs no more than the first

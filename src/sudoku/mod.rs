@@ -181,7 +181,9 @@ impl SolverKind {
 /// first use. This is what a thread holds.
 pub struct Solvers<'m> {
     kind: SolverKind,
-    config: crate::dlx::Config,
+    /// The engine named for the DLX solvers (`None`: the library's choice).
+    engine: Option<crate::dlx::EngineKind>,
+    branching: crate::dlx::Branching,
     lookahead_after: Option<u64>,
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
@@ -193,7 +195,8 @@ impl<'m> Solvers<'m> {
     pub fn new(kind: SolverKind, matrices: &'m Matrices) -> Self {
         Solvers {
             kind,
-            config: crate::dlx::Config::new().branching(crate::dlx::Branching::FirstForced),
+            engine: None,
+            branching: crate::dlx::Branching::FirstForced,
             lookahead_after: Some(cover::LOOKAHEAD_AFTER),
             matrices,
             dlx: (0..9).map(|_| None).collect(),
@@ -215,9 +218,42 @@ impl<'m> Solvers<'m> {
     /// [`Branching::FirstForced`](crate::dlx::Branching::FirstForced)), each
     /// searched by the library's engine for the rule.
     pub fn set_branching(&mut self, branching: crate::dlx::Branching) {
-        self.config = self.config.branching(branching);
+        self.branching = branching;
         // Made again, for the new rule, on first use.
         self.dlx.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// The engine of the DLX solvers (`None`, the default: the library's
+    /// choice for the rule and the size). An engine that cannot take a size
+    /// or the rule makes [`prepare`](Self::prepare) fail for that size.
+    pub fn set_engine(&mut self, engine: Option<crate::dlx::EngineKind>) {
+        self.engine = engine;
+        self.dlx.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// The configuration of the DLX solvers.
+    fn config(&self) -> crate::dlx::Config {
+        let config = crate::dlx::Config::new().branching(self.branching);
+        match self.engine {
+            Some(e) => config.engine(e),
+            None => config,
+        }
+    }
+
+    /// Makes the solver for grids of box side `b` (done by the first
+    /// [`solve`](SudokuSolver::solve) of that size otherwise): an error when
+    /// the DLX engine named cannot take the size or the rule.
+    pub fn prepare(&mut self, b: usize) -> Result<(), crate::dlx::EngineError> {
+        if self.kind != SolverKind::Dlx || b >= self.dlx.len() || self.dlx[b].is_some() {
+            return Ok(());
+        }
+        let Some(cover) = self.matrices.get(b) else {
+            return Ok(());
+        };
+        let mut s = DlxSudoku::with_config(cover, self.config())?;
+        s.set_lookahead_after(self.lookahead_after);
+        self.dlx[b] = Some(s);
+        Ok(())
     }
 
     /// When the DLX solvers start a puzzle over with lookahead (see
@@ -239,23 +275,15 @@ impl SudokuSolver for Solvers<'_> {
         let b = puzzle.box_side();
         match self.kind {
             SolverKind::Dlx => {
-                let Some(cover) = self.matrices.get(b) else {
+                // A size the engine named cannot take: nothing is known
+                // (`prepare` says why).
+                if self.prepare(b).is_err() {
                     return Answer::default();
-                };
-                let slot = &mut self.dlx[b];
-                let solver = match slot {
-                    Some(s) => s,
-                    None => match DlxSudoku::with_config(cover, self.config) {
-                        Ok(mut s) => {
-                            s.set_lookahead_after(self.lookahead_after);
-                            slot.insert(s)
-                        }
-                        // The library's choice (no engine named) takes every
-                        // size and rule.
-                        Err(_) => return Answer::default(),
-                    },
-                };
-                solver.solve(puzzle, limits, solution)
+                }
+                match &mut self.dlx.get_mut(b) {
+                    Some(Some(s)) => s.solve(puzzle, limits, solution),
+                    _ => Answer::default(),
+                }
             }
             SolverKind::Backtrack | SolverKind::BacktrackMrv => {
                 let mrv = self.kind == SolverKind::BacktrackMrv;
