@@ -204,6 +204,20 @@ fn refusals_name_the_engine_and_the_reason() {
     let mut s = Solver::with_config(&q, Config::new().engine(EngineKind::Masks)).unwrap();
     assert_eq!(s.branching(), Branching::FirstForced);
     assert!(s.set_branching(Branching::Knuth).is_err());
+    // The engines' own solvers refuse the same rules.
+    let d = dlx::DenseMatrix::new(&q).unwrap();
+    let e = dlx::DenseSolver::new(&d)
+        .set_branching(Branching::Lookahead)
+        .unwrap_err();
+    assert_eq!(e.engine(), EngineKind::Dense);
+    let b = dlx::BitsMatrix::new(&q).unwrap();
+    assert!(dlx::BitsSolver::new(&b)
+        .set_branching(Branching::Lookahead)
+        .is_err());
+    let m = dlx::MasksMatrix::new(&q).unwrap();
+    let mut masks = dlx::MasksSolver::new(&m);
+    assert!(masks.set_branching(Branching::Knuth).is_err());
+    assert!(masks.set_branching(Branching::FirstForced).is_ok());
 }
 
 #[test]

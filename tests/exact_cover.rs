@@ -539,7 +539,7 @@ fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
     if !dense.is_exhausted() {
         return Ok(());
     }
-    dense.set_branching(Branching::FirstForced);
+    dense.set_branching(Branching::FirstForced).unwrap();
     dense.restart();
     let mut forced = Vec::new();
     while dense.next_solution() == Step::Solution {
@@ -591,7 +591,7 @@ fn bits_agrees(m: &Matrix, b: &BitsMatrix) -> Result<(), TestCaseError> {
     let mut links = LinksSolver::new(m);
     for branching in [Branching::Knuth, Branching::FirstForced] {
         let mut bits = BitsSolver::new(b);
-        bits.set_branching(branching);
+        bits.set_branching(branching).unwrap();
         links.reset();
         let mut first = None;
         for _ in 0..2000 {
@@ -695,7 +695,7 @@ fn dense_engine_counts_oeis() {
     let counts = |m: &Matrix, branching| {
         let d = DenseMatrix::new(m).unwrap();
         let mut s = DenseSolver::new(&d);
-        s.set_branching(branching);
+        s.set_branching(branching).unwrap();
         let c = s.count();
         assert!(c.complete);
         c.solutions
@@ -802,7 +802,7 @@ fn split_matches_whole(
     links.set_branching(branching);
     let mut dense = d.as_ref().map(DenseSolver::new);
     if let Some(s) = &mut dense {
-        s.set_branching(branching);
+        s.set_branching(branching).unwrap();
     }
     let mut got = Vec::new();
     for (subtree, options) in pieces {

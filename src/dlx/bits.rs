@@ -53,6 +53,7 @@ use super::search::{conflict, engine_queries, Branching, PreselectError, Step};
 use super::stats::Stats;
 use super::unchecked::at;
 use super::Matrix;
+use super::{EngineError, EngineKind};
 use std::fmt;
 
 /// Calls a method generic over the state's shape `<W, B>` with the shape
@@ -462,9 +463,12 @@ impl<'m> BitsSolver<'m> {
         s
     }
 
-    /// The branching rule. Every rule searches Knuth's tree here (see the
-    /// module documentation); kept so that the engines are interchangeable.
-    pub fn set_branching(&mut self, _branching: Branching) {}
+    /// The branching rule: Knuth's and first-forced both search Knuth's tree
+    /// here (see the module documentation: a forced item is always the least
+    /// len); lookahead is the links engine's only, and is refused.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        EngineKind::Bits.check_rule(branching)
+    }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {

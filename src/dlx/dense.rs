@@ -52,6 +52,7 @@ use super::search::{conflict, engine_queries, Branching, PreselectError, Step};
 use super::stats::Stats;
 use super::unchecked::{at, at_mut};
 use super::Matrix;
+use super::{EngineError, EngineKind};
 use std::fmt;
 
 /// The len of a covered item (no uncovered item reaches it: see
@@ -700,10 +701,21 @@ impl<'m> DenseSolver<'m> {
     }
 
     /// The branching rule: [`Branching::Knuth`] or [`Branching::FirstForced`]
-    /// (see the module documentation); lookahead is the DLX solver's only, and
-    /// is taken here as first-forced.
-    pub fn set_branching(&mut self, branching: Branching) {
+    /// (see the module documentation); lookahead is the links engine's only,
+    /// and is refused (nothing changes).
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        EngineKind::Dense.check_rule(branching)?;
         self.branching = branching;
+        Ok(())
+    }
+
+    /// A solver over `tables` searching with `branching`, a rule the dense
+    /// engine takes (the caller checked it: [`EngineKind::supports`]).
+    pub(crate) fn with_rule(tables: Shared<'m, DenseMatrix>, branching: Branching) -> Self {
+        debug_assert!(EngineKind::Dense.supports(branching));
+        let mut s = Self::with_tables(tables);
+        s.branching = branching;
+        s
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
@@ -818,7 +830,7 @@ mod tests {
                 s
             })
             .collect();
-        dense.set_branching(Branching::FirstForced);
+        dense.set_branching(Branching::FirstForced).unwrap();
         let mut forced: Vec<Vec<OptionId>> = dense
             .solutions()
             .map(|mut s| {

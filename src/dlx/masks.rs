@@ -67,6 +67,7 @@ use super::search::{conflict, engine_queries, Branching, PreselectError, Step};
 use super::stats::Stats;
 use super::unchecked::{at, set};
 use super::Matrix;
+use super::{EngineError, EngineKind};
 use std::fmt;
 use std::ops::{BitAnd, BitXor, Not};
 
@@ -932,10 +933,12 @@ impl<'m> MasksSolver<'m> {
         s
     }
 
-    /// The branching rule. This engine has one tree, forced moves first
-    /// (see the module documentation); kept so that the engines are
-    /// interchangeable.
-    pub fn set_branching(&mut self, _branching: Branching) {}
+    /// The branching rule: this engine has one tree, forced moves first
+    /// (see the module documentation), which is [`Branching::FirstForced`];
+    /// every other rule is refused.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        EngineKind::Masks.check_rule(branching)
+    }
 
     /// Undoes everything, preselected options included; zeroes the counters.
     pub fn reset(&mut self) {

@@ -17,6 +17,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::engine::Shared;
 use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
@@ -201,10 +202,9 @@ pub fn count_parallel(
             s.set_branching(branching);
             s
         }),
+        // The rule was checked above.
         Engine::Dense(d) => count_with(jobs, || {
-            let mut s = DenseSolver::new(d);
-            s.set_branching(branching);
-            s
+            DenseSolver::with_rule(Shared::Borrowed(d), branching)
         }),
         Engine::Bits(b) => count_with(jobs, || BitsSolver::new(b)),
         Engine::Masks(m) => count_with(jobs, || MasksSolver::new(m)),

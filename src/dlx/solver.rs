@@ -147,9 +147,11 @@ impl<'m> Solver<'m> {
     fn over(matrix: &'m Matrix, tables: EngineTables, branching: Branching) -> Solver<'m> {
         let inner = match tables {
             EngineTables::Dense(d) => {
-                let mut s = DenseSolver::with_tables(Shared::Owned(Arc::new(d)));
-                s.set_branching(branching);
-                Inner::Dense(s)
+                // The tables were built for this rule, so the engine takes it.
+                Inner::Dense(DenseSolver::with_rule(
+                    Shared::Owned(Arc::new(d)),
+                    branching,
+                ))
             }
             EngineTables::Bits(b) => {
                 Inner::Bits(BitsSolver::with_tables(Shared::Owned(Arc::new(b))))
@@ -193,19 +195,13 @@ impl<'m> Solver<'m> {
     /// Chooses the branching rule (takes effect at the next node); a rule
     /// the engine does not take is refused and changes nothing.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
-        let kind = self.engine();
-        if !kind.supports(branching) {
-            return Err(EngineError::rule(kind, branching));
-        }
-        self.branching = branching;
         match &mut self.inner {
             Inner::Links(s) => s.set_branching(branching),
-            Inner::Dense(s) => s.set_branching(branching),
-            // Knuth's tree for both rules (see EngineKind::supports).
-            Inner::Bits(_) => {}
-            // First-forced is its only rule.
-            Inner::Masks(_) => {}
+            Inner::Dense(s) => s.set_branching(branching)?,
+            Inner::Bits(s) => s.set_branching(branching)?,
+            Inner::Masks(s) => s.set_branching(branching)?,
         }
+        self.branching = branching;
         Ok(())
     }
 
