@@ -282,3 +282,103 @@ fn one_by_one<S: Steps>(
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    //! Random small matrices on every engine and rule the library accepts,
+    //! against a brute-force count: the property the integration tests
+    //! check with proptest, here with a few seeded cases so that it also
+    //! runs under Miri (which checks every kernel's unchecked access).
+    use super::*;
+    use crate::dlx::{verify_cover, Branching, MatrixBuilder};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A random matrix: up to 6 primary and 2 secondary items, up to 10
+    /// options of 1 to 4 distinct items, colors on secondary items when
+    /// `colors`.
+    fn random(rng: &mut StdRng, colors: bool) -> Matrix {
+        let mut b = MatrixBuilder::new();
+        let np = rng.gen_range(1..=6);
+        let ns = rng.gen_range(0..=2);
+        let primary: Vec<_> = (0..np)
+            .map(|i| b.primary(&format!("p{i}")).unwrap())
+            .collect();
+        let secondary: Vec<_> = (0..ns)
+            .map(|i| b.secondary(&format!("s{i}")).unwrap())
+            .collect();
+        for _ in 0..rng.gen_range(1..=10) {
+            let mut items: Vec<_> = primary
+                .iter()
+                .chain(&secondary)
+                .copied()
+                .filter(|_| rng.gen_bool(0.4))
+                .collect();
+            if items.is_empty() {
+                items.push(primary[rng.gen_range(0..np)]);
+            }
+            items.truncate(4);
+            if colors && items.iter().any(|i| secondary.contains(i)) {
+                let named: Vec<String> = items
+                    .iter()
+                    .map(|&i| match secondary.iter().position(|&s| s == i) {
+                        Some(k) => format!("s{k}:{}", rng.gen_range(1..=2)),
+                        None => {
+                            let k = primary.iter().position(|&p| p == i).unwrap_or(0);
+                            format!("p{k}")
+                        }
+                    })
+                    .collect();
+                b.option_by_names(named.iter().map(String::as_str)).unwrap();
+            } else {
+                b.option(&items).unwrap();
+            }
+        }
+        b.build().unwrap()
+    }
+
+    /// Solutions by trying every subset of options.
+    fn brute_force(m: &Matrix) -> u64 {
+        let k = m.option_count();
+        (0u32..1 << k)
+            .filter(|mask| {
+                let chosen: Vec<OptionId> = (0..k)
+                    .filter(|b| mask >> b & 1 == 1)
+                    .map(OptionId::must)
+                    .collect();
+                verify_cover(m, &chosen).is_ok()
+            })
+            .count() as u64
+    }
+
+    #[test]
+    fn every_engine_and_rule_counts_random_matrices_as_brute_force() {
+        let mut rng = StdRng::seed_from_u64(14);
+        let cases = if cfg!(miri) { 6 } else { 60 };
+        for case in 0..cases {
+            let m = random(&mut rng, case % 3 == 2);
+            let want = brute_force(&m);
+            let mut engines = 0;
+            for engine in EngineKind::ALL {
+                for rule in [
+                    Branching::Knuth,
+                    Branching::FirstForced,
+                    Branching::Lookahead,
+                ] {
+                    let config = Config::new().engine(engine).branching(rule);
+                    let Ok(mut s) = Solver::with_config(&m, config) else {
+                        continue;
+                    };
+                    engines += 1;
+                    let all: Vec<_> = s.solutions().collect();
+                    for sol in &all {
+                        verify_cover(&m, sol).unwrap();
+                    }
+                    assert_eq!(all.len() as u64, want, "case {case}: {engine}, {rule:?}");
+                }
+            }
+            // Links takes every rule, whatever the matrix.
+            assert!(engines >= 3, "case {case}");
+        }
+    }
+}
