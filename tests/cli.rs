@@ -683,7 +683,23 @@ fn sudoku_engines_by_name() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(text(&out.stderr).contains("masks engine does not search with the knuth rule"));
-    // Bits takes 4×4 only: each 9×9 puzzle is an error naming the engine.
+    // Bits takes Knuth's rule only: first-forced is refused before reading.
+    let out = run(
+        &[
+            "sudoku",
+            "check",
+            "--engine",
+            "bits",
+            "--branching",
+            "first-forced",
+        ],
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("bits engine does not search with the first-forced rule"));
+    // Bits alone searches with its own rule, and takes 4×4 only: each 9×9
+    // puzzle is an error naming the engine.
     let out = run(&["sudoku", "check", "--engine", "bits"], &input);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(text(&out.stdout), "invalid\ninvalid\n");

@@ -163,7 +163,7 @@ fn the_library_chooses_and_keeps_knuths_counters() {
 fn refusals_name_the_engine_and_the_reason() {
     let colored = knuth::read("A | x\nA x:1\nA x:2\n".as_bytes()).unwrap();
     let q = queens(6).unwrap();
-    let want: [(EngineKind, &Matrix, Option<Branching>, &str); 7] = [
+    let want: [(EngineKind, &Matrix, Option<Branching>, &str); 8] = [
         (EngineKind::Dense, &colored, None, "colors"),
         (EngineKind::Bits, &colored, None, "colors"),
         (EngineKind::Masks, &colored, None, "colors"),
@@ -178,6 +178,12 @@ fn refusals_name_the_engine_and_the_reason() {
             &q,
             Some(Branching::Lookahead),
             "lookahead",
+        ),
+        (
+            EngineKind::Bits,
+            &q,
+            Some(Branching::FirstForced),
+            "first-forced",
         ),
         (EngineKind::Masks, &q, Some(Branching::Knuth), "knuth"),
         (
@@ -199,8 +205,11 @@ fn refusals_name_the_engine_and_the_reason() {
     // A later change of rule is refused the same way and changes nothing.
     let mut s = Solver::with_config(&q, Config::new().engine(EngineKind::Bits)).unwrap();
     assert!(s.set_branching(Branching::Lookahead).is_err());
+    assert!(s.set_branching(Branching::FirstForced).is_err());
     assert_eq!(s.branching(), Branching::Knuth);
+    let mut s = Solver::with_config(&q, Config::new().engine(EngineKind::Dense)).unwrap();
     assert!(s.set_branching(Branching::FirstForced).is_ok());
+    assert_eq!(s.branching(), Branching::FirstForced);
     let mut s = Solver::with_config(&q, Config::new().engine(EngineKind::Masks)).unwrap();
     assert_eq!(s.branching(), Branching::FirstForced);
     assert!(s.set_branching(Branching::Knuth).is_err());

@@ -81,11 +81,12 @@ pub(crate) struct CommonArgs {
     /// Solver to use.
     #[arg(long, value_enum, default_value = "dlx")]
     solver: SolverArg,
-    /// DLX branching rule: first-forced (forced cells and digits first, on
-    /// the masks engine: the fastest), knuth (DLX1's, on the links engine),
-    /// or lookahead from the first node (links).
-    #[arg(long, value_enum, default_value = "first-forced")]
-    branching: super::BranchingArg,
+    /// DLX branching rule: first-forced (the default: forced cells and
+    /// digits first, on the masks engine, the fastest), knuth (DLX1's, on
+    /// the links engine), or lookahead from the first node (links). With an
+    /// engine named that does not take first-forced (bits), its own rule.
+    #[arg(long, value_enum)]
+    branching: Option<super::BranchingArg>,
     /// DLX search engine, as for `dlx cover`: `auto` (the library's choice
     /// for the rule and the grid's size), or `links`, `dense`, `bits`,
     /// `masks`. An engine that does not take the rule is an error before
@@ -102,6 +103,18 @@ pub(crate) struct CommonArgs {
     /// A puzzle given up on is reported `timeout`, and the exit code is 3.
     #[arg(long, default_value = "0", value_parser = super::parse_duration)]
     timeout: Duration,
+}
+
+impl CommonArgs {
+    /// The rule asked for, else first-forced, or the named engine's own
+    /// when it does not take first-forced.
+    fn rule(&self) -> dlx::Branching {
+        match (self.branching, self.engine.kind()) {
+            (Some(b), _) => b.into(),
+            (None, Some(e)) => e.rule_preferring(dlx::Branching::FirstForced),
+            (None, None) => dlx::Branching::FirstForced,
+        }
+    }
 }
 
 /// A node count, or never.
@@ -471,7 +484,7 @@ struct Totals {
 
 fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     if let Some(engine) = args.engine.kind() {
-        if let Err(e) = engine.check_rule(args.branching.into()) {
+        if let Err(e) = engine.check_rule(args.rule()) {
             eprintln!("dlx sudoku: {e}");
             return exit::BAD_INPUT;
         }
@@ -563,7 +576,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             args.solver.into(),
             Tuning {
                 engine: args.engine.kind(),
-                branching: args.branching.into(),
+                branching: args.rule(),
                 lookahead_after: args.lookahead_after.0,
             },
             &matrices,

@@ -463,9 +463,8 @@ impl<'m> BitsSolver<'m> {
         s
     }
 
-    /// The branching rule: Knuth's and first-forced both search Knuth's tree
-    /// here (see the module documentation: a forced item is always the least
-    /// len); lookahead is the links engine's only, and is refused.
+    /// The branching rule: Knuth's is this engine's only (its choice is the
+    /// leftmost least len); any other is refused.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
         EngineKind::Bits.check_rule(branching)
     }

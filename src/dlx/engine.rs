@@ -11,10 +11,10 @@
 //! `meta` chooses among its engines). Asking for an engine that cannot take
 //! the matrix or the rule is an [`EngineError`], never a silent substitution.
 //!
-//! The automatic choice, measured (README, "Engines"): bits where it applies
-//! (at most 64 primary items and 512 options); else dense where
-//! [`DenseMatrix::recommended`] says it is faster; else, for a rule other
-//! than Knuth's, masks where it applies; else links. Lookahead is the links
+//! The automatic choice, measured (BENCHMARKS.md): for Knuth's rule, bits
+//! where it applies (at most 64 primary items and 512 options); else dense
+//! where [`DenseMatrix::recommended`] says it is faster; else, for
+//! first-forced, masks where it applies; else links. Lookahead is the links
 //! engine's alone. Knuth's rule never gets masks, whose tree is its own: with
 //! [`Branching::Knuth`] the counters are always DLX1's.
 
@@ -32,7 +32,7 @@ pub enum EngineKind {
     /// at most 8 KB; Knuth's rule and first-forced.
     Dense,
     /// Lens as bit-sliced counters: no colors, at most 64 primary items and
-    /// 512 options; Knuth's tree for Knuth's rule and first-forced alike.
+    /// 512 options; Knuth's rule only (its choice is the least len).
     Bits,
     /// A bitmask of options per item, forced moves first, a tree of its own:
     /// no colors, no item in more than 64 options; first-forced only.
@@ -67,6 +67,16 @@ impl EngineKind {
         }
     }
 
+    /// `preferred` when the engine takes it, else the engine's own
+    /// [`default_rule`](Self::default_rule).
+    pub fn rule_preferring(self, preferred: Branching) -> Branching {
+        if self.supports(preferred) {
+            preferred
+        } else {
+            self.default_rule()
+        }
+    }
+
     /// [`supports`](Self::supports), as an error that says why not.
     pub fn check_rule(self, branching: Branching) -> Result<(), EngineError> {
         if self.supports(branching) {
@@ -77,14 +87,15 @@ impl EngineKind {
     }
 
     /// Whether the engine searches with `branching` as the rule says: links
-    /// every rule; dense and bits Knuth's and first-forced (bits walks
-    /// Knuth's tree for both: its least len costs no more than the first
-    /// forced item, and a forced item is always least); masks first-forced
-    /// (forced moves first, in a tree of its own).
+    /// every rule; dense Knuth's and first-forced; bits Knuth's only (its
+    /// choice is always the leftmost least len, so it cannot walk
+    /// first-forced's tree); masks first-forced (forced moves first, in a
+    /// tree of its own).
     pub fn supports(self, branching: Branching) -> bool {
         match (self, branching) {
             (EngineKind::Links, _) => true,
-            (EngineKind::Dense | EngineKind::Bits, b) => b != Branching::Lookahead,
+            (EngineKind::Dense, b) => b != Branching::Lookahead,
+            (EngineKind::Bits, b) => b == Branching::Knuth,
             (EngineKind::Masks, b) => b == Branching::FirstForced,
         }
     }
@@ -152,6 +163,7 @@ impl fmt::Display for EngineError {
                 rule_name(*b),
                 match e {
                     EngineKind::Masks => " (it takes first-forced: forced moves first)",
+                    EngineKind::Bits => " (it takes Knuth's rule only)",
                     _ => " (lookahead is the links engine's)",
                 }
             ),
@@ -220,8 +232,10 @@ impl EngineTables {
         if branching == Branching::Lookahead {
             return EngineTables::Links;
         }
-        if let Ok(b) = BitsMatrix::new(matrix) {
-            return EngineTables::Bits(b);
+        if EngineKind::Bits.supports(branching) {
+            if let Ok(b) = BitsMatrix::new(matrix) {
+                return EngineTables::Bits(b);
+            }
         }
         if DenseMatrix::recommended(matrix) {
             if let Ok(d) = DenseMatrix::new(matrix) {

@@ -103,7 +103,7 @@ impl SudokuMatrix {
 
 /// The DLX Sudoku solver for one grid size, over a shared [`SudokuMatrix`]:
 /// a [`Solver`] of the library's choice for the rule (first-forced by
-/// default: the masks engine on every size but 4×4, where bits is faster),
+/// default: the masks engine),
 /// and, made the first time a puzzle needs it, a second one with
 /// [`Branching::Lookahead`].
 #[derive(Debug)]
