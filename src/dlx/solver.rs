@@ -129,8 +129,14 @@ impl<'m> Solver<'m> {
     /// A solver for `matrix` by the fastest engine that honours Knuth's rule
     /// (its counters are DLX1's). This builds the engine's tables.
     pub fn new(matrix: &'m Matrix) -> Solver<'m> {
-        let tables = EngineTables::auto(matrix, Branching::Knuth);
-        Solver::over(matrix, tables, Branching::Knuth)
+        Solver::with_rule(matrix, Branching::Knuth)
+    }
+
+    /// A solver for `matrix` by the fastest engine that honours `branching`
+    /// (the library's choice never fails: links takes every rule).
+    pub fn with_rule(matrix: &'m Matrix, branching: Branching) -> Solver<'m> {
+        let tables = EngineTables::auto(matrix, branching);
+        Solver::over(matrix, tables, branching)
     }
 
     /// A solver for `matrix` as `config` asks, or why the engine asked for

@@ -128,11 +128,23 @@ const LOOKAHEAD_CHUNK: u64 = 32;
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`, first-forced, by the library's engine.
     pub fn new(cover: &'m SudokuMatrix) -> Self {
-        let config = Config::new().branching(Branching::FirstForced);
-        match Self::with_config(cover, config) {
-            Ok(s) => s,
-            // The library's choice takes every matrix and rule.
-            Err(e) => unreachable!("{e}"),
+        let solver = Solver::with_rule(&cover.matrix, Branching::FirstForced);
+        DlxSudoku::over(
+            cover,
+            Config::new().branching(Branching::FirstForced),
+            solver,
+        )
+    }
+
+    /// The solver over `cover` that `config` asked for.
+    fn over(cover: &'m SudokuMatrix, config: Config, solver: Solver<'m>) -> Self {
+        DlxSudoku {
+            cover,
+            config,
+            solver,
+            look: None,
+            givens: Vec::with_capacity(cover.matrix.primary_count()),
+            lookahead_after: Some(LOOKAHEAD_AFTER),
         }
     }
 
@@ -140,15 +152,7 @@ impl<'m> DlxSudoku<'m> {
     /// the engine cannot take this size or rule.
     pub fn with_config(cover: &'m SudokuMatrix, config: Config) -> Result<Self, EngineError> {
         let solver = Solver::with_config(&cover.matrix, config)?;
-        let givens = Vec::with_capacity(cover.matrix.primary_count());
-        Ok(DlxSudoku {
-            cover,
-            config,
-            solver,
-            look: None,
-            givens,
-            lookahead_after: Some(LOOKAHEAD_AFTER),
-        })
+        Ok(DlxSudoku::over(cover, config, solver))
     }
 
     /// The box side this solver handles.
@@ -348,14 +352,9 @@ impl SudokuSolver for DlxSudoku<'_> {
         let nodes = answer.nodes;
         let look = match &mut self.look {
             Some(look) => look,
-            None => {
-                let config = Config::new().branching(Branching::Lookahead);
-                match Solver::with_config(&self.cover.matrix, config) {
-                    Ok(s) => self.look.insert(s),
-                    // The library's choice takes every matrix and rule.
-                    Err(e) => unreachable!("{e}"),
-                }
-            }
+            None => self
+                .look
+                .insert(Solver::with_rule(&self.cover.matrix, Branching::Lookahead)),
         };
         if look.preselect_all(&self.givens).is_err() {
             answer.complete = true;
