@@ -252,24 +252,16 @@ impl<'m> Solver<'m> {
         each!(&mut self.inner, s => s.next_solution())
     }
 
-    fn driver(&self) -> &Driver {
-        each!(&self.inner, s => s.driver_ref())
-    }
-
-    fn driver_mut(&mut self) -> &mut Driver {
-        each!(&mut self.inner, s => s.driver_mut_ref())
-    }
-
     fn cursor_option(&self, cur: u32) -> OptionId {
         each!(&self.inner, s => s.cursor_option(cur))
     }
 
     pub(crate) fn driver_ref(&self) -> &Driver {
-        self.driver()
+        each!(&self.inner, s => s.driver_ref())
     }
 
     pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
-        self.driver_mut()
+        each!(&mut self.inner, s => s.driver_mut_ref())
     }
 }
 
