@@ -160,7 +160,7 @@ impl fmt::Display for EngineError {
             ErrorKind::Rule(b) => write!(
                 f,
                 "the {e} engine does not search with the {} rule{}",
-                rule_name(*b),
+                Branching::name(*b),
                 match e {
                     EngineKind::Masks => " (it takes first-forced: forced moves first)",
                     EngineKind::Bits => " (it takes Knuth's rule only)",
@@ -175,15 +175,6 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
-
-/// A rule's name, as `--branching` spells it.
-fn rule_name(b: Branching) -> &'static str {
-    match b {
-        Branching::Knuth => "knuth",
-        Branching::FirstForced => "first-forced",
-        Branching::Lookahead => "lookahead",
-    }
-}
 
 /// An engine with its tables, built once from one matrix; any number of
 /// solvers and threads share it.

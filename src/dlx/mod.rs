@@ -51,11 +51,11 @@
 //! ([`Stats`]) are DLX1's: *nodes* and *updates*.
 
 mod bits;
-mod dance;
 mod dense;
 mod engine;
 mod index;
 pub mod knuth;
+mod links;
 mod masks;
 mod matrix;
 mod parallel;
@@ -73,13 +73,12 @@ pub use dense::{
 };
 pub use engine::{EngineError, EngineKind, EngineTables};
 pub use index::{ColorId, ItemId, OptionId};
+pub use links::{LinksSolutions, LinksSolver};
 pub use masks::{MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub(crate) use parallel::Cut;
 pub use parallel::{count_parallel, Engine, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};
-pub use search::{
-    Branching, Budget, Count, LinksSolutions, LinksSolver, PreselectError, Split, Step,
-};
+pub use search::{Branching, Budget, Count, PreselectError, Split, Step};
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;
 pub use verify::verify_cover;

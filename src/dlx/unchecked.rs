@@ -4,8 +4,8 @@
 //! fields (dancing links), option numbers from mask bits, item numbers from
 //! option tables, word numbers below a const width. Each kernel states, in
 //! its module documentation, the invariants that keep those values in range
-//! (`dance.rs`, `dense.rs`, `bits.rs`, `masks.rs`), and only its own code,
-//! fed by tables that the matrix builder and its constructor made, computes
+//! (`links/dance.rs`, `dense/mod.rs`, `bits/mod.rs`, `masks/mod.rs`), and
+//! only its own code, fed by tables that the matrix builder and its constructor made, computes
 //! them. Bounds checks cost the links engine a third of its speed
 //! (pentominoes 5×12: 136M updates/s checked, 203M unchecked), so the reads
 //! and writes below skip them.

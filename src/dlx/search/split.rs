@@ -1,4 +1,4 @@
-//! Cutting one search into subtrees ([`LinksSolver::split`]), so that they can be
+//! Cutting one search into subtrees ([`LinksSolver::split`](crate::dlx::LinksSolver::split)), so that they can be
 //! searched apart — on several threads, by any engine.
 //!
 //! The split runs the search down to a depth and no further: each node it
@@ -33,12 +33,12 @@ pub enum Split<'a> {
     /// options not included): one per branch point above it, and one per
     /// forced level.
     Subtree(&'a [OptionId]),
-    /// A solution above the cut, as [`LinksSolver::solution`](super::LinksSolver::solution)
+    /// A solution above the cut, as [`LinksSolver::solution`](crate::dlx::LinksSolver::solution)
     /// gives it (preselected options first).
     Solution(&'a [OptionId]),
 }
 
-/// [`LinksSolver::split`], for any engine: the driver's cut does the work.
+/// [`LinksSolver::split`](crate::dlx::LinksSolver::split), for any engine: the driver's cut does the work.
 pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
     let budget = std::mem::take(&mut s.driver_mut().budget);
     s.restart();

@@ -13,9 +13,10 @@
 //! and loses when they hide little: on 17-clue Sudoku givens it ran 12% more
 //! instructions than one by one (cachegrind, 2,000 puzzles).
 
-use super::super::dance::{commit_others, cover, uncommit_others, uncover, COVERED};
-use super::super::index::OptionId;
-use super::{LinksSolver, PreselectError};
+use super::dance::{commit_others, cover, uncommit_others, uncover, COVERED};
+use super::LinksSolver;
+use crate::dlx::index::OptionId;
+use crate::dlx::search::PreselectError;
 
 impl LinksSolver<'_> {
     /// Commits to `option` before the search, as if it had been chosen at a

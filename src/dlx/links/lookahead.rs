@@ -39,12 +39,12 @@
 //! [`Branching::Lookahead`]: super::Branching::Lookahead
 //! [`Branching::FirstForced`]: super::Branching::FirstForced
 
-use super::super::dance::{
+use super::dance::{
     choose_forced, commit_others, cover, remove_option, restore_option, uncommit_others, uncover,
     COVERED,
 };
-use super::super::stats::Stats;
 use super::LinksState;
+use crate::dlx::stats::Stats;
 
 impl LinksState<'_> {
     /// Runs the lookahead at a branch point of the current level and returns

@@ -21,8 +21,8 @@
 //! jump (`q = up`) keeps the walk to one compare per node and no bounds on
 //! the option, which is what makes this loop as tight as Knuth's.
 
-use super::matrix::{Link, Node};
-use super::unchecked::{at_mut, get};
+use crate::dlx::matrix::{Link, Node};
+use crate::dlx::unchecked::{at_mut, get};
 use std::ops::{Index, IndexMut};
 
 /// A slice indexed without bounds checks, for the links of one solver.

@@ -1,0 +1,306 @@
+//! Algorithm X with every len kept as *bit-sliced counters*: the *bits*
+//! engine, for small uncolored matrices (at most 64 primary items and 512
+//! options, no item in more than 255).
+//!
+//! The same algorithm as [`LinksSolver`](crate::dlx::LinksSolver), the same tree and
+//! the same counters, with a third representation of the live matrix. Like
+//! the dense engine ([`crate::dlx::DenseSolver`]) it keeps, per search level,
+//! a *state* that is copied instead of undone, with one bit per option (still
+//! active or not). Unlike it, the lens are not one integer per item but `B`
+//! words, *planes*: bit `i` of plane `k` is bit `k` of primary item `i`'s
+//! len; one more word holds the primary items still uncovered. Then:
+//! * hiding an option subtracts 1 from the lens of all its primary items at
+//!   once: a borrow rippling up the planes, `2·B` word operations, no loads
+//!   or stores of lens;
+//! * Knuth's choice (the least len, leftmost on ties) walks down the planes
+//!   from the highest, keeping the candidates whose bit is 0 when there are
+//!   any: `B` steps and a trailing-zeros count, however many items;
+//! * committing an option clears, in one pass, every active option that
+//!   shares an item with it: a mask per option, the union of its items'
+//!   option masks, made once ([`BitsMatrix::new`]), instead of one cover
+//!   per item;
+//! * a state is `W + B + 1` words (queens 13: 3 + 4 + 1; Langford pairs 12:
+//!   4 + 5 + 1), small enough to copy per node like a struct.
+//!
+//! `W` (words of option bits, 1 to 8) and `B` (planes, 3 to 8) are
+//! compile-time constants, the matrix's own sizes (`by_shape!` picks the
+//! copy of the search loop), so every loop over a state is unrolled. Both
+//! matter: Langford pairs 12 took 10% more time with 6 planes than with the
+//! 5 it needs, queens 13 4% more with 4 words than with 3.
+//!
+//! Invariants:
+//! * state slot `2l` holds the state on entering level `l`, slot `2l + 1`
+//!   the same after covering the level's branching item (skipped when that
+//!   item has one option: committing the option covers it); levels below
+//!   `level` are committed, as in the other engines;
+//! * in a state, for every uncovered primary item `i` (bit `i` of the last
+//!   word), the planes hold the number of active options containing `i`;
+//!   the planes of covered items are never read (they may hold anything);
+//! * no active option contains a covered item, primary or secondary; a len
+//!   never goes below 0 (only an active option's items are decremented), so
+//!   no borrow leaves the top plane.
+//!
+//! Counters are DLX1's, counted as the dense engine counts them: a hidden
+//! option is as many updates as its items less one, a covered item one
+//! more, a node every level entered and every solution. With any
+//! [`Branching`](crate::dlx::Branching) the tree is Knuth's: here the leftmost least len costs no
+//! more than the first forced item, and a len of 0 or 1 is always least.
+
+use crate::dlx::index::OptionId;
+use crate::dlx::unchecked::at;
+use crate::dlx::Matrix;
+use std::fmt;
+
+mod search;
+
+pub use search::{BitsSolutions, BitsSolver};
+
+/// Primary items the engine takes on: one word of planes.
+pub const MAX_BITS_PRIMARY: usize = 64;
+/// Options it takes on: words of active bits in a state.
+pub const MAX_BITS_OPTIONS: usize = 64 * WORD_SIZES[WORD_SIZES.len() - 1];
+/// The widths of option bits a state comes in (words); a matrix takes the
+/// smallest that holds its options.
+const WORD_SIZES: [usize; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+/// The numbers of planes a state comes in; a matrix takes the smallest that
+/// holds its longest item's len.
+const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
+
+/// Why a matrix is not for the bits engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BitsError {
+    /// The matrix has colors.
+    Colors,
+    /// It has this many primary items, over [`MAX_BITS_PRIMARY`].
+    TooManyPrimary(usize),
+    /// It has this many options, over [`MAX_BITS_OPTIONS`].
+    TooManyOptions(usize),
+    /// An item is in this many options, more than eight planes count.
+    LongItem(usize),
+}
+
+impl fmt::Display for BitsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BitsError::Colors => write!(f, "the matrix has colors"),
+            BitsError::TooManyPrimary(n) => write!(
+                f,
+                "it has {n} primary items (the bits engine takes up to {MAX_BITS_PRIMARY})"
+            ),
+            BitsError::TooManyOptions(n) => write!(
+                f,
+                "it has {n} options (the bits engine takes up to {MAX_BITS_OPTIONS})"
+            ),
+            BitsError::LongItem(n) => write!(f, "an item is in {n} options (at most 255)"),
+        }
+    }
+}
+
+impl std::error::Error for BitsError {}
+
+/// The fixed tables of the bits engine for one [`Matrix`]. Immutable; share
+/// it between any number of [`BitsSolver`]s.
+#[derive(Clone, Debug)]
+pub struct BitsMatrix {
+    primary: usize,
+    options: usize,
+    /// Words of option bits in a state (one of [`WORD_SIZES`]) and planes
+    /// (one of [`PLANE_SIZES`]).
+    words: usize,
+    planes: usize,
+    /// Option `r`'s items are `opt_items[opt_start[r]..opt_start[r + 1]]`.
+    opt_start: Vec<u32>,
+    opt_items: Vec<u32>,
+    /// Option `r`'s primary items as bits, and its updates when hidden (its
+    /// items less one).
+    opt_bits: Vec<u64>,
+    opt_cost: Vec<u32>,
+    /// Item `i`'s options: `words` words from `masks[i * words]`.
+    masks: Vec<u64>,
+    /// The options that share an item with option `r` (itself included):
+    /// `words` words from `conflicts[r * words]`, the union of its items'
+    /// masks. Committing `r` clears them all in one pass.
+    conflicts: Vec<u64>,
+    /// The state before anything is chosen: option bits, planes, the
+    /// uncovered primary items.
+    root: Vec<u64>,
+    /// Deepest level a search can reach.
+    max_depth: usize,
+}
+
+impl BitsMatrix {
+    /// The tables of `matrix`, or why it is not for this engine.
+    pub fn new(matrix: &Matrix) -> Result<BitsMatrix, BitsError> {
+        if matrix.has_colors() {
+            return Err(BitsError::Colors);
+        }
+        let primary = matrix.primary_count();
+        if primary > MAX_BITS_PRIMARY {
+            return Err(BitsError::TooManyPrimary(primary));
+        }
+        let options = matrix.option_count();
+        let Some(&words) = WORD_SIZES.iter().find(|&&w| 64 * w >= options) else {
+            return Err(BitsError::TooManyOptions(options));
+        };
+        let items = matrix.item_count();
+        let mut opt_start = Vec::with_capacity(options + 1);
+        let mut opt_items = Vec::new();
+        let mut opt_bits = Vec::with_capacity(options);
+        let mut opt_cost = Vec::with_capacity(options);
+        let mut masks = vec![0u64; items * words];
+        let mut count = vec![0usize; primary];
+        let mut active = vec![0u64; words];
+        let mut min_primary = usize::MAX;
+        opt_start.push(0);
+        for r in 0..options {
+            let o = OptionId::must(r);
+            let mut bits = 0u64;
+            for (i, _) in matrix.option_items(o) {
+                opt_items.push(i.as_usize() as u32);
+                if matrix.is_primary(i) {
+                    bits |= 1 << i.as_usize();
+                }
+            }
+            opt_start.push(opt_items.len() as u32);
+            opt_bits.push(bits);
+            opt_cost.push((matrix.option_items(o).len() as u32).saturating_sub(1));
+            // An option without primary items is never chosen (DLX1).
+            if bits != 0 {
+                active[r / 64] |= 1 << (r % 64);
+                min_primary = min_primary.min(bits.count_ones() as usize);
+                for (i, _) in matrix.option_items(o) {
+                    masks[i.as_usize() * words + r / 64] |= 1 << (r % 64);
+                    if let Some(c) = count.get_mut(i.as_usize()) {
+                        *c += 1;
+                    }
+                }
+            }
+        }
+        let mut conflicts = vec![0u64; options * words];
+        for r in 0..options {
+            for &i in &opt_items[opt_start[r] as usize..opt_start[r + 1] as usize] {
+                let i = i as usize;
+                for w in 0..words {
+                    conflicts[r * words + w] |= masks[i * words + w];
+                }
+            }
+        }
+        let most = count.iter().copied().max().unwrap_or(0);
+        let need = (usize::BITS - most.leading_zeros()) as usize;
+        let Some(&planes) = PLANE_SIZES.iter().find(|&&b| b >= need) else {
+            return Err(BitsError::LongItem(most));
+        };
+        let mut root = active;
+        let mut lens = vec![0u64; planes];
+        for (i, &c) in count.iter().enumerate() {
+            for (k, plane) in lens.iter_mut().enumerate() {
+                *plane |= ((c >> k) as u64 & 1) << i;
+            }
+        }
+        root.extend(lens);
+        root.push(if primary == 64 {
+            u64::MAX
+        } else {
+            (1u64 << primary) - 1
+        });
+        let max_depth = if min_primary == usize::MAX {
+            0
+        } else {
+            primary / min_primary
+        };
+        Ok(BitsMatrix {
+            primary,
+            options,
+            words,
+            planes,
+            opt_start,
+            opt_items,
+            opt_bits,
+            opt_cost,
+            masks,
+            conflicts,
+            root,
+            max_depth,
+        })
+    }
+
+    /// The number of options (as in the [`Matrix`] it was made from).
+    pub fn option_count(&self) -> usize {
+        self.options
+    }
+
+    /// Words of one search state.
+    pub fn state_words(&self) -> usize {
+        self.root.len()
+    }
+
+    fn option(&self, r: usize) -> &[u32] {
+        &self.opt_items[self.opt_start[r] as usize..self.opt_start[r + 1] as usize]
+    }
+
+    /// The first option at or after `from` that contains item `i` and is
+    /// active in `active` (`W` words).
+    #[inline(always)]
+    fn next_option<const W: usize>(&self, active: &[u64], i: usize, from: usize) -> Option<usize> {
+        let mask = &self.masks[i * W..i * W + W];
+        let mut w = from / 64;
+        let mut allowed = u64::MAX << (from % 64);
+        while w < W {
+            let m = at(mask, w) & at(active, w) & allowed;
+            if m != 0 {
+                return Some(w * 64 + m.trailing_zeros() as usize);
+            }
+            allowed = u64::MAX;
+            w += 1;
+        }
+        None
+    }
+
+    /// Covers item `i` in state `s` (`W` option words, `B` planes, the
+    /// uncovered items): clears its active options, subtracting 1 from the
+    /// lens of their primary items; returns DLX1's updates.
+    #[inline(always)]
+    fn cover<const W: usize, const B: usize>(&self, s: &mut [u64], i: usize) -> u64 {
+        let updates = self.clear::<W, B>(s, &self.masks[i * W..i * W + W]);
+        // Secondary items (numbered from `primary`) have no bit.
+        s[W + B] &= !1u64.checked_shl(i as u32).unwrap_or(0);
+        updates + 1
+    }
+
+    /// Covers every item of option `r` in state `s` but those already
+    /// covered: clears the active options that conflict with `r`, and marks
+    /// `r`'s primary items covered. Returns the updates of the hidden
+    /// options only (DLX1 counts one more per item covered).
+    #[inline(always)]
+    fn cover_option<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
+        let updates = self.clear::<W, B>(s, &self.conflicts[r * W..r * W + W]);
+        s[W + B] &= !at(&self.opt_bits, r);
+        updates
+    }
+
+    /// Clears the active options of `mask` in state `s`, subtracting 1 from
+    /// the lens of their primary items; returns their updates.
+    #[inline(always)]
+    fn clear<const W: usize, const B: usize>(&self, s: &mut [u64], mask: &[u64]) -> u64 {
+        let mut updates = 0;
+        let (active, rest) = s.split_at_mut(W);
+        let planes = &mut rest[..B];
+        for (w, word) in active.iter_mut().enumerate() {
+            let mut m = at(mask, w) & *word;
+            *word &= !m;
+            while m != 0 {
+                let r = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                // Subtract 1 from every len of `borrow`, lowest plane first.
+                let mut borrow = at(&self.opt_bits, r);
+                for plane in planes.iter_mut() {
+                    let p = *plane;
+                    *plane = p ^ borrow;
+                    borrow &= !p;
+                }
+                updates += u64::from(at(&self.opt_cost, r));
+            }
+        }
+        updates
+    }
+}

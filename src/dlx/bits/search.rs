@@ -1,0 +1,336 @@
+//! The bits engine's search: the kernel the one driver runs over a
+//! [`BitsMatrix`]'s bit-sliced states, and [`BitsSolver`], its solver. The
+//! module's invariants are in `mod.rs`.
+
+use super::*;
+use crate::dlx::engine::Shared;
+use crate::dlx::index::OptionId;
+use crate::dlx::search::driver::{Driver, Enter, Kernel};
+use crate::dlx::search::{conflict, engine_queries, Branching, PreselectError, Step};
+use crate::dlx::stats::Stats;
+use crate::dlx::unchecked::at;
+use crate::dlx::{EngineError, EngineKind};
+
+/// Calls a method generic over the state's shape `<W, B>` with the shape
+/// of `matrix` (see `WORD_SIZES` and `PLANE_SIZES`).
+macro_rules! by_shape {
+    ($matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $matrix.words {
+            1 => by_shape!(@planes 1, $matrix, $self.$f($($arg),*)),
+            2 => by_shape!(@planes 2, $matrix, $self.$f($($arg),*)),
+            3 => by_shape!(@planes 3, $matrix, $self.$f($($arg),*)),
+            4 => by_shape!(@planes 4, $matrix, $self.$f($($arg),*)),
+            5 => by_shape!(@planes 5, $matrix, $self.$f($($arg),*)),
+            6 => by_shape!(@planes 6, $matrix, $self.$f($($arg),*)),
+            7 => by_shape!(@planes 7, $matrix, $self.$f($($arg),*)),
+            _ => by_shape!(@planes 8, $matrix, $self.$f($($arg),*)),
+        }
+    };
+    (@planes $w:literal, $matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $matrix.planes {
+            3 => $self.$f::<$w, 3>($($arg),*),
+            4 => $self.$f::<$w, 4>($($arg),*),
+            5 => $self.$f::<$w, 5>($($arg),*),
+            6 => $self.$f::<$w, 6>($($arg),*),
+            7 => $self.$f::<$w, 7>($($arg),*),
+            _ => $self.$f::<$w, 8>($($arg),*),
+        }
+    };
+}
+
+/// The branching item of a state's `planes` among the `uncovered` items
+/// (not 0): the least len, leftmost on ties, and that len.
+#[inline(always)]
+fn choose<const B: usize>(planes: &[u64], uncovered: u64) -> (usize, u32) {
+    let mut least = uncovered;
+    for k in (0..B).rev() {
+        let zero = least & !planes[k];
+        if zero != 0 {
+            least = zero;
+        }
+    }
+    let i = least.trailing_zeros();
+    let len = (0..B).fold(0, |len, k| len | ((planes[k] >> i) as u32 & 1) << k);
+    (i as usize, len)
+}
+
+/// In `State::item`: the level's item had one option and was not covered
+/// on its own.
+const FORCED_FLAG: u32 = 1 << 31;
+
+/// One search over a [`BitsMatrix`]: the search driver beside the states.
+/// Allocated once by [`BitsSolver::new`]; solving, counting, preselecting
+/// and resetting allocate nothing. The queries mirror
+/// [`LinksSolver`](crate::dlx::LinksSolver)'s.
+#[derive(Clone, Debug)]
+pub struct BitsSolver<'m> {
+    matrix: Shared<'m, BitsMatrix>,
+    driver: Driver,
+    state: State,
+}
+
+/// The kernel's scratch state.
+#[derive(Clone, Debug)]
+struct State {
+    /// Every state slot, `slot` words each (see the module's invariants).
+    states: Vec<u64>,
+    /// Per level: the branching item (with [`FORCED_FLAG`]).
+    item: Vec<u32>,
+}
+
+/// The bits kernel for states of `W` option words and `B` planes.
+struct Bits<const W: usize, const B: usize>;
+
+impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
+    type Tables = BitsMatrix;
+    type State = State;
+    const UNDOES: bool = false;
+
+    fn start(_m: &BitsMatrix, _s: &mut State) {}
+
+    #[inline(always)]
+    fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+        let size = W + B + 1;
+        let at = 2 * l;
+        let here = &s.states[at * size..(at + 1) * size];
+        let uncovered = here[W + B];
+        if uncovered == 0 {
+            // Only at the root: nothing to cover, the empty choice solves it.
+            return Enter::Solved;
+        }
+        let (i, least) = choose::<B>(&here[W..W + B], uncovered);
+        s.item[l] = i as u32;
+        if least == 0 {
+            // A dead end: DLX covers the item (one update) and finds nothing.
+            stats.updates += 1;
+            return Enter::DEAD;
+        }
+        let first = m.next_option::<W>(&here[..W], i, 0).map(|r| r as u32);
+        if least == 1 {
+            // Forced: `commit` covers the item too, from slot `2l` itself.
+            s.item[l] = FORCED_FLAG | i as u32;
+            return Enter::forced(first);
+        }
+        s.states
+            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
+        let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
+        stats.updates += m.cover::<W, B>(slot, i);
+        Enter::branch(first)
+    }
+
+    /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)
+    /// plus `r`'s other items into slot `2l + 2`.
+    #[inline(always)]
+    fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let (size, r) = (W + B + 1, r as usize);
+        // Covering r's items (all of them when forced, else all but the
+        // branching item) is one update each.
+        let forced = s.item[l] & FORCED_FLAG != 0;
+        let from = 2 * l + usize::from(!forced);
+        let to = 2 * l + 2;
+        s.states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut s.states[to * size..(to + 1) * size];
+        stats.updates +=
+            m.cover_option::<W, B>(slot, r) + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
+        slot[W + B] == 0
+    }
+
+    #[inline(always)]
+    fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+        let at = 2 * l * (W + B + 1);
+        let i = (s.item[l] & !FORCED_FLAG) as usize;
+        m.next_option::<W>(&s.states[at..at + W], i, r as usize + 1)
+            .map(|r| r as u32)
+    }
+
+    fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
+}
+
+impl<'m> BitsSolver<'m> {
+    /// A solver over `matrix`, ready to search.
+    pub fn new(matrix: &'m BitsMatrix) -> Self {
+        Self::with_tables(Shared::Borrowed(matrix))
+    }
+
+    /// A solver over tables it may own.
+    pub(crate) fn with_tables(matrix: Shared<'m, BitsMatrix>) -> Self {
+        let slot = matrix.root.len();
+        let mut s = BitsSolver {
+            driver: Driver::new(matrix.max_depth, matrix.primary),
+            state: State {
+                states: vec![0; 2 * (matrix.max_depth + 2) * slot],
+                item: vec![0; matrix.max_depth + 1],
+            },
+            matrix,
+        };
+        s.reset();
+        s
+    }
+
+    /// The branching rule: Knuth's is this engine's only (its choice is the
+    /// leftmost least len); any other is refused.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        EngineKind::Bits.check_rule(branching)
+    }
+
+    /// Undoes everything, preselected options included; zeroes the counters.
+    pub fn reset(&mut self) {
+        let slot = self.matrix.root.len();
+        self.state.states[..slot].copy_from_slice(&self.matrix.root);
+        self.driver.reset();
+    }
+
+    /// Abandons the search in progress (keeping preselected options).
+    pub fn restart(&mut self) {
+        // Nothing to undo: the root state is slot 0.
+        self.driver
+            .restart::<Bits<1, 3>>(&self.matrix, &mut self.state);
+    }
+
+    /// Commits to `option` before the search (see
+    /// [`LinksSolver::preselect`](crate::dlx::LinksSolver::preselect)). Abandons any
+    /// search in progress; undone by [`reset`](Self::reset).
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        let tables = self.matrix.clone();
+        let m = &*tables;
+        let r = option.as_usize();
+        if r >= m.options {
+            return Err(PreselectError::UnknownOption(option));
+        }
+        if m.opt_bits[r] == 0 {
+            return Err(PreselectError::IgnoredOption(option));
+        }
+        self.restart();
+        if self.state.states[r / 64] >> (r % 64) & 1 == 0 {
+            let held = self.driver.preselected.iter().map(|&q| {
+                let q = q.as_usize();
+                (q as u32, m.option(q))
+            });
+            return Err(conflict(option, m.option(r), held));
+        }
+        self.driver.stats.updates +=
+            by_shape!(self.matrix, self.preselect_option(r)) + u64::from(m.opt_cost[r]) + 1;
+        self.driver.preselected.push(option);
+        self.driver.base = self.driver.stats;
+        Ok(())
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        by_shape!(self.matrix, self.run())
+    }
+
+    /// Covers every item of option `r` in state slot 0 (preselecting).
+    fn preselect_option<const W: usize, const B: usize>(&mut self, r: usize) -> u64 {
+        self.matrix
+            .cover_option::<W, B>(&mut self.state.states[..W + B + 1], r)
+    }
+
+    /// The driver over the kernel of shape `<W, B>`.
+    fn run<const W: usize, const B: usize>(&mut self) -> Step {
+        self.driver.run::<Bits<W, B>>(&self.matrix, &mut self.state)
+    }
+}
+
+engine_queries!(BitsSolver, BitsSolutions, |_s, r| OptionId::must(
+    r as usize
+));
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the bits engine (several shapes of
+    //! state, secondary items, ignored options, preselect, budget stop and
+    //! resume), each against the DLX solver. Quick enough for Miri, which
+    //! checks the unchecked reads.
+    use super::*;
+    use crate::dlx::search::engine_tests::{self, agree_with_links};
+    use crate::dlx::Budget;
+    use crate::dlx::{knuth, MatrixBuilder};
+    use crate::problems;
+
+    /// The bits engine against the links engine (see `agree_with_links`).
+    fn agree(m: &Matrix) -> u64 {
+        agree_with_links(m, &mut BitsSolver::new(&BitsMatrix::new(m).unwrap()))
+    }
+
+    #[test]
+    fn same_tree_as_dlx_on_small_problems() {
+        for (m, want) in engine_tests::small_problems() {
+            assert_eq!(agree(&m), want);
+        }
+    }
+
+    #[test]
+    fn wide_states_secondary_items_and_ignored_options() {
+        // 298 options (5 words), item `x0` in 7 of them (3 planes); 64
+        // solutions (each run more doubles them, and Miri's time).
+        let (m, ..) = engine_tests::wide(8);
+        let bm = BitsMatrix::new(&m).unwrap();
+        assert_eq!((bm.words, bm.planes), (5, 3));
+        assert_eq!(bm.state_words(), 5 + 3 + 1);
+        assert!(agree(&m) > 0);
+        let mut solver = BitsSolver::new(&bm);
+        assert_eq!(
+            solver.preselect(OptionId::must(1)),
+            Err(PreselectError::IgnoredOption(OptionId::must(1)))
+        );
+    }
+
+    #[test]
+    fn choose_takes_the_leftmost_least_len() {
+        // Lens 5, 2, 7, 2, 0 (item 4 covered), in 3 planes.
+        let lens = [5u64, 2, 7, 2, 0];
+        let planes: Vec<u64> = (0..3)
+            .map(|k| {
+                lens.iter()
+                    .enumerate()
+                    .fold(0, |p, (i, &l)| p | (l >> k & 1) << i)
+            })
+            .collect();
+        assert_eq!(choose::<3>(&planes, 0b01111), (1, 2));
+        assert_eq!(choose::<3>(&planes, 0b01101), (3, 2));
+        assert_eq!(choose::<3>(&planes, 0b00101), (0, 5));
+        assert_eq!(choose::<3>(&planes, 0b10101), (4, 0));
+    }
+
+    #[test]
+    fn preselect_budget_and_reset() {
+        let m = problems::queens(6).unwrap();
+        let b = BitsMatrix::new(&m).unwrap();
+        let mut s = BitsSolver::new(&b);
+        engine_tests::preselect_budget_and_reset(&m, &mut s, true);
+        // The profile counts the nodes of each level.
+        s.reset();
+        s.set_budget(Budget::default());
+        s.enable_profile();
+        s.count();
+        let profile = s.profile().unwrap();
+        assert_eq!(profile[0], 1);
+        assert_eq!(profile.iter().sum::<u64>(), s.stats().nodes);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "builds large matrices: slow under Miri")]
+    fn limits_are_refused() {
+        let m = knuth::read("A | s\nA s:x\nA s:y\n".as_bytes()).unwrap();
+        assert_eq!(BitsMatrix::new(&m).unwrap_err(), BitsError::Colors);
+        let many = |primary: usize, options: usize| {
+            let mut b = MatrixBuilder::new();
+            let items: Vec<_> = (0..primary)
+                .map(|k| b.primary(&format!("i{k}")).unwrap())
+                .collect();
+            for r in 0..options {
+                b.option(&[items[r % primary]]).unwrap();
+            }
+            BitsMatrix::new(&b.build().unwrap()).map(|b| (b.words, b.planes))
+        };
+        assert_eq!(many(64, 512), Ok((8, 4)));
+        assert_eq!(many(65, 65), Err(BitsError::TooManyPrimary(65)));
+        assert_eq!(many(64, 513), Err(BitsError::TooManyOptions(513)));
+        assert_eq!(many(2, 510), Ok((8, 8)));
+        assert_eq!(many(1, 256), Err(BitsError::LongItem(256)));
+        assert!(BitsMatrix::new(crate::sudoku::SudokuMatrix::new(3).unwrap().matrix()).is_err());
+        assert!(BitsMatrix::new(crate::sudoku::SudokuMatrix::new(2).unwrap().matrix()).is_ok());
+    }
+}

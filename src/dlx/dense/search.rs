@@ -1,0 +1,484 @@
+//! The dense engine's search: the kernel the one driver runs over a
+//! [`DenseMatrix`]'s states (choice, hide, copy), and [`DenseSolver`], its
+//! solver. The module's invariants are in `mod.rs`.
+
+use super::*;
+use crate::dlx::engine::Shared;
+use crate::dlx::index::OptionId;
+use crate::dlx::search::driver::{Driver, Enter, Kernel};
+use crate::dlx::search::{conflict, engine_queries, Branching, PreselectError, Step};
+use crate::dlx::stats::Stats;
+use crate::dlx::unchecked::at;
+use crate::dlx::{EngineError, EngineKind};
+
+/// The lens part of a state slot, as `u16`s (four to a word): one slot is
+/// one array, so a state is copied by one `copy_within`.
+#[inline(always)]
+fn lens(words: &mut [u64]) -> &mut [u16] {
+    let n = words.len() * 4;
+    // SAFETY: the pointer comes from a live `&mut [u64]` of `n / 4` words,
+    // so it is valid, aligned for `u16` (its alignment divides `u64`'s) and
+    // covers `n` `u16`s; every bit pattern is a valid `u16`; the result
+    // borrows `words`, so nothing else aliases it.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u16>(), n)
+    }
+}
+
+/// [`lens`], read-only.
+#[inline(always)]
+fn lens_ref(words: &[u64]) -> &[u16] {
+    let n = words.len() * 4;
+    // SAFETY: as for `lens`, from a shared borrow.
+    #[allow(unsafe_code)]
+    unsafe {
+        std::slice::from_raw_parts(words.as_ptr().cast::<u16>(), n)
+    }
+}
+
+/// The branching item of a state: the smallest len, leftmost on ties; with
+/// `forced`, the leftmost item of len 1 or less if there is one. Written as
+/// whole-chunk passes so that the compiler vectorizes them.
+#[inline]
+fn choose(len: &[u16], forced: bool) -> (usize, u16) {
+    const CHUNK: usize = 16;
+    // The first chunk holding a len <= `most`, by whole-chunk folds.
+    let find = |most: u16| -> (usize, u16) {
+        for (c, chunk) in len.chunks(CHUNK).enumerate() {
+            if chunk.iter().fold(false, |a, &l| a | (l <= most)) {
+                let k = chunk.iter().position(|&l| l <= most).unwrap_or(0);
+                return (c * CHUNK + k, chunk[k]);
+            }
+        }
+        (0, COVERED)
+    };
+    if forced {
+        let (k, l) = find(1);
+        if l <= 1 {
+            return (k, l);
+        }
+    }
+    // One pass of chunk minima (the leftmost chunk holding the least len),
+    // then the leftmost position inside that chunk.
+    let (mut at, mut least) = (0, COVERED);
+    for (c, chunk) in len.chunks(CHUNK).enumerate() {
+        let m = chunk.iter().fold(COVERED, |a, &l| a.min(l));
+        if m < least {
+            (at, least) = (c * CHUNK, m);
+            if m == 0 {
+                break;
+            }
+        }
+    }
+    let chunk = &len[at..len.len().min(at + CHUNK)];
+    (
+        at + chunk.iter().position(|&l| l == least).unwrap_or(0),
+        least,
+    )
+}
+
+/// Items whose len fell to 1 or 0 while hiding ([`Branching::FirstForced`]),
+/// as in the DLX solver: a stack of fixed capacity (a full stack drops the
+/// entry) and the latest item that fell to 0. Entries are hints, checked
+/// against the current state when taken.
+#[derive(Clone, Debug)]
+pub(super) struct Watch {
+    stack: Vec<u32>,
+    /// The latest item whose len fell to 0 ([`NONE`]: none).
+    dead: u32,
+}
+
+/// No item.
+const NONE: u32 = u32::MAX;
+
+impl Watch {
+    #[inline(always)]
+    pub(super) fn note(&mut self, item: u32, len: u16) {
+        if len == 0 {
+            self.dead = item;
+        }
+        if self.stack.len() < self.stack.capacity() {
+            self.stack.push(item);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.stack.clear();
+        self.dead = NONE;
+    }
+
+    /// The dead item if still valid, else the latest watched item still
+    /// uncovered with len 1 or less, else a scan of `len` (the primary
+    /// items' lens).
+    #[inline]
+    fn choose(&mut self, len: &[u16]) -> (usize, u16) {
+        let dead = std::mem::replace(&mut self.dead, NONE) as usize;
+        if dead < len.len() && len[dead] == 0 {
+            return (dead, 0);
+        }
+        while let Some(x) = self.stack.pop() {
+            if let Some(&l) = len.get(x as usize) {
+                if l <= 1 {
+                    return (x as usize, l);
+                }
+            }
+        }
+        choose(len, true)
+    }
+}
+
+/// One search over a [`DenseMatrix`]: the search driver beside the states.
+/// Allocated once by [`DenseSolver::new`]; solving, counting, preselecting
+/// and resetting allocate nothing. The queries mirror
+/// [`LinksSolver`](crate::dlx::LinksSolver)'s.
+#[derive(Clone, Debug)]
+pub struct DenseSolver<'m> {
+    matrix: Shared<'m, DenseMatrix>,
+    driver: Driver,
+    state: State,
+    branching: Branching,
+}
+
+/// The kernel's scratch state.
+#[derive(Clone, Debug)]
+struct State {
+    /// Every state slot, `slot` words each: the active bits (`words`), then
+    /// the primary items' lens, four to a word (see `lens`).
+    states: Vec<u64>,
+    /// Words of one state slot.
+    slot: usize,
+    /// Uncovered primary items of every state slot.
+    left: Vec<u32>,
+    /// Per level: the branching item (with [`FORCED_FLAG`]).
+    item: Vec<u32>,
+    watch: Watch,
+}
+
+/// The dense kernel: `FORCED` for [`Branching::FirstForced`], options of
+/// `UL` items of which `UP` primary (0: mixed).
+struct Dense<const FORCED: bool, const UL: usize, const UP: usize>;
+
+impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORCED, UL, UP> {
+    type Tables = DenseMatrix;
+    type State = State;
+    const UNDOES: bool = false;
+
+    fn start(_m: &DenseMatrix, s: &mut State) {
+        s.watch.clear();
+    }
+
+    /// Enters a node at `l`: picks and covers the branching item (state
+    /// slot `2l` into `2l + 1`).
+    #[inline(always)]
+    fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+        let (w, n, size) = (m.words, m.primary, s.slot);
+        let at = 2 * l;
+        if s.left[at] == 0 {
+            // Only at the root: nothing to cover, the empty choice solves it.
+            return Enter::Solved;
+        }
+        let here = &s.states[at * size..(at + 1) * size];
+        let len = &lens_ref(&here[w..])[..n];
+        let (i, least) = if FORCED {
+            s.watch.choose(len)
+        } else {
+            choose(len, false)
+        };
+        s.item[l] = i as u32;
+        if least == 0 {
+            // A dead end: DLX covers the item (one update) and finds nothing.
+            stats.updates += 1;
+            return Enter::DEAD;
+        }
+        let first = m.next_option(&here[..w], i, 0).map(|r| r as u32);
+        if least == 1 {
+            // Forced: `commit` covers the item too, from slot `2l` itself.
+            s.item[l] = FORCED_FLAG | i as u32;
+            return Enter::forced(first);
+        }
+        s.states
+            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
+        let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
+        let (active, rest) = slot.split_at_mut(w);
+        let len = &mut lens(rest)[..n];
+        let mut left = s.left[at];
+        stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i);
+        s.left[at + 1] = left;
+        Enter::branch(first)
+    }
+
+    /// Commits option `r` at `l` (state slot `2l + 1`, or `2l` when forced,
+    /// plus `r`'s other items into slot `2l + 2`). Returns whether every
+    /// primary item is covered.
+    #[inline(always)]
+    fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let r = r as usize;
+        let (w, n, size) = (m.words, m.primary, s.slot);
+        let item = s.item[l];
+        // A forced item was not covered into slot `2l + 1`: cover it here.
+        let (i, from) = if item & FORCED_FLAG != 0 {
+            (usize::MAX, 2 * l)
+        } else {
+            (item as usize, 2 * l + 1)
+        };
+        let to = 2 * l + 2;
+        s.states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut s.states[to * size..(to + 1) * size];
+        let (active, rest) = slot.split_at_mut(w);
+        let len = &mut lens(rest)[..n];
+        let mut left = s.left[from];
+        let (start, end) = if UL > 0 {
+            (r * UL, r * UL + UL)
+        } else {
+            (m.opt_start[r] as usize, m.opt_start[r + 1] as usize)
+        };
+        let mut updates = 0;
+        for q in start..end {
+            let j = at(&m.opt_items, q) as usize;
+            if j != i {
+                updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, j);
+            }
+        }
+        stats.updates += updates;
+        s.left[to] = left;
+        left == 0
+    }
+
+    #[inline(always)]
+    fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+        let size = s.slot;
+        let at = 2 * l;
+        let i = (s.item[l] & !FORCED_FLAG) as usize;
+        let active = &s.states[at * size..at * size + m.words];
+        m.next_option(active, i, r as usize + 1).map(|r| r as u32)
+    }
+
+    fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
+}
+
+impl<'m> DenseSolver<'m> {
+    /// A solver over `matrix`, ready to search. It allocates two state
+    /// slots per possible level (the primary items over the fewest primary
+    /// items in an option, plus two), zeroed, so the memory is touched only
+    /// as deep as the search goes: 9×9 Sudoku 81 levels of 744 bytes.
+    pub fn new(matrix: &'m DenseMatrix) -> Self {
+        Self::with_tables(Shared::Borrowed(matrix))
+    }
+
+    /// A solver over tables it may own.
+    pub(crate) fn with_tables(matrix: Shared<'m, DenseMatrix>) -> Self {
+        let slots = 2 * (matrix.max_depth + 2);
+        let slot = matrix.words + matrix.primary.div_ceil(4);
+        let mut s = DenseSolver {
+            driver: Driver::new(matrix.max_depth, matrix.primary),
+            state: State {
+                states: vec![0; slots * slot],
+                slot,
+                left: vec![0; slots],
+                item: vec![0; matrix.max_depth + 1],
+                watch: Watch {
+                    stack: Vec::with_capacity(4 * matrix.primary + 64),
+                    dead: NONE,
+                },
+            },
+            branching: Branching::Knuth,
+            matrix,
+        };
+        s.reset();
+        s
+    }
+
+    /// The branching rule: [`Branching::Knuth`] or [`Branching::FirstForced`]
+    /// (see the module documentation); lookahead is the links engine's only,
+    /// and is refused (nothing changes).
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        EngineKind::Dense.check_rule(branching)?;
+        self.branching = branching;
+        Ok(())
+    }
+
+    /// A solver over `tables` searching with `branching`, a rule the dense
+    /// engine takes (the caller checked it: [`EngineKind::supports`]).
+    pub(crate) fn with_rule(tables: Shared<'m, DenseMatrix>, branching: Branching) -> Self {
+        debug_assert!(EngineKind::Dense.supports(branching));
+        let mut s = Self::with_tables(tables);
+        s.branching = branching;
+        s
+    }
+
+    /// Undoes everything, preselected options included; zeroes the counters.
+    pub fn reset(&mut self) {
+        let tables = self.matrix.clone();
+        let m = &*tables;
+        let (w, p, size) = (m.words, m.primary, self.state.slot);
+        let (active, rest) = self.state.states[..size].split_at_mut(w);
+        active.copy_from_slice(&m.root_active);
+        lens(rest)[..p].copy_from_slice(&m.root_len);
+        self.state.left[0] = p as u32;
+        self.driver.reset();
+    }
+
+    /// Abandons the search in progress (keeping preselected options).
+    pub fn restart(&mut self) {
+        // Nothing to undo: the root state is slot 0 (the forced items
+        // noted are forgotten when the search starts).
+        self.driver
+            .restart::<Dense<false, 0, 0>>(&self.matrix, &mut self.state);
+    }
+
+    /// Commits to `option` before the search (see
+    /// [`LinksSolver::preselect`](crate::dlx::LinksSolver::preselect)). Abandons any
+    /// search in progress; undone by [`reset`](Self::reset).
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        let tables = self.matrix.clone();
+        let m = &*tables;
+        let r = option.as_usize();
+        if r >= m.options {
+            return Err(PreselectError::UnknownOption(option));
+        }
+        if !m.option(r).iter().any(|&i| (i as usize) < m.primary) {
+            return Err(PreselectError::IgnoredOption(option));
+        }
+        self.restart();
+        let s = &mut self.state;
+        if s.states[r / 64] >> (r % 64) & 1 == 0 {
+            let held = self.driver.preselected.iter().map(|&q| {
+                let q = q.as_usize();
+                (q as u32, m.option(q))
+            });
+            return Err(conflict(option, m.option(r), held));
+        }
+        let mut left = s.left[0];
+        let (slot, p) = (s.slot, m.primary);
+        let (active, rest) = s.states[..slot].split_at_mut(m.words);
+        let len = &mut lens(rest)[..p];
+        for &i in m.option(r) {
+            self.driver.stats.updates +=
+                m.cover::<0, 0, false>(active, len, &mut left, &mut s.watch, i as usize);
+        }
+        s.left[0] = left;
+        self.driver.preselected.push(option);
+        self.driver.base = self.driver.stats;
+        Ok(())
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        let forced = self.branching != Branching::Knuth;
+        // The common shapes of options get their own copy of the loop.
+        match (self.matrix.uniform, self.matrix.uniform_primary, forced) {
+            (3, 3, false) => self.run::<false, 3, 3>(),
+            (3, 3, true) => self.run::<true, 3, 3>(),
+            (4, 4, false) => self.run::<false, 4, 4>(),
+            (4, 4, true) => self.run::<true, 4, 4>(),
+            (4, 2, false) => self.run::<false, 4, 2>(),
+            (4, 2, true) => self.run::<true, 4, 2>(),
+            (5, 5, false) => self.run::<false, 5, 5>(),
+            (5, 5, true) => self.run::<true, 5, 5>(),
+            (6, 6, false) => self.run::<false, 6, 6>(),
+            (6, 6, true) => self.run::<true, 6, 6>(),
+            (_, _, false) => self.run::<false, 0, 0>(),
+            (_, _, true) => self.run::<true, 0, 0>(),
+        }
+    }
+
+    /// The driver over the kernel for one shape.
+    fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
+        self.driver
+            .run::<Dense<FORCED, UL, UP>>(&self.matrix, &mut self.state)
+    }
+}
+
+engine_queries!(DenseSolver, DenseSolutions, |_s, r| OptionId::must(
+    r as usize
+));
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the dense engine (uniform and mixed
+    //! option lengths, masks and lists, preselect, budget stop and resume),
+    //! each against the DLX solver. Quick enough for Miri, which checks the
+    //! unchecked indexing.
+    use super::*;
+    use crate::dlx::search::engine_tests::{self, agree_with_links};
+    use crate::dlx::{knuth, LinksSolver, MatrixBuilder};
+    use crate::problems;
+
+    /// Every solution of both engines with Knuth's rule: same solutions in
+    /// the same order, same nodes and updates; and first-forced finds the
+    /// same set.
+    fn agree(m: &Matrix) -> u64 {
+        let d = DenseMatrix::new(m).unwrap();
+        let mut dense = DenseSolver::new(&d);
+        let n = agree_with_links(m, &mut dense);
+        let mut all: Vec<Vec<OptionId>> = LinksSolver::new(m)
+            .solutions()
+            .map(|mut s| {
+                s.sort();
+                s
+            })
+            .collect();
+        dense.set_branching(Branching::FirstForced).unwrap();
+        let mut forced: Vec<Vec<OptionId>> = dense
+            .solutions()
+            .map(|mut s| {
+                s.sort();
+                s
+            })
+            .collect();
+        forced.sort();
+        all.sort();
+        assert_eq!(forced, all);
+        n
+    }
+
+    #[test]
+    fn same_tree_as_dlx_on_small_problems() {
+        for (m, want) in engine_tests::small_problems() {
+            assert_eq!(agree(&m), want);
+        }
+    }
+
+    #[test]
+    fn lists_and_masks_and_ignored_options() {
+        // 314 options over 5 words: item `a` has 2 options 313 apart (walked
+        // by its list), the `x` items options in a run (masks).
+        let (m, a, x) = engine_tests::wide(16);
+        let d = DenseMatrix::new(&m).unwrap();
+        assert!(d.listed[a.as_usize()]);
+        assert!(!d.listed[x[1].as_usize()]);
+        assert!(agree(&m) > 0);
+    }
+
+    #[test]
+    fn preselect_budget_and_reset() {
+        let m = problems::queens(6).unwrap();
+        let d = DenseMatrix::new(&m).unwrap();
+        engine_tests::preselect_budget_and_reset(&m, &mut DenseSolver::new(&d), true);
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "builds large matrices: slow under Miri")]
+    fn colors_and_size_are_refused() {
+        let m = knuth::read("A | s\nA s:x\nA s:y\n".as_bytes()).unwrap();
+        assert_eq!(DenseMatrix::new(&m).unwrap_err(), DenseError::Colors);
+        let mut b = MatrixBuilder::new();
+        let items: Vec<_> = (0..5000)
+            .map(|k| b.primary(&format!("i{k}")).unwrap())
+            .collect();
+        b.option(&items[..2]).unwrap();
+        let m = b.build().unwrap();
+        assert!(matches!(DenseMatrix::new(&m), Err(DenseError::TooLarge(_))));
+        assert!(!DenseMatrix::recommended(&m));
+        assert!(DenseMatrix::recommended(&problems::queens(13).unwrap()));
+        assert!(!DenseMatrix::recommended(&problems::langford(12).unwrap()));
+        assert!(!DenseMatrix::recommended(
+            crate::sudoku::SudokuMatrix::new(3).unwrap().matrix()
+        ));
+        assert!(DenseMatrix::recommended(
+            &problems::polyomino::packing(&problems::polyomino::PENTOMINOES, 3, 20).unwrap()
+        ));
+    }
+}

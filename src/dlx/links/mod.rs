@@ -1,0 +1,507 @@
+//! The links engine: Algorithm X (DLX1) and Algorithm C (DLX2, with colors)
+//! on Knuth's doubly linked lists, as a kernel of the one search driver.
+//!
+//! The files: this one holds the solver and its kernel; `dance.rs` the
+//! dancing itself (cover, uncover, hide, unhide, purify, commit) and the
+//! choice of item; `preselect.rs` options committed before the search;
+//! `lookahead.rs` the probing branch rule ([`Branching::Lookahead`]).
+//!
+//! A [`LinksSolver`] is the search's scratch state for one [`Matrix`]: its own copy
+//! of the links, the level stack (`choice`), the counters. The matrix stays
+//! untouched, so any number of solvers (one per thread) can share it. Building
+//! a solver allocates; nothing else does: solving, counting, resetting and
+//! preselecting reuse the same arrays, puzzle after puzzle.
+//!
+//! The search is DLX1's loop with its labels as states:
+//!
+//! * *forward*: count a node; branch on the primary item with the smallest
+//!   len, leftmost on ties ([`Branching::Knuth`]); cover it; try its first option.
+//! * *advance*: commit to the option at `choice[level]` (cover its other
+//!   items); on an empty root list that is a solution, else go a level deeper.
+//! * *backdown*: go back a level, uncommit its option and try the next one;
+//!   past the last option, uncover the branching item and back down again.
+//!
+//! Between calls the solver is paused in a state where levels `0..level` are
+//! fully entered (item covered, option committed) and nothing else is: that
+//! one invariant is what lets [`LinksSolver::next_solution`] resume, a budget stop
+//! resume, and [`LinksSolver::reset`] unwind from anywhere.
+//!
+//! A preselected option (see [`LinksSolver::preselect`]) is committed before the
+//! search at a level of its own below level 0; solutions list preselected
+//! options first.
+
+use super::matrix::{Link, Matrix, Node};
+use super::search::driver::{Driver, Enter, Kernel};
+use super::search::{engine_queries, Branching, Step};
+use super::stats::Stats;
+use dance::{choose, choose_watched, commit_others, cover, uncommit_others, uncover, Watch};
+
+pub(crate) mod dance;
+mod lookahead;
+mod preselect;
+
+/// The search state for one matrix: the search driver (`driver.rs`) beside
+/// the links engine's own copy of the links. The [`Matrix`] stays
+/// untouched, so any number of solvers (one per thread) can share it; after
+/// `LinksSolver::new` nothing is allocated. The search is DLX1's loop (the
+/// crate's one driver), paused between solutions (or at a budget) with
+/// levels `0..level` entered, which is what lets it resume and lets
+/// [`reset`](Self::reset) unwind from anywhere.
+#[derive(Clone, Debug)]
+pub struct LinksSolver<'m> {
+    matrix: &'m Matrix,
+    driver: Driver,
+    links: LinksState<'m>,
+    branching: Branching,
+}
+
+/// The links kernel's scratch state: the solver's own copy of the links
+/// and what the rules and preselection keep beside them.
+#[derive(Clone, Debug)]
+pub(crate) struct LinksState<'m> {
+    matrix: &'m Matrix,
+    nodes: Vec<Node>,
+    items: Vec<Link>,
+    colors: Vec<i32>,
+    /// Per level: the item covered there (its header node).
+    item: Vec<u32>,
+    /// Whether branch points look ahead ([`Branching::Lookahead`]).
+    lookahead: bool,
+    /// Preselected options: the node their commitment started from.
+    held: Vec<u32>,
+    /// Per item slot: the preselected option holding it, plus 1 (0: free).
+    held_by: Vec<u32>,
+    /// Items whose len fell to 1 or 0 ([`Branching::FirstForced`] only); a
+    /// fixed capacity, so pushing never allocates.
+    watch: Watch,
+    /// Whether [`LinksSolver::preselect_all`] rebuilt the links: then the lists of
+    /// covered items are not what undoing would expect, and `reset` copies
+    /// the matrix instead of undoing.
+    rebuilt: bool,
+    /// Per item slot: the color a preselected option purified it to (0: none).
+    purified: Vec<i32>,
+    /// Options removed by lookahead, by first node, in order of removal.
+    removed: Vec<u32>,
+    /// `marks[l]`: the length of `removed` when level `l` was entered.
+    marks: Vec<u32>,
+    /// The options committed by the probe in progress (lookahead).
+    probe_stack: Vec<u32>,
+    /// Per option: the updates its latest probe made (lookahead).
+    score: Vec<u32>,
+}
+
+/// The links kernel: DLX2's steps with `COLORS`, the first-forced choice
+/// with `FORCED`, options of `UL` items walked by arithmetic (0: mixed).
+struct Links<'m, const COLORS: bool, const FORCED: bool, const UL: usize>(
+    std::marker::PhantomData<&'m ()>,
+);
+
+impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
+    for Links<'m, COLORS, FORCED, UL>
+{
+    type Tables = Matrix;
+    type State = LinksState<'m>;
+    const UNDOES: bool = true;
+
+    fn start(_m: &Matrix, s: &mut LinksState<'m>) {
+        s.watch.clear();
+    }
+
+    /// Picks and covers the branching item (after a lookahead, when on).
+    #[inline(always)]
+    fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
+        if s.items[0].next == 0 {
+            // Only at the root: nothing left to cover, the empty choice is
+            // the one solution.
+            return Enter::Solved;
+        }
+        let mut best = if FORCED {
+            choose_watched(&s.nodes, &mut s.watch, m.primary_count())
+        } else {
+            choose(&s.nodes, &s.items)
+        };
+        s.marks[level] = s.removed.len() as u32;
+        if !COLORS && s.lookahead && s.nodes[best].itm >= 2 {
+            best = s.look_ahead::<UL>(stats);
+        }
+        let branch = s.nodes[best].itm >= 2;
+        let first = m.first_spacer();
+        let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &s.colors, &mut s.watch);
+        stats.updates += cover::<COLORS, FORCED, UL>(nodes, items, colors, w, best, first);
+        s.item[level] = best as u32;
+        let down = nodes[best].down;
+        Enter::Item {
+            first: (down as usize > first).then_some(down),
+            branch,
+        }
+    }
+
+    #[inline(always)]
+    fn commit(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32, stats: &mut Stats) -> bool {
+        let first = m.first_spacer();
+        let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &mut s.colors, &mut s.watch);
+        stats.updates +=
+            commit_others::<COLORS, FORCED, UL>(nodes, items, colors, w, p as usize, first);
+        items[0].next == 0
+    }
+
+    #[inline(always)]
+    fn retract(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32) -> Option<u32> {
+        let first = m.first_spacer();
+        let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
+        uncommit_others::<COLORS, UL>(nodes, items, colors, p as usize, first);
+        let down = nodes[p as usize].down;
+        (down as usize > first).then_some(down)
+    }
+
+    #[inline(always)]
+    fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
+        let first = m.first_spacer();
+        let c = s.item[level] as usize;
+        uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, c, first);
+        s.restore_removed(s.marks[level] as usize);
+    }
+
+    fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
+        let first = m.first_spacer();
+        let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
+        uncommit_others::<COLORS, 0>(nodes, items, colors, p as usize, first);
+        let c = s.item[level] as usize;
+        uncover::<COLORS, 0>(nodes, items, colors, c, first);
+        s.restore_removed(s.marks[level] as usize);
+    }
+}
+
+impl<'m> LinksSolver<'m> {
+    /// A solver for `matrix`, ready to search. This allocates the solver's
+    /// copy of the links; nothing after it does.
+    pub fn new(matrix: &'m Matrix) -> Self {
+        let depth = matrix.primary_count();
+        LinksSolver {
+            matrix,
+            driver: Driver::new(depth, depth),
+            links: LinksState {
+                matrix,
+                nodes: matrix.nodes.clone(),
+                items: matrix.items.clone(),
+                colors: matrix.colors.clone(),
+                item: vec![0; depth + 1],
+                lookahead: false,
+                held: Vec::with_capacity(depth),
+                held_by: vec![0; matrix.items.len()],
+                watch: Watch::new(4 * matrix.item_count() + 64),
+                rebuilt: false,
+                purified: vec![0; matrix.items.len()],
+                removed: Vec::with_capacity(matrix.option_count()),
+                marks: vec![0; depth + 1],
+                probe_stack: Vec::with_capacity(depth + 1),
+                score: vec![0; matrix.option_count()],
+            },
+            branching: Branching::Knuth,
+        }
+    }
+
+    /// The matrix this solver searches.
+    pub fn matrix(&self) -> &'m Matrix {
+        self.matrix
+    }
+
+    /// Chooses the branching rule (takes effect at the next node).
+    pub fn set_branching(&mut self, branching: Branching) {
+        self.branching = branching;
+        self.links.lookahead = branching == Branching::Lookahead;
+    }
+
+    /// Undoes everything: the search in progress and all preselected options.
+    /// Zeroes the counters. The solver is then as new.
+    pub fn reset(&mut self) {
+        if self.links.rebuilt {
+            self.restore_from_matrix();
+        } else {
+            self.restart();
+            while let Some(p) = self.links.held.pop() {
+                self.unselect(p as usize);
+            }
+        }
+        self.driver.reset();
+    }
+
+    /// Like [`reset`](Self::reset), but by copying the matrix's links back
+    /// instead of undoing: O(size of the matrix) whatever was done. Cheaper
+    /// than undoing when preselected options cover much of a small matrix
+    /// (Sudoku givens).
+    pub fn reset_by_copy(&mut self) {
+        self.restore_from_matrix();
+        self.driver.reset();
+    }
+
+    /// Abandons the search in progress (keeping preselected options), so the
+    /// next query starts from the root.
+    pub fn restart(&mut self) {
+        let (m, s) = (self.matrix, &mut self.links);
+        if m.has_colors() {
+            self.driver.restart::<Links<'m, true, false, 0>>(m, s);
+        } else {
+            self.driver.restart::<Links<'m, false, false, 0>>(m, s);
+        }
+        s.watch.clear();
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        let forced = self.branching != Branching::Knuth;
+        if self.matrix.has_colors() {
+            return if forced {
+                self.run::<true, true, 0>()
+            } else {
+                self.run::<true, false, 0>()
+            };
+        }
+        // Options of one length are walked by arithmetic (see dance.rs); the
+        // common lengths get their own copy of the loop.
+        match (self.matrix.uniform_len(), forced) {
+            (3, false) => self.run::<false, false, 3>(),
+            (3, true) => self.run::<false, true, 3>(),
+            (4, false) => self.run::<false, false, 4>(),
+            (4, true) => self.run::<false, true, 4>(),
+            (5, false) => self.run::<false, false, 5>(),
+            (5, true) => self.run::<false, true, 5>(),
+            (6, false) => self.run::<false, false, 6>(),
+            (6, true) => self.run::<false, true, 6>(),
+            (_, false) => self.run::<false, false, 0>(),
+            (_, true) => self.run::<false, true, 0>(),
+        }
+    }
+
+    /// The driver over the links kernel of one shape.
+    fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
+        self.driver
+            .run::<Links<'m, COLORS, FORCED, UL>>(self.matrix, &mut self.links)
+    }
+
+    /// Verifies every link, as DLX1's `sanity()` does: each active item's list
+    /// is doubly linked, its nodes name it, and its len is their number.
+    /// For tests and debugging; O(size of the matrix).
+    pub fn check_links(&self) -> Result<(), String> {
+        let (nodes, items) = (&self.links.nodes, &self.links.items);
+        let mut q = 0;
+        let mut p = items[0].next as usize;
+        let mut steps = 0;
+        loop {
+            if items[p].prev as usize != q {
+                return Err(format!("bad prev field at item slot {p}"));
+            }
+            if p == 0 {
+                break;
+            }
+            steps += 1;
+            if steps > items.len() {
+                return Err("item list does not close".into());
+            }
+            let (mut qq, mut pp, mut k) = (p, nodes[p].down as usize, 0);
+            loop {
+                if nodes[pp].up as usize != qq {
+                    return Err(format!("bad up field at node {pp}"));
+                }
+                if pp == p {
+                    break;
+                }
+                if nodes[pp].itm as usize != p {
+                    return Err(format!("bad itm field at node {pp}"));
+                }
+                k += 1;
+                if k > nodes.len() {
+                    return Err(format!("list of item slot {p} does not close"));
+                }
+                qq = pp;
+                pp = nodes[pp].down as usize;
+            }
+            if nodes[p].itm as usize != k {
+                return Err(format!(
+                    "bad len at item slot {p}: {} for {k} nodes",
+                    nodes[p].itm
+                ));
+            }
+            q = p;
+            p = items[p].next as usize;
+        }
+        Ok(())
+    }
+
+    /// Whether every link is back where the matrix started (after a finished
+    /// search, or a [`reset`](Self::reset)). For tests.
+    pub fn is_pristine(&self) -> bool {
+        let s = &self.links;
+        s.nodes == self.matrix.nodes
+            && s.items == self.matrix.items
+            && s.colors == self.matrix.colors
+    }
+}
+
+engine_queries!(LinksSolver, LinksSolutions, |s, p| s
+    .matrix
+    .option_of_node(p as usize));
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the dancing (uncolored, colored,
+    //! preselect, budget stop and reset). Quick enough to run under Miri,
+    //! which checks the unchecked indexing of `dance.rs`.
+    use crate::dlx::{knuth, verify_cover, Branching, Budget, LinksSolver, OptionId, Step};
+
+    fn solve_all(text: &str, branching: Branching) -> (u64, bool) {
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut s = LinksSolver::new(&m);
+        s.set_branching(branching);
+        let mut n = 0;
+        for sol in s.solutions() {
+            verify_cover(&m, &sol).unwrap();
+            n += 1;
+        }
+        s.check_links().unwrap();
+        (n, s.is_pristine())
+    }
+
+    /// Queens on 5×5 in Knuth's format: rows and columns primary,
+    /// diagonals secondary; 10 solutions.
+    fn queens5() -> String {
+        let mut t = String::from("r0 r1 r2 r3 r4 c0 c1 c2 c3 c4 |");
+        for d in 0..9 {
+            t += &format!(" a{d} b{d}");
+        }
+        t += "\n";
+        for i in 0..5 {
+            for j in 0..5 {
+                t += &format!("r{i} c{j} a{} b{}\n", i + j, i + 4 - j);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn small_searches_restore_every_link() {
+        let queens5 = queens5();
+        for branching in [
+            Branching::Knuth,
+            Branching::FirstForced,
+            Branching::Lookahead,
+        ] {
+            assert_eq!(
+                solve_all(
+                    "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n",
+                    branching
+                ),
+                (1, true)
+            );
+            assert_eq!(solve_all(&queens5, branching), (10, true));
+            assert_eq!(
+                solve_all(
+                    "A B C | x y\nA x:1 y:2\nB x:1 y:2\nB x:1 y:3\nB y:2\nC x\nC\n",
+                    branching
+                ),
+                (2, true)
+            );
+        }
+    }
+
+    #[test]
+    fn stops_preselects_and_resets_restore_every_link() {
+        let text = "A B C | x\nA x:red\nB x:red\nC x:blue\nC\nA B\nB C\n";
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut s = LinksSolver::new(&m);
+        s.preselect(OptionId::must(0)).unwrap();
+        s.preselect(OptionId::must(1)).unwrap();
+        assert!(s.preselect(OptionId::must(2)).is_err());
+        assert_eq!(s.next_solution(), Step::Solution);
+        s.check_links().unwrap();
+        s.reset();
+        assert!(s.is_pristine());
+        s.set_budget(Budget {
+            nodes: Some(1),
+            updates: None,
+        });
+        assert_eq!(s.next_solution(), Step::Budget);
+        s.reset();
+        assert!(s.is_pristine());
+    }
+
+    #[test]
+    fn lookahead_removes_dead_options_and_restores_them() {
+        // After the forced `D`, every pair (`A B`, `A C`, `B C`) leaves the
+        // third item with no option. The probes of `A B` and `A C` fail and
+        // they are removed; then `A` has only `A B C` left, so `B C`, which
+        // clashes with it, is removed too, and the search takes `A B C` as a
+        // forced node.
+        let text = "A B C D\nA B\nA C\nB C\nA B C\nD\n";
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut s = LinksSolver::new(&m);
+        s.set_branching(Branching::Lookahead);
+        let mut n = 0;
+        for sol in s.solutions() {
+            verify_cover(&m, &sol).unwrap();
+            n += 1;
+        }
+        assert_eq!(n, 1);
+        assert_eq!(s.stats().pruned, 3);
+        assert_eq!(s.stats().nodes, 3);
+        s.check_links().unwrap();
+        assert!(s.is_pristine());
+    }
+
+    #[test]
+    fn forced_choice_passes_over_covered_items() {
+        // Preselecting `A B` covers `A`, whose len stays 1 (its one option):
+        // the forced scan must pass over it by its covered mark and take `C`,
+        // by either way of preselecting (undo or rebuild of the links).
+        let text = "A B C D\nA B\nC\nD B\nD\n";
+        let m = knuth::read(text.as_bytes()).unwrap();
+        for branching in [Branching::FirstForced, Branching::Lookahead] {
+            for rebuild in [false, true] {
+                let mut s = LinksSolver::new(&m);
+                s.set_branching(branching);
+                if rebuild {
+                    s.preselect_all(&[OptionId::must(0)]).unwrap();
+                } else {
+                    s.preselect(OptionId::must(0)).unwrap();
+                }
+                let all: Vec<_> = s.solutions().collect();
+                assert_eq!(all.len(), 1);
+                verify_cover(&m, &all[0]).unwrap();
+                s.check_links().unwrap();
+                s.reset();
+                assert!(s.is_pristine());
+            }
+        }
+    }
+
+    #[test]
+    fn split_pieces_add_up_and_leave_the_links_alone() {
+        // Queens 5 cut at depth 2: subtrees searched after preselecting
+        // their prefixes, plus solutions above, give the whole count.
+        let m = knuth::read(queens5().as_bytes()).unwrap();
+        let mut prefixes = Vec::new();
+        let mut s = LinksSolver::new(&m);
+        let above = s.split(2, |piece| {
+            if let crate::dlx::Split::Subtree(p) = piece {
+                prefixes.push(p.to_vec());
+            }
+        });
+        assert!(s.is_pristine());
+        let mut total = above;
+        let mut sub = LinksSolver::new(&m);
+        for p in &prefixes {
+            sub.reset();
+            for &o in p {
+                sub.preselect(o).unwrap();
+            }
+            let before = sub.stats();
+            sub.count();
+            total += sub.stats() - before;
+        }
+        sub.reset();
+        assert!(sub.is_pristine());
+        let mut whole = LinksSolver::new(&m);
+        assert_eq!(whole.count().solutions, 10);
+        assert_eq!(total, whole.stats());
+    }
+}

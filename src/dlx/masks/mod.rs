@@ -1,0 +1,523 @@
+//! Algorithm X over one small bitmask per item: the *masks* engine, for
+//! uncolored matrices whose items are each in at most 64 options. It is the
+//! Sudoku engine (`dlx sudoku`: about 3× the links engine's speed on the
+//! public sets), and fast on queens and Langford pairs too.
+//!
+//! The live matrix is, per item, a mask of its options still active (bit
+//! `k` = the item's `k`-th option, in matrix order), `u16`, `u32` or `u64`
+//! wide after the matrix's longest item, plus one `u8` len per item. Then:
+//! * hiding an option clears one bit in each of its items' masks and
+//!   subtracts 1 from their lens, without a test or a branch: no links to
+//!   splice, nothing to undo;
+//! * committing an option covers its items: each item's mask is cleared,
+//!   its len set to `COVERED`, and its other options hidden;
+//! * the search saves the state (masks and lens: 984 bytes for 9×9 Sudoku)
+//!   only where it branches, and backtracking copies it back: forced moves
+//!   are committed in place, never undone one by one;
+//! * when every option has the same number of items `K` (4 for Sudoku and
+//!   queens, 3 for Langford pairs), the loops over an option's items are
+//!   unrolled for that constant; and when, besides, each item is at the same
+//!   place in all its options (Sudoku: cell, row, column, box; queens: row,
+//!   column, diagonals), an option hidden through an item skips that place,
+//!   already covered: a quarter of the hiding work for Sudoku.
+//!
+//! And a tree of its own: while hiding, every item whose len falls to 1 or 0
+//! goes on a *forced* stack, and a len falling to 0 marks the state dead;
+//! the search backtracks at once from a dead state, else commits the only
+//! option of the latest item on the stack still of len 1, and only with
+//! the stack empty does it scan
+//! the lens for Knuth's choice (the least len, leftmost on ties) and branch.
+//! On Sudoku these forced moves are the naked and hidden singles. A
+//! puzzle's givens are committed by [`MasksSolver::preselect`] without the
+//! stack: the search's first scan of the lens finds the items they forced
+//! (a len of 0 or 1 is the least), which costs less than stacking every
+//! item each given hides through.
+//!
+//! Invariants:
+//! * an item's mask holds exactly its active options; an uncovered primary
+//!   item's len is the number of bits of its mask;
+//! * a covered item's mask is 0 and its len above [`MAX_MASK_OPTIONS`]: set
+//!   to `COVERED` (255), then counted down once per option hidden through
+//!   it, at most 64 times. A secondary item's len starts at `COVERED` too,
+//!   so no test tells them apart while hiding, and none is ever forced or
+//!   chosen;
+//! * every uncovered primary item of len 0 or 1 whose len fell there since
+//!   the last saved state or the root is on the forced stack (items may be
+//!   there twice, or covered since: they are skipped when popped), and the
+//!   state is marked dead if one of them fell to 0;
+//! * saved state `b` holds the state where the `b`-th branch point of the
+//!   search in progress began, before its item's options were tried;
+//!   `Branches::rest[b]` the options not yet tried.
+//!
+//! The search itself is the crate's one driver (`search/driver.rs`): a
+//! forced move is a level with one option, a branch point a level with
+//! several. Forced levels need no undoing, so the kernel keeps its own stack
+//! of branch points and backing down jumps straight to the innermost one
+//! with an option left (`Kernel::JUMPS`).
+//!
+//! Counters: a node is a node the driver entered (a forced move, a branch
+//! point, a dead end or a solution found by the scan); updates are counted
+//! as DLX1 counts them (a hidden option's items less one, one per item
+//! covered). With another tree, they are this engine's own, not DLX1's.
+
+use crate::dlx::index::OptionId;
+use crate::dlx::unchecked::{at, set};
+use crate::dlx::Matrix;
+use std::fmt;
+use std::ops::{BitAnd, BitXor, Not};
+
+mod search;
+mod state;
+
+pub use search::{MasksSolutions, MasksSolver};
+use state::{Forced, Push};
+
+/// Options an item may be in: the width of the widest mask.
+pub const MAX_MASK_OPTIONS: usize = 64;
+
+/// The len of a covered item, above every real len.
+const COVERED: u8 = u8::MAX;
+
+/// Lens are scanned in chunks of this many (padded with `COVERED`).
+const CHUNK: usize = 16;
+
+/// Why a matrix is not for the masks engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MasksError {
+    /// The matrix has colors.
+    Colors,
+    /// An item is in this many options, over [`MAX_MASK_OPTIONS`].
+    LongItem(usize),
+}
+
+impl fmt::Display for MasksError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MasksError::Colors => write!(f, "the matrix has colors"),
+            MasksError::LongItem(n) => write!(
+                f,
+                "an item is in {n} options (the masks engine takes up to {MAX_MASK_OPTIONS})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MasksError {}
+
+/// An item's mask of options: `u16`, `u32` or `u64`.
+trait Mask:
+    Copy
+    + Default
+    + Eq
+    + fmt::Debug
+    + BitAnd<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+{
+    /// A mask of the low bits of `x`.
+    fn from_u64(x: u64) -> Self;
+    /// The lowest set bit's number.
+    fn lowest(self) -> u32;
+    /// The mask without its lowest set bit.
+    fn drop_lowest(self) -> Self;
+    /// The mask as a `u64`.
+    fn to_u64(self) -> u64;
+    /// The matrix's `opt_clear` in this width.
+    fn clears(c: &Clears) -> &[Self];
+    fn is_zero(self) -> bool {
+        self == Self::default()
+    }
+}
+
+macro_rules! mask {
+    ($t:ty, $w:ident) => {
+        impl Mask for $t {
+            #[inline(always)]
+            fn from_u64(x: u64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn drop_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn to_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline(always)]
+            fn clears(c: &Clears) -> &[Self] {
+                &c.$w
+            }
+        }
+    };
+}
+mask!(u16, w16);
+mask!(u32, w32);
+mask!(u64, w64);
+
+/// Per place of `opt_item`, the item's mask with every bit set but the
+/// option's: in the matrix's width only (the others are empty). Hiding
+/// ANDs it in: no NOT, and 2 bytes a place for 9×9 Sudoku, not 8.
+#[derive(Clone, Debug, Default)]
+struct Clears {
+    w16: Vec<u16>,
+    w32: Vec<u32>,
+    w64: Vec<u64>,
+}
+
+/// The fixed tables of the masks engine for one [`Matrix`]. Immutable;
+/// share it between any number of [`MasksSolver`]s.
+#[derive(Clone, Debug)]
+pub struct MasksMatrix {
+    primary: usize,
+    items: usize,
+    options: usize,
+    /// Bits of the widest mask needed: 16, 32 or 64.
+    width: u32,
+    /// Option `r`'s items are `opt_item[opt_start[r]..opt_start[r + 1]]`,
+    /// and its bit in each is `opt_bit` at the same place (as a mask), its
+    /// complement `opt_clear`'s.
+    opt_start: Vec<u32>,
+    opt_item: Vec<u32>,
+    opt_bit: Vec<u64>,
+    opt_clear: Clears,
+    /// Item `i`'s `k`-th option is `item_opt[item_start[i] + k]`.
+    item_start: Vec<u32>,
+    item_opt: Vec<u32>,
+    /// The state before anything is chosen: every item's mask (of the
+    /// options with a primary item) and every primary item's len, padded to
+    /// a whole number of chunks.
+    root_masks: Vec<u64>,
+    root_lens: Vec<u8>,
+    /// The lens `state::choose` scans: the primary items', padded to whole chunks.
+    scan: usize,
+    /// Options with no primary item: never chosen (DLX1).
+    ignored: Vec<bool>,
+    /// Deepest level a search can reach (options committed by the search).
+    max_depth: usize,
+    /// The number of items of every option when they all have as many,
+    /// else 0.
+    uniform: usize,
+    /// With `uniform` > 0: whether each item is at the same place in every
+    /// option it is in (9×9 Sudoku: cell, row, column, box; queens: row,
+    /// column, diagonals), so hiding an option through the item can skip
+    /// that place.
+    aligned: bool,
+}
+
+impl MasksMatrix {
+    /// The tables of `matrix`, or why it is not for this engine.
+    pub fn new(matrix: &Matrix) -> Result<MasksMatrix, MasksError> {
+        if matrix.has_colors() {
+            return Err(MasksError::Colors);
+        }
+        let primary = matrix.primary_count();
+        let items = matrix.item_count();
+        let options = matrix.option_count();
+        let mut count = vec![0usize; items];
+        for r in 0..options {
+            for (i, _) in matrix.option_items(OptionId::must(r)) {
+                count[i.as_usize()] += 1;
+            }
+        }
+        let most = count.iter().copied().max().unwrap_or(0);
+        if most > MAX_MASK_OPTIONS {
+            return Err(MasksError::LongItem(most));
+        }
+        let width = match most {
+            0..=16 => 16,
+            17..=32 => 32,
+            _ => 64,
+        };
+        let mut item_start = Vec::with_capacity(items + 1);
+        item_start.push(0u32);
+        for &c in &count {
+            item_start.push(item_start[item_start.len() - 1] + c as u32);
+        }
+        let mut item_opt = vec![0u32; item_start[items] as usize];
+        let mut fill = vec![0usize; items];
+        let mut opt_start = Vec::with_capacity(options + 1);
+        let mut opt_item = Vec::new();
+        let mut opt_bit = Vec::new();
+        let mut ignored = vec![false; options];
+        let mut root_masks = vec![0u64; items];
+        // Secondary items have lens too, never read: from `COVERED` they
+        // never fall to 1 (nor below `COVERED - 64`), so hiding needs no test.
+        let scan = primary.div_ceil(CHUNK).max(1) * CHUNK;
+        let mut root_lens = vec![COVERED; scan.max(items)];
+        root_lens[..primary].fill(0);
+        let mut min_primary = usize::MAX;
+        opt_start.push(0u32);
+        for r in 0..options {
+            let o = OptionId::must(r);
+            let mut primaries = 0;
+            for (i, _) in matrix.option_items(o) {
+                let i = i.as_usize();
+                let k = fill[i];
+                fill[i] += 1;
+                item_opt[item_start[i] as usize + k] = r as u32;
+                opt_item.push(i as u32);
+                opt_bit.push(1u64 << k);
+                primaries += usize::from(i < primary);
+            }
+            opt_start.push(opt_item.len() as u32);
+            if primaries == 0 {
+                ignored[r] = true;
+                continue;
+            }
+            min_primary = min_primary.min(primaries);
+            for k in opt_start[r] as usize..opt_item.len() {
+                let i = opt_item[k] as usize;
+                root_masks[i] |= opt_bit[k];
+                if i < primary {
+                    root_lens[i] += 1;
+                }
+            }
+        }
+        let mut opt_clear = Clears::default();
+        match width {
+            16 => opt_clear.w16 = opt_bit.iter().map(|&b| !(b as u16)).collect(),
+            32 => opt_clear.w32 = opt_bit.iter().map(|&b| !(b as u32)).collect(),
+            _ => opt_clear.w64 = opt_bit.iter().map(|&b| !b).collect(),
+        }
+        let uniform = match opt_item.len().checked_div(options) {
+            Some(k) if (0..options).all(|r| opt_start[r + 1] - opt_start[r] == k as u32) => k,
+            _ => 0,
+        };
+        let mut place = vec![usize::MAX; items];
+        let aligned = uniform > 0
+            && opt_item.iter().enumerate().all(|(t, &i)| {
+                let p = &mut place[i as usize];
+                if *p == usize::MAX {
+                    *p = t % uniform;
+                }
+                *p == t % uniform
+            });
+        let max_depth = if min_primary == usize::MAX {
+            0
+        } else {
+            primary / min_primary
+        };
+        Ok(MasksMatrix {
+            primary,
+            items,
+            options,
+            width,
+            opt_start,
+            opt_item,
+            opt_bit,
+            opt_clear,
+            item_start,
+            item_opt,
+            root_masks,
+            root_lens,
+            scan,
+            ignored,
+            max_depth,
+            uniform,
+            aligned,
+        })
+    }
+
+    /// The number of options (as in the [`Matrix`] it was made from).
+    pub fn option_count(&self) -> usize {
+        self.options
+    }
+
+    /// Bytes of one saved search state.
+    pub fn state_bytes(&self) -> usize {
+        self.items * self.width as usize / 8 + self.root_lens.len()
+    }
+
+    fn option(&self, r: usize) -> &[u32] {
+        &self.opt_item[self.opt_start[r] as usize..self.opt_start[r + 1] as usize]
+    }
+
+    /// The option of item `i` at bit `k` of its mask.
+    #[inline(always)]
+    fn option_at(&self, i: usize, k: u32) -> usize {
+        at(
+            &self.item_opt,
+            at(&self.item_start, i) as usize + k as usize,
+        ) as usize
+    }
+
+    /// The item at place `t` of `opt_item`, and its mask of every option
+    /// but the one of place `t`.
+    #[inline(always)]
+    fn slot<M: Mask>(&self, t: usize) -> (usize, M) {
+        (
+            at(&self.opt_item, t) as usize,
+            at(M::clears(&self.opt_clear), t),
+        )
+    }
+
+    /// Where option `r`'s items are in `opt_item`: with `K` > 0, the
+    /// matrix's options all have `K` items (a constant the loops unroll).
+    #[inline(always)]
+    fn span<const K: usize>(&self, r: usize) -> (usize, usize) {
+        if K > 0 {
+            (r * K, r * K + K)
+        } else {
+            (
+                at(&self.opt_start, r) as usize,
+                at(&self.opt_start, r + 1) as usize,
+            )
+        }
+    }
+
+    /// Commits option `r` in state (`masks`, `lens`): covers each of its
+    /// items, hiding the item's other active options. With `FORCED`,
+    /// primary items whose len falls to 1 or 0 go on `forced`; without,
+    /// `forced` is left alone, for the root, where the search's first scan
+    /// finds them. Returns the updates, counted as DLX1 counts them.
+    ///
+    /// With `A` (the matrix is [`aligned`](Self::aligned), `K` is 3 or 4),
+    /// the place of the item being covered is skipped in the options it
+    /// hides: a quarter less work for Sudoku.
+    #[inline(always)]
+    fn commit<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Forced,
+        r: usize,
+    ) -> u64 {
+        let mut push = Push {
+            items: &mut forced.items,
+            top: forced.top,
+            zero: false,
+        };
+        let updates = self.commit_with::<M, K, A, FORCED>(masks, lens, &mut push, r);
+        forced.top = push.top;
+        forced.dead |= push.zero;
+        updates
+    }
+
+    /// [`commit`](Self::commit) with the forced stack's top in a local.
+    #[inline(always)]
+    fn commit_with<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Push,
+        r: usize,
+    ) -> u64 {
+        if A {
+            return self.cover_aligned::<M, K, 0, FORCED>(masks, lens, forced, r)
+                + self.cover_aligned::<M, K, 1, FORCED>(masks, lens, forced, r)
+                + self.cover_aligned::<M, K, 2, FORCED>(masks, lens, forced, r)
+                + self.cover_aligned::<M, K, 3, FORCED>(masks, lens, forced, r);
+        }
+        let mut updates = 0;
+        let (from, to) = self.span::<K>(r);
+        for k in from..to {
+            let (i, mut rest) = self.cover_slot(masks, lens, k);
+            updates += 1;
+            while !rest.is_zero() {
+                let q = self.option_at(i, rest.lowest());
+                rest = rest.drop_lowest();
+                // An active option's bit is set in each of its items not
+                // covered yet. Those covered (only `r`'s) have a mask of 0
+                // and a len of at least `COVERED - 64`: clearing and counting
+                // down there changes nothing that is read.
+                let (qf, qt) = self.span::<K>(q);
+                updates += (qt - qf - 1) as u64;
+                // `hide_slot` written out: called here, it cost Langford 12
+                // 6% more instructions (cachegrind), by the code it made.
+                for t in qf..qt {
+                    let (j, c) = self.slot::<M>(t);
+                    set(masks, j, at(masks, j) & c);
+                    let len = at(lens, j).wrapping_sub(1);
+                    set(lens, j, len);
+                    if FORCED {
+                        forced.push_if(j as u32, len);
+                    }
+                }
+            }
+        }
+        updates
+    }
+
+    /// Covers the item at place `k` of `opt_item`: its mask cleared, its
+    /// len `COVERED`. Returns the item and its options to hide (all its
+    /// active ones but the option of place `k`).
+    #[inline(always)]
+    fn cover_slot<M: Mask>(&self, masks: &mut [M], lens: &mut [u8], k: usize) -> (usize, M) {
+        let (i, c) = self.slot::<M>(k);
+        let rest = at(masks, i) & c;
+        set(masks, i, M::default());
+        set(lens, i, COVERED);
+        (i, rest)
+    }
+
+    /// Hides the option of place `t` of `opt_item` from that place's item:
+    /// its bit cleared, its len counted down, and with `FORCED` the item
+    /// pushed on `forced` if the len fell to 1 or 0.
+    #[inline(always)]
+    fn hide_slot<M: Mask, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Push,
+        t: usize,
+    ) {
+        let (j, c) = self.slot::<M>(t);
+        set(masks, j, at(masks, j) & c);
+        let len = at(lens, j).wrapping_sub(1);
+        set(lens, j, len);
+        if FORCED {
+            forced.push_if(j as u32, len);
+        }
+    }
+
+    /// Covers the item at place `N` of option `r` (nothing when `N` ≥ `K`),
+    /// in an aligned matrix of options of `K` items: each option hidden
+    /// through it has the item at place `N` too, so that place is skipped.
+    /// Returns the updates, as [`commit`](Self::commit).
+    #[inline(always)]
+    fn cover_aligned<M: Mask, const K: usize, const N: usize, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Push,
+        r: usize,
+    ) -> u64 {
+        if N >= K {
+            return 0;
+        }
+        let (i, mut rest) = self.cover_slot(masks, lens, r * K + N);
+        let mut hidden = 0;
+        while !rest.is_zero() {
+            let q = self.option_at(i, rest.lowest());
+            rest = rest.drop_lowest();
+            hidden += 1;
+            self.hide_at::<M, K, 0, N, FORCED>(masks, lens, forced, q);
+            self.hide_at::<M, K, 1, N, FORCED>(masks, lens, forced, q);
+            self.hide_at::<M, K, 2, N, FORCED>(masks, lens, forced, q);
+            self.hide_at::<M, K, 3, N, FORCED>(masks, lens, forced, q);
+        }
+        hidden * (K as u64 - 1) + 1
+    }
+
+    /// Hides option `q` from its item at place `T`, unless `T` is `N` (the
+    /// item being covered) or past the option's `K` items (`K` ≤ 4: the
+    /// engine specialises 3 and 4). Written out per place: a loop over the
+    /// places here stayed a loop, with a compare per place.
+    #[inline(always)]
+    fn hide_at<M: Mask, const K: usize, const T: usize, const N: usize, const FORCED: bool>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Push,
+        q: usize,
+    ) {
+        if T < K && T != N {
+            self.hide_slot::<M, FORCED>(masks, lens, forced, q * K + T);
+        }
+    }
+}

@@ -1,0 +1,452 @@
+//! The masks engine's search: the kernel the one driver runs over
+//! [`States`] (forced moves committed in place, branch points saved and
+//! jumped back to), and [`MasksSolver`], its solver.
+
+use super::state::{choose, States};
+use super::*;
+use crate::dlx::engine::Shared;
+use crate::dlx::index::OptionId;
+use crate::dlx::search::driver::{Driver, Enter, Kernel};
+use crate::dlx::search::{engine_queries, Branching, PreselectError, Step};
+use crate::dlx::stats::Stats;
+use crate::dlx::unchecked::at;
+use crate::dlx::{EngineError, EngineKind};
+
+/// The states, in the mask type the matrix needs.
+#[derive(Clone, Debug)]
+enum Width {
+    W16(States<u16>),
+    W32(States<u32>),
+    W64(States<u64>),
+}
+
+/// Calls `$f` with the states of `$w`, whatever their mask type.
+macro_rules! by_width {
+    ($w:expr, $s:ident => $e:expr) => {
+        match $w {
+            Width::W16($s) => $e,
+            Width::W32($s) => $e,
+            Width::W64($s) => $e,
+        }
+    };
+}
+
+/// One search over a [`MasksMatrix`]: the search driver beside the states and
+/// the branch points. Solving, counting, preselecting and resetting allocate
+/// nothing, once a search has gone as deep as it will (saved states are
+/// added as a search first reaches a new depth). The queries mirror
+/// [`LinksSolver`](crate::dlx::LinksSolver)'s.
+#[derive(Clone, Debug)]
+pub struct MasksSolver<'m> {
+    matrix: Shared<'m, MasksMatrix>,
+    driver: Driver,
+    states: Width,
+}
+
+/// The masks kernel: masks of type `M`, options of `K` items (0: mixed),
+/// aligned places when `A`.
+struct Masks<M, const K: usize, const A: bool>(std::marker::PhantomData<M>);
+
+impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
+    type Tables = MasksMatrix;
+    type State = States<M>;
+    const UNDOES: bool = false;
+    const JUMPS: bool = true;
+
+    fn start(_m: &MasksMatrix, s: &mut States<M>) {
+        s.restart();
+    }
+
+    /// The next option to commit in the state being searched: a forced one,
+    /// else the first option of a new branch point.
+    #[inline(always)]
+    fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, _stats: &mut Stats) -> Enter {
+        let forced = |r: usize| Enter::forced(Some(r as u32));
+        // A dead end first: no forced move in a dead state.
+        let f = &mut s.forced;
+        if f.dead {
+            return Enter::DEAD;
+        }
+        while let Some(j) = f.pop() {
+            let j = j as usize;
+            let len = at(&s.lens, j);
+            debug_assert_ne!(len, 0, "a len of 0 marks the state dead");
+            if len == 1 {
+                return forced(m.option_at(j, at(&s.masks, j).lowest()));
+            }
+        }
+        let Some((i, len)) = choose(&s.lens[..m.scan]) else {
+            return Enter::Solved;
+        };
+        let mask = at(&s.masks, i);
+        match len {
+            0 => Enter::DEAD,
+            1 => forced(m.option_at(i, mask.lowest())),
+            _ => {
+                let t = s.branches.top;
+                s.save(t);
+                let b = &mut s.branches;
+                if b.level.len() == t {
+                    b.level.push(0);
+                    b.item.push(0);
+                    b.rest.push(0);
+                }
+                b.level[t] = l as u32;
+                b.item[t] = i as u32;
+                b.rest[t] = mask.drop_lowest().to_u64();
+                b.top = t + 1;
+                Enter::branch(Some(m.option_at(i, mask.lowest()) as u32))
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn commit(m: &MasksMatrix, s: &mut States<M>, _l: usize, r: u32, stats: &mut Stats) -> bool {
+        stats.updates +=
+            m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r as usize);
+        // Whether that covered the last primary item is found by the next
+        // scan (`enter`).
+        false
+    }
+
+    fn retract(_m: &MasksMatrix, _s: &mut States<M>, _l: usize, _r: u32) -> Option<u32> {
+        // Never called: the driver backs down by `resume`.
+        None
+    }
+
+    fn leave(_m: &MasksMatrix, _s: &mut States<M>, _l: usize) {}
+
+    /// Backtracks to the innermost branch point with an option left and
+    /// restores its state.
+    #[inline(always)]
+    fn resume(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, u32)> {
+        while s.branches.top > 0 {
+            let t = s.branches.top - 1;
+            let rest = s.branches.rest[t];
+            if rest == 0 {
+                s.branches.top = t;
+                continue;
+            }
+            s.branches.rest[t] = rest & (rest - 1);
+            s.restore(t);
+            let r = m.option_at(s.branches.item[t] as usize, rest.trailing_zeros());
+            return Some((s.branches.level[t] as usize, r as u32));
+        }
+        None
+    }
+}
+
+impl<'m> MasksSolver<'m> {
+    /// A solver over `matrix`, ready to search.
+    pub fn new(matrix: &'m MasksMatrix) -> Self {
+        Self::with_tables(Shared::Borrowed(matrix))
+    }
+
+    /// A solver over tables it may own.
+    pub(crate) fn with_tables(matrix: Shared<'m, MasksMatrix>) -> Self {
+        let states = match matrix.width {
+            16 => Width::W16(States::new(&matrix)),
+            32 => Width::W32(States::new(&matrix)),
+            _ => Width::W64(States::new(&matrix)),
+        };
+        let mut s = MasksSolver {
+            driver: Driver::new(matrix.max_depth, matrix.primary),
+            states,
+            matrix,
+        };
+        s.reset();
+        s
+    }
+
+    /// The branching rule: this engine has one tree, forced moves first
+    /// (see the module documentation), which is [`Branching::FirstForced`];
+    /// every other rule is refused.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        EngineKind::Masks.check_rule(branching)
+    }
+
+    /// Undoes everything, preselected options included; zeroes the counters.
+    pub fn reset(&mut self) {
+        let m = &*self.matrix;
+        by_width!(&mut self.states, s => s.reset(m));
+        self.driver.reset();
+    }
+
+    /// Abandons the search in progress (keeping preselected options).
+    pub fn restart(&mut self) {
+        // Nothing to undo: the root state is copied in when the search
+        // starts (`Kernel::start`).
+        let (m, d) = (&*self.matrix, &mut self.driver);
+        by_width!(&mut self.states, s => d.restart::<Masks<_, 0, false>>(m, s));
+    }
+
+    /// Commits to `option` before the search (see
+    /// [`LinksSolver::preselect`](crate::dlx::LinksSolver::preselect)). Abandons any
+    /// search in progress; undone by [`reset`](Self::reset).
+    pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        self.preselect_each(std::slice::from_ref(&option))
+    }
+
+    /// Replaces every preselection by `options`: as [`reset`](Self::reset)
+    /// followed by [`preselect`](Self::preselect) of each, in one call (the
+    /// matrix's shape is looked at once, not per option: a Sudoku's givens
+    /// are preselected this way). On a refusal nothing is preselected, as
+    /// with [`LinksSolver::preselect_all`](crate::dlx::LinksSolver::preselect_all).
+    pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+        self.reset();
+        let result = self.preselect_each(options);
+        if result.is_err() {
+            self.reset();
+        }
+        result
+    }
+
+    /// Preselects each of `options` in order, stopping at the first refused.
+    fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+        let m = &*self.matrix;
+        let before = self.driver.preselected.len();
+        let (held, updates) = (&mut self.driver.preselected, &mut self.driver.stats.updates);
+        let result = match (m.uniform, m.aligned) {
+            (3, false) => {
+                by_width!(&mut self.states, s => s.preselect::<3, false>(m, options, held, updates))
+            }
+            (3, true) => {
+                by_width!(&mut self.states, s => s.preselect::<3, true>(m, options, held, updates))
+            }
+            (4, false) => {
+                by_width!(&mut self.states, s => s.preselect::<4, false>(m, options, held, updates))
+            }
+            (4, true) => {
+                by_width!(&mut self.states, s => s.preselect::<4, true>(m, options, held, updates))
+            }
+            _ => {
+                by_width!(&mut self.states, s => s.preselect::<0, false>(m, options, held, updates))
+            }
+        };
+        // A search in progress is abandoned once something is preselected
+        // (a refused first option changes nothing).
+        if self.driver.preselected.len() > before {
+            self.restart();
+        }
+        result
+    }
+
+    /// Continues the search to its next solution.
+    pub fn next_solution(&mut self) -> Step {
+        let (m, d) = (&*self.matrix, &mut self.driver);
+        match (m.uniform, m.aligned) {
+            (3, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, false>>(m, s)),
+            (3, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, true>>(m, s)),
+            (4, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, false>>(m, s)),
+            (4, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, true>>(m, s)),
+            _ => by_width!(&mut self.states, s => d.run::<Masks<_, 0, false>>(m, s)),
+        }
+    }
+}
+
+engine_queries!(MasksSolver, MasksSolutions, |_s, r| OptionId::must(
+    r as usize
+));
+
+#[cfg(test)]
+mod tests {
+    //! Small searches over every path of the masks engine (each mask width,
+    //! uniform and mixed option lengths, secondary items, ignored options,
+    //! preselect, budget stop and resume), each against the links engine.
+    //! Quick enough for Miri, which checks the unchecked reads and writes.
+    use super::*;
+    use crate::dlx::search::engine_tests::{self, same_solutions_as_links};
+    use crate::dlx::Budget;
+    use crate::dlx::{knuth, MatrixBuilder};
+    use crate::problems;
+
+    /// The masks engine against the links engine: the same solutions.
+    fn agree(m: &Matrix) -> u64 {
+        let mm = MasksMatrix::new(m).unwrap();
+        same_solutions_as_links(m, &mut MasksSolver::new(&mm))
+    }
+
+    #[test]
+    fn same_solutions_as_dlx_on_small_problems() {
+        for (m, want) in engine_tests::small_problems() {
+            assert_eq!(agree(&m), want);
+        }
+    }
+
+    #[test]
+    fn sudoku_4x4_grids() {
+        // All 288 filled 4×4 grids: 64 items of 4 options, 16-bit masks.
+        let cover = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let m = MasksMatrix::new(cover.matrix()).unwrap();
+        assert_eq!((m.width, m.uniform), (16, 4));
+        if cfg!(miri) {
+            // The first row given (1 2 3 4): 12 grids, quick under Miri.
+            let mut s = MasksSolver::new(&m);
+            for c in 0..4 {
+                s.preselect(cover.option(0, c, c as u8 + 1)).unwrap();
+            }
+            let mut n = 0;
+            while s.next_solution() == Step::Solution {
+                let sol: Vec<_> = s.solution().collect();
+                crate::dlx::verify_cover(cover.matrix(), &sol).unwrap();
+                n += 1;
+            }
+            assert_eq!(n, 12);
+        } else {
+            assert_eq!(agree(cover.matrix()), 288);
+        }
+    }
+
+    /// Three-dimensional matching on 3 × `n` items: the options
+    /// (a, b, c) with a + b + c even, written a-b-c (aligned) or, for
+    /// the first option, b-a-c (not aligned).
+    fn matching(n: usize, aligned: bool) -> Matrix {
+        let mut b = MatrixBuilder::new();
+        let g: Vec<Vec<_>> = ["a", "b", "c"]
+            .iter()
+            .map(|p| {
+                (0..n)
+                    .map(|k| b.primary(&format!("{p}{k}")).unwrap())
+                    .collect()
+            })
+            .collect();
+        for x in 0..n {
+            for y in 0..n {
+                for z in (0..n).filter(|z| (x + y + z) % 2 == 0) {
+                    if !aligned && (x, y, z) == (0, 0, 0) {
+                        b.option(&[g[1][y], g[0][x], g[2][z]]).unwrap();
+                    } else {
+                        b.option(&[g[0][x], g[1][y], g[2][z]]).unwrap();
+                    }
+                }
+            }
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn aligned_matrices() {
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let queens = problems::queens(6).unwrap();
+        let langford = problems::langford(4).unwrap();
+        for (m, aligned) in [(sudoku.matrix(), true), (&queens, true), (&langford, false)] {
+            assert_eq!(MasksMatrix::new(m).unwrap().aligned, aligned);
+        }
+        // The same problem either way: the same solutions as links.
+        // Not 3: the three triples of a cover would add up to 9, odd.
+        let n = if cfg!(miri) { 4 } else { 5 };
+        let (yes, no) = (matching(n, true), matching(n, false));
+        assert!(MasksMatrix::new(&yes).unwrap().aligned);
+        assert!(!MasksMatrix::new(&no).unwrap().aligned);
+        let count = agree(&yes);
+        assert!(count > 0);
+        assert_eq!(agree(&no), count);
+    }
+
+    #[test]
+    fn secondary_items_and_ignored_options() {
+        // `s` is in 280 + 8 options: 64-bit masks would not hold it.
+        let (m, ..) = engine_tests::wide(8);
+        assert_eq!(MasksMatrix::new(&m).unwrap_err(), MasksError::LongItem(288));
+        // With 30 options of `s` alone (32-bit masks), mixed lengths.
+        let mut b = MatrixBuilder::new();
+        let x: Vec<_> = (0..4)
+            .map(|k| b.primary(&format!("x{k}")).unwrap())
+            .collect();
+        let s = b.secondary("s").unwrap();
+        for _ in 0..20 {
+            b.option(&[s]).unwrap();
+        }
+        for k in 0..8 {
+            b.option(&[x[k % 4], x[(k + 1) % 4], s]).unwrap();
+            b.option(&[x[k % 4]]).unwrap();
+        }
+        let m = b.build().unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        assert_eq!((mm.width, mm.uniform), (32, 0));
+        assert_eq!(agree(&m), 48);
+        let mut solver = MasksSolver::new(&mm);
+        assert_eq!(
+            solver.preselect(OptionId::must(1)),
+            Err(PreselectError::IgnoredOption(OptionId::must(1)))
+        );
+    }
+
+    #[test]
+    fn wide_masks() {
+        // Langford pairs 8 and queens 8: 16-bit masks, 3 and 4 items an
+        // option.
+        // (Under Miri, Langford pairs 4 and queens 6.)
+        let (l, q) = if cfg!(miri) { (4, 6) } else { (8, 8) };
+        let m = problems::langford(l).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        assert_eq!((mm.width, mm.uniform), (16, 3));
+        assert_eq!(agree(&m), if cfg!(miri) { 2 } else { 300 });
+        let m = problems::queens(q).unwrap();
+        assert_eq!(agree(&m), if cfg!(miri) { 4 } else { 92 });
+        // One item in 40 options: 64-bit masks.
+        let mut b = MatrixBuilder::new();
+        let a = b.primary("a").unwrap();
+        let c = b.primary("c").unwrap();
+        for k in 0..40 {
+            if k % 3 == 0 {
+                b.option(&[a, c]).unwrap();
+            } else {
+                b.option(&[a]).unwrap();
+            }
+        }
+        b.option(&[c]).unwrap();
+        let m = b.build().unwrap();
+        assert_eq!(MasksMatrix::new(&m).unwrap().width, 64);
+        assert_eq!(agree(&m), 14 + 26);
+    }
+
+    #[test]
+    fn choose_takes_the_leftmost_least_len() {
+        let mut lens = [COVERED; 2 * CHUNK];
+        assert_eq!(choose(&lens), None);
+        lens[3] = 5;
+        lens[20] = 2;
+        lens[25] = 2;
+        assert_eq!(choose(&lens), Some((20, 2)));
+        lens[30] = 0;
+        assert_eq!(choose(&lens), Some((30, 0)));
+        // Above any real len (a covered item counted down): still covered.
+        let mut lens = [COVERED - 64; CHUNK];
+        assert_eq!(choose(&lens), None);
+        lens[CHUNK - 1] = 1;
+        assert_eq!(choose(&lens), Some((CHUNK - 1, 1)));
+    }
+
+    #[test]
+    fn preselect_budget_and_reset() {
+        let m = problems::queens(6).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut s = MasksSolver::new(&mm);
+        engine_tests::preselect_budget_and_reset(&m, &mut s, false);
+        // A preselected option that leaves an item with no option: the
+        // search is a dead end at once.
+        s.reset();
+        let t = knuth::read("A B C\nA B\nB C\nC\n".as_bytes()).unwrap();
+        let tm = MasksMatrix::new(&t).unwrap();
+        let mut ts = MasksSolver::new(&tm);
+        ts.preselect(OptionId::must(1)).unwrap();
+        assert_eq!(ts.count().solutions, 0);
+        assert!(ts.is_exhausted());
+        ts.reset();
+        assert_eq!(ts.count().solutions, 1);
+        // The profile counts the nodes of each level.
+        s.reset();
+        s.set_budget(Budget::default());
+        s.enable_profile();
+        s.count();
+        let profile = s.profile().unwrap();
+        assert_eq!(profile.iter().sum::<u64>(), s.stats().nodes);
+    }
+
+    #[test]
+    fn colors_are_refused() {
+        let m = knuth::read("A | s\nA s:x\nA s:y\n".as_bytes()).unwrap();
+        assert_eq!(MasksMatrix::new(&m).unwrap_err(), MasksError::Colors);
+    }
+}

@@ -1,0 +1,274 @@
+//! The masks engine's live state: the lens' choice (Knuth's, in whole
+//! chunks), the forced stack, and [`States`], the masks and lens with the
+//! states saved at branch points. The module's invariants are in `mod.rs`.
+
+use super::*;
+use crate::dlx::index::OptionId;
+use crate::dlx::search::{conflict, PreselectError};
+use crate::dlx::unchecked::{at, set};
+
+/// Knuth's choice over `lens` (whole chunks of [`CHUNK`]): the leftmost
+/// least len and its item, or `None` when every item is covered. A minimum
+/// over all lens, then the first chunk with a len equal to it: 16 lens at a
+/// time with SSE2.
+#[inline(always)]
+pub(super) fn choose(lens: &[u8]) -> Option<(usize, u8)> {
+    let least = least_len(lens);
+    // Above every real len: covered (or padding, or a secondary item's).
+    if usize::from(least) > MAX_MASK_OPTIONS {
+        return None;
+    }
+    for (c, part) in lens.chunks_exact(CHUNK).enumerate() {
+        let hits = equal_bits(part, least);
+        if hits != 0 {
+            return Some((c * CHUNK + hits.trailing_zeros() as usize, least));
+        }
+    }
+    None
+}
+
+/// The least of `lens` (whole chunks).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn least_len(lens: &[u8]) -> u8 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of x86_64; every load reads one whole chunk.
+    #[allow(unsafe_code)]
+    unsafe {
+        let mut m = _mm_set1_epi8(-1);
+        for part in lens.chunks_exact(CHUNK) {
+            m = _mm_min_epu8(m, _mm_loadu_si128(part.as_ptr().cast()));
+        }
+        m = _mm_min_epu8(m, _mm_srli_si128::<8>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<4>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<2>(m));
+        m = _mm_min_epu8(m, _mm_srli_si128::<1>(m));
+        _mm_cvtsi128_si32(m) as u8
+    }
+}
+
+/// Bit `k` set when `part[k] == len` (one chunk).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn equal_bits(part: &[u8], len: u8) -> u32 {
+    use std::arch::x86_64::*;
+    debug_assert_eq!(part.len(), CHUNK);
+    // SAFETY: SSE2 is part of x86_64; `part` is one whole chunk.
+    #[allow(unsafe_code)]
+    unsafe {
+        let v = _mm_loadu_si128(part.as_ptr().cast());
+        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(len as i8))) as u32
+    }
+}
+
+/// The least of `lens`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(super) fn least_len(lens: &[u8]) -> u8 {
+    lens.iter().fold(COVERED, |a, &b| a.min(b))
+}
+
+/// Bit `k` set when `part[k] == len`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(super) fn equal_bits(part: &[u8], len: u8) -> u32 {
+    part.iter()
+        .enumerate()
+        .fold(0, |h, (k, &l)| h | u32::from(l == len) << k)
+}
+
+/// The forced stack: items whose len fell to 1 or 0. Pushed without a
+/// branch, so its room is fixed: between two saved states a len falls to 1
+/// and to 0 at most once each, so `2·primary` pushes at most, plus the slot
+/// written but not kept.
+#[derive(Clone, Debug)]
+pub(super) struct Forced {
+    pub(super) items: Vec<u32>,
+    pub(super) top: usize,
+    /// Whether a len fell to 0 since the last saved state (the state is
+    /// dead). Set while hiding, a flag in a register until the commit ends:
+    /// cheaper than looking at each item pushed since the last pick, whose
+    /// loop's end was mispredicted about once a pick (1905 11+: 24% of the
+    /// branch misses).
+    pub(super) dead: bool,
+}
+
+impl Forced {
+    pub(super) fn new(primary: usize) -> Self {
+        Forced {
+            items: vec![0; 2 * primary + 1],
+            top: 0,
+            dead: false,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn pop(&mut self) -> Option<u32> {
+        if self.top == 0 {
+            return None;
+        }
+        self.top -= 1;
+        Some(at(&self.items, self.top))
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.top = 0;
+        self.dead = false;
+    }
+}
+
+/// The forced stack while an option is committed, its top in a local: kept
+/// in the [`Forced`], the top was stored and loaded again around every push
+/// (the compiler cannot tell the pushed item's store from the top's), two
+/// of a hide's thirteen instructions.
+pub(super) struct Push<'a> {
+    pub(super) items: &'a mut [u32],
+    pub(super) top: usize,
+    /// Whether a len fell to 0.
+    pub(super) zero: bool,
+}
+
+impl Push<'_> {
+    /// Pushes item `j`, whose len just fell to `len`, when that is 0 or 1
+    /// (written always, kept only then), and notes a len of 0.
+    #[inline(always)]
+    pub(super) fn push_if(&mut self, j: u32, len: u8) {
+        set(self.items, self.top, j);
+        self.top += usize::from(len <= 1);
+        self.zero |= len == 0;
+    }
+}
+
+/// The states of one search, with masks of type `M`.
+#[derive(Clone, Debug)]
+pub(super) struct States<M> {
+    /// The state being searched.
+    pub(super) masks: Vec<M>,
+    pub(super) lens: Vec<u8>,
+    pub(super) forced: Forced,
+    /// The matrix's root masks, as `M`s.
+    pub(super) start_masks: Vec<M>,
+    /// The state after the preselected options (where a search starts), and
+    /// the forced items they left.
+    pub(super) root_masks: Vec<M>,
+    pub(super) root_lens: Vec<u8>,
+    /// Saved states, one per branch point (grown as a search first goes
+    /// deeper; never shrunk).
+    pub(super) saved_masks: Vec<M>,
+    pub(super) saved_lens: Vec<u8>,
+    /// The branch points of the search in progress.
+    pub(super) branches: Branches,
+}
+
+impl<M: Mask> States<M> {
+    pub(super) fn new(m: &MasksMatrix) -> Self {
+        let masks: Vec<M> = m.root_masks.iter().map(|&x| M::from_u64(x)).collect();
+        States {
+            masks: masks.clone(),
+            lens: m.root_lens.clone(),
+            forced: Forced::new(m.primary),
+            root_masks: masks.clone(),
+            start_masks: masks,
+            root_lens: m.root_lens.clone(),
+            saved_masks: Vec::new(),
+            saved_lens: Vec::new(),
+            branches: Branches {
+                level: Vec::new(),
+                item: Vec::new(),
+                rest: Vec::new(),
+                top: 0,
+            },
+        }
+    }
+
+    pub(super) fn reset(&mut self, m: &MasksMatrix) {
+        self.root_masks.copy_from_slice(&self.start_masks);
+        self.root_lens.copy_from_slice(&m.root_lens);
+    }
+
+    pub(super) fn restart(&mut self) {
+        self.masks.copy_from_slice(&self.root_masks);
+        self.lens.copy_from_slice(&self.root_lens);
+        self.forced.clear();
+        self.branches.top = 0;
+    }
+
+    /// Whether option `r` (not ignored) is active at the root.
+    pub(super) fn root_active(&self, m: &MasksMatrix, r: usize) -> bool {
+        let k = m.opt_start[r] as usize;
+        !(self.root_masks[m.opt_item[k] as usize] & M::from_u64(m.opt_bit[k])).is_zero()
+    }
+
+    /// Commits each of `options` at the root, in order, adding it to
+    /// `held` and its updates to `updates`; stops at the first that is not
+    /// an active option with a primary item.
+    pub(super) fn preselect<const K: usize, const A: bool>(
+        &mut self,
+        m: &MasksMatrix,
+        options: &[OptionId],
+        held: &mut Vec<OptionId>,
+        updates: &mut u64,
+    ) -> Result<(), PreselectError> {
+        for &option in options {
+            let r = option.as_usize();
+            if r >= m.options {
+                return Err(PreselectError::UnknownOption(option));
+            }
+            if m.ignored[r] {
+                return Err(PreselectError::IgnoredOption(option));
+            }
+            if !self.root_active(m, r) {
+                let held = held.iter().map(|&q| {
+                    let q = q.as_usize();
+                    (q as u32, m.option(q))
+                });
+                return Err(conflict(option, m.option(r), held));
+            }
+            *updates += m.commit::<M, K, A, false>(
+                &mut self.root_masks,
+                &mut self.root_lens,
+                &mut self.forced,
+                r,
+            );
+            held.push(option);
+        }
+        Ok(())
+    }
+
+    /// Saves the state being searched as branch point `l`'s.
+    #[inline(always)]
+    pub(super) fn save(&mut self, l: usize) {
+        let (n, p) = (self.masks.len(), self.lens.len());
+        if self.saved_masks.len() < (l + 1) * n {
+            self.saved_masks.resize((l + 1) * n, M::default());
+            self.saved_lens.resize((l + 1) * p, 0);
+        }
+        self.saved_masks[l * n..(l + 1) * n].copy_from_slice(&self.masks);
+        self.saved_lens[l * p..(l + 1) * p].copy_from_slice(&self.lens);
+    }
+
+    /// Goes back to branch point `l`'s saved state.
+    #[inline(always)]
+    pub(super) fn restore(&mut self, l: usize) {
+        let (n, p) = (self.masks.len(), self.lens.len());
+        self.masks
+            .copy_from_slice(&self.saved_masks[l * n..(l + 1) * n]);
+        self.lens
+            .copy_from_slice(&self.saved_lens[l * p..(l + 1) * p]);
+        self.forced.clear();
+    }
+}
+
+/// The branch points of the search in progress, innermost last: the kernel
+/// backs down to them directly (`Kernel::JUMPS`), past the forced levels
+/// above them, which need no undoing.
+#[derive(Clone, Debug)]
+pub(super) struct Branches {
+    /// Per branch point: its level, its item, and its options not yet tried
+    /// (bits of the item's mask). Branch point `b`'s state is saved slot `b`.
+    pub(super) level: Vec<u32>,
+    pub(super) item: Vec<u32>,
+    pub(super) rest: Vec<u64>,
+    /// Branch points in progress.
+    pub(super) top: usize,
+}

@@ -1,0 +1,408 @@
+//! What every engine's search shares: the words of its interface and the
+//! queries built on it.
+//!
+//! * The settings and answers: [`Branching`] (the rule that picks the item to
+//!   branch on), [`Budget`], [`Step`] (a solution, exhausted, or stopped by the
+//!   budget), [`Count`] (a count and whether it is complete), and
+//!   [`PreselectError`].
+//! * [`driver`]: Algorithm X's loop, written once over a `Kernel` trait that
+//!   each representation of the live matrix implements (`links`, `dense`,
+//!   `bits`, `masks`).
+//! * `engine_queries!`: the queries every engine's solver and the front door
+//!   [`Solver`](crate::dlx::Solver) offer on top of `next_solution` —
+//!   `first_solution`, `count`, `count_up_to`, `solutions` (a lazy
+//!   iterator), `split` — generated once over the crate's `Steps` trait.
+//! * [`split`]: the cut of the search tree into subtrees for threads and
+//!   jobs, by the engine that will search them.
+//!
+//! Invariant shared by every query: a budget stop is never an answer. A
+//! count stopped by the budget says `complete: false`, a first solution
+//! stopped by it is `Err(Step::Budget)`, never "none".
+
+use super::index::OptionId;
+use super::stats::Stats;
+use driver::Driver;
+use std::fmt;
+
+pub(crate) mod driver;
+#[cfg(test)]
+pub(crate) mod engine_tests;
+pub(crate) mod split;
+
+pub use split::Split;
+
+/// How the search picks the item to branch on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Branching {
+    /// DLX1's rule: the smallest len, leftmost on ties. Node and update
+    /// counts match Knuth's programs exactly.
+    #[default]
+    Knuth,
+    /// Take a forced item (len 0 or 1) without scanning every item: the
+    /// search remembers items whose len fell to 1 or 0 while hiding, and takes
+    /// the latest one still valid; only when there is none does it scan, and
+    /// stop at the first len of 1 or less. A different tree (same solutions),
+    /// much cheaper on tightly constrained problems such as Sudoku.
+    FirstForced,
+    /// [`FirstForced`](Self::FirstForced), plus lookahead at every branch
+    /// point: each active option is tried with its forced consequences,
+    /// options that lead to a dead end are removed, and the search branches
+    /// on the item (of smallest len) whose options force the most. Far fewer
+    /// nodes, each far dearer: for instances where plain DLX's tree explodes
+    /// (minimal 25×25 Sudoku). Matrices with colors get `FirstForced`.
+    /// See `src/dlx/links/lookahead.rs`.
+    Lookahead,
+}
+
+impl Branching {
+    /// The rule's name, as the command line spells it: `knuth`,
+    /// `first-forced`, `lookahead`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Branching::Knuth => "knuth",
+            Branching::FirstForced => "first-forced",
+            Branching::Lookahead => "lookahead",
+        }
+    }
+}
+
+/// Limits on a search, counted from the start of the current search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop before entering a node once this many nodes were counted.
+    pub nodes: Option<u64>,
+    /// Stop before entering a node once this many updates were counted.
+    pub updates: Option<u64>,
+}
+
+impl Budget {
+    /// Whether the search that started at `base` and is now at `now` has
+    /// used this budget up.
+    pub(crate) fn spent(&self, now: &Stats, base: &Stats) -> bool {
+        self.nodes.is_some_and(|n| now.nodes - base.nodes >= n)
+            || self
+                .updates
+                .is_some_and(|u| now.updates - base.updates >= u)
+    }
+}
+
+/// What [`Solver::next_solution`](crate::dlx::Solver::next_solution) found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A solution; read it with [`Solver::solution`](crate::dlx::Solver::solution).
+    Solution,
+    /// The search is over: every solution has been reported.
+    Exhausted,
+    /// The budget ran out. Nothing is known about the rest of the tree; the
+    /// search can resume after [`Solver::set_budget`](crate::dlx::Solver::set_budget) raises the limit.
+    Budget,
+}
+
+/// The result of counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found.
+    pub solutions: u64,
+    /// Whether the whole tree was searched. `false` when a limit or budget
+    /// stopped the count: then `solutions` is a lower bound.
+    pub complete: bool,
+}
+
+/// Why an option could not be preselected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PreselectError {
+    /// No such option in the matrix.
+    UnknownOption(OptionId),
+    /// The option names no primary item, so it is not in the search.
+    IgnoredOption(OptionId),
+    /// The option clashes with an option preselected before it: they share
+    /// an item (or disagree on a secondary item's color).
+    Conflict {
+        /// The option that was refused.
+        option: OptionId,
+        /// The earlier preselected option it clashes with.
+        with: OptionId,
+    },
+}
+
+impl fmt::Display for PreselectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PreselectError::UnknownOption(o) => write!(f, "option {o} does not exist"),
+            PreselectError::IgnoredOption(o) => {
+                write!(f, "option {o} has no primary item and is not searched")
+            }
+            PreselectError::Conflict { option, with } => {
+                write!(
+                    f,
+                    "option {option} conflicts with preselected option {with}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PreselectError {}
+
+/// The step-by-step search every engine offers ([`LinksSolver`](crate::dlx::LinksSolver),
+/// [`DenseSolver`](crate::dlx::DenseSolver),
+/// [`BitsSolver`](crate::dlx::BitsSolver),
+/// [`MasksSolver`](crate::dlx::MasksSolver)), for the queries built on it.
+pub(crate) trait Steps {
+    // Only the shared engine tests (`engine_tests`) pause through the trait.
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn set_budget(&mut self, budget: Budget);
+    fn restart(&mut self);
+    fn next_solution(&mut self) -> Step;
+    fn solution_vec(&self) -> Vec<OptionId>;
+    fn is_exhausted(&self) -> bool;
+    fn reset(&mut self);
+    fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError>;
+    fn stats(&self) -> Stats;
+    fn driver(&self) -> &Driver;
+    fn driver_mut(&mut self) -> &mut Driver;
+    /// The option a kernel's cursor names.
+    fn cursor_option(&self, cur: u32) -> OptionId;
+}
+
+/// The queries every engine offers on top of its own `next_solution`,
+/// `solution`, `restart`, `reset`, `preselect`, `stats` and `is_exhausted`
+/// (same names and meanings for every engine's solver and the front door):
+/// `first_solution`, `count`, `count_up_to`, `solutions` and its lazy
+/// iterator type, and the crate's [`Steps`] for the helpers over any engine.
+macro_rules! engine_queries {
+    // An engine's own solver: its driver is the field `driver`, and its
+    // cursor `$c` names the option `$option`.
+    ($solver:ident, $solutions:ident, |$s:ident, $c:ident| $option:expr) => {
+        impl $solver<'_> {
+            pub(crate) fn driver_ref(&self) -> &$crate::dlx::search::driver::Driver {
+                &self.driver
+            }
+
+            pub(crate) fn driver_mut_ref(&mut self) -> &mut $crate::dlx::search::driver::Driver {
+                &mut self.driver
+            }
+
+            /// The option a kernel's cursor names.
+            pub(crate) fn cursor_option(&self, $c: u32) -> $crate::dlx::OptionId {
+                let $s = self;
+                $option
+            }
+        }
+
+        $crate::dlx::search::engine_queries!($solver, $solutions);
+    };
+    ($solver:ident, $solutions:ident) => {
+        impl<'m> $solver<'m> {
+            /// The counters since the solver was made or last `reset`.
+            pub fn stats(&self) -> $crate::dlx::Stats {
+                self.driver_ref().stats
+            }
+
+            /// Limits the search; applies to the current search from its start.
+            pub fn set_budget(&mut self, budget: $crate::dlx::Budget) {
+                self.driver_mut_ref().budget = budget;
+            }
+
+            /// Whether the current search has been exhausted.
+            pub fn is_exhausted(&self) -> bool {
+                self.driver_ref().is_exhausted()
+            }
+
+            /// Turns on counting nodes per level (DLX1's profile).
+            pub fn enable_profile(&mut self) {
+                self.driver_mut_ref().enable_profile();
+            }
+
+            /// Nodes entered at each level, if `enable_profile` was called.
+            pub fn profile(&self) -> Option<&[u64]> {
+                self.driver_ref().profile()
+            }
+
+            /// The options preselected so far, in order.
+            pub fn preselected(&self) -> impl ExactSizeIterator<Item = $crate::dlx::OptionId> + '_ {
+                self.driver_ref().preselected.iter().copied()
+            }
+
+            /// The solution just reported by `next_solution`: preselected
+            /// options first, then the options chosen by the search, in
+            /// order.
+            pub fn solution(&self) -> impl Iterator<Item = $crate::dlx::OptionId> + '_ {
+                let chosen = self.driver_ref().chosen().iter();
+                self.preselected()
+                    .chain(chosen.map(|&c| self.cursor_option(c)))
+            }
+
+            /// The first solution, from a fresh search: `Ok(None)` when there
+            /// is none, `Err(Step::Budget)` when the budget ran out first.
+            pub fn first_solution(
+                &mut self,
+            ) -> Result<Option<Vec<$crate::dlx::OptionId>>, $crate::dlx::Step> {
+                $crate::dlx::search::first_solution(self)
+            }
+
+            /// Counts all solutions of a fresh search (within the budget).
+            pub fn count(&mut self) -> $crate::dlx::Count {
+                self.count_up_to(u64::MAX)
+            }
+
+            /// Counts solutions of a fresh search, stopping at `limit`.
+            pub fn count_up_to(&mut self, limit: u64) -> $crate::dlx::Count {
+                $crate::dlx::search::count_up_to(self, limit)
+            }
+
+            /// All solutions of a fresh search, lazily; each is a `Vec` of
+            /// options (preselected ones first). The iterator ends early when
+            /// the budget runs out: then
+            /// [`is_exhausted`](Self::is_exhausted) is false.
+            pub fn solutions(&mut self) -> $solutions<'_, 'm> {
+                self.restart();
+                $solutions { solver: self }
+            }
+
+            /// Runs a fresh search (keeping preselected options) down to
+            /// `depth` branch points (levels whose item had two options or
+            /// more) and hands every node there and every solution above it
+            /// to `visit`, in search order; returns the counters of the
+            /// search above the cut (the nodes at the cut are not counted:
+            /// they belong to their subtrees). The budget is ignored
+            /// meanwhile and kept. Afterwards the solver is restarted, as
+            /// after `restart`. See [`Split`]($crate::dlx::Split).
+            ///
+            /// ```
+            /// use dlx::{knuth, LinksSolver, Split};
+            ///
+            /// // Two items with two options each: four solutions. Cut at depth 1,
+            /// // two subtrees, one per option of `A` (the item chosen first).
+            /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
+            /// let mut s = LinksSolver::new(&m);
+            /// let mut subtrees = 0;
+            /// s.split(1, |piece| {
+            ///     if let Split::Subtree(prefix) = piece {
+            ///         assert_eq!(prefix.len(), 1);
+            ///         subtrees += 1;
+            ///     }
+            /// });
+            /// assert_eq!(subtrees, 2);
+            /// ```
+            pub fn split(
+                &mut self,
+                depth: usize,
+                visit: impl FnMut($crate::dlx::Split<'_>),
+            ) -> $crate::dlx::Stats {
+                $crate::dlx::search::split::split(self, depth, visit)
+            }
+        }
+
+        impl $crate::dlx::search::Steps for $solver<'_> {
+            fn set_budget(&mut self, budget: $crate::dlx::Budget) {
+                $solver::set_budget(self, budget);
+            }
+            fn restart(&mut self) {
+                $solver::restart(self);
+            }
+            fn next_solution(&mut self) -> $crate::dlx::Step {
+                $solver::next_solution(self)
+            }
+            fn solution_vec(&self) -> Vec<$crate::dlx::OptionId> {
+                self.solution().collect()
+            }
+            fn is_exhausted(&self) -> bool {
+                $solver::is_exhausted(self)
+            }
+            fn reset(&mut self) {
+                $solver::reset(self);
+            }
+            fn preselect(
+                &mut self,
+                option: $crate::dlx::OptionId,
+            ) -> Result<(), $crate::dlx::PreselectError> {
+                $solver::preselect(self, option)
+            }
+            fn stats(&self) -> $crate::dlx::Stats {
+                $solver::stats(self)
+            }
+            fn driver(&self) -> &$crate::dlx::search::driver::Driver {
+                $solver::driver_ref(self)
+            }
+            fn driver_mut(&mut self) -> &mut $crate::dlx::search::driver::Driver {
+                $solver::driver_mut_ref(self)
+            }
+            fn cursor_option(&self, cur: u32) -> $crate::dlx::OptionId {
+                $solver::cursor_option(self, cur)
+            }
+        }
+
+        #[doc = concat!("The lazy iterator of [`", stringify!($solver), "::solutions`].")]
+        #[derive(Debug)]
+        pub struct $solutions<'s, 'm> {
+            solver: &'s mut $solver<'m>,
+        }
+
+        impl Iterator for $solutions<'_, '_> {
+            type Item = Vec<$crate::dlx::OptionId>;
+
+            fn next(&mut self) -> Option<Vec<$crate::dlx::OptionId>> {
+                match self.solver.next_solution() {
+                    $crate::dlx::Step::Solution => Some(self.solver.solution().collect()),
+                    $crate::dlx::Step::Exhausted | $crate::dlx::Step::Budget => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use engine_queries;
+
+/// The conflict of preselecting an option of items `mine` that is no longer
+/// active: the first of the `preselected` options (given by their items)
+/// that shares an item with it, for the engines that keep no holder per item.
+pub(crate) fn conflict<'a>(
+    option: OptionId,
+    mine: &[u32],
+    mut preselected: impl Iterator<Item = (u32, &'a [u32])>,
+) -> PreselectError {
+    let with = preselected
+        .find(|(_, items)| items.iter().any(|i| mine.contains(i)))
+        .map_or(0, |(q, _)| q);
+    PreselectError::Conflict {
+        option,
+        with: OptionId::must(with as usize),
+    }
+}
+
+/// [`Solver::first_solution`](crate::dlx::Solver::first_solution), for any engine.
+pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>, Step> {
+    s.restart();
+    match s.next_solution() {
+        Step::Solution => Ok(Some(s.solution_vec())),
+        Step::Exhausted => Ok(None),
+        Step::Budget => Err(Step::Budget),
+    }
+}
+
+/// [`Solver::count_up_to`](crate::dlx::Solver::count_up_to), for any engine.
+pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
+    s.restart();
+    let mut solutions = 0;
+    while solutions < limit {
+        match s.next_solution() {
+            Step::Solution => solutions += 1,
+            Step::Exhausted => {
+                return Count {
+                    solutions,
+                    complete: true,
+                }
+            }
+            Step::Budget => {
+                return Count {
+                    solutions,
+                    complete: false,
+                }
+            }
+        }
+    }
+    Count {
+        solutions,
+        complete: s.is_exhausted(),
+    }
+}
