@@ -392,6 +392,66 @@ fn bench_runs_every_solver_and_reports_timeouts() {
 }
 
 #[test]
+fn bench_runs_each_engine_named_and_refuses_what_it_cannot_run() {
+    let input = format!("{PUZZLES}/poj3074_sample.in");
+    let bench = |args: &[&str]| {
+        let mut all = vec!["sudoku", "bench", "--json", "--timeout-per-puzzle", "0"];
+        all.extend_from_slice(args);
+        all.push(&input);
+        run(&all, b"")
+    };
+    let out = bench(&[
+        "--solver",
+        "dlx,backtrack-mrv",
+        "--engine",
+        "auto,links,dense",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let rows: Vec<&str> = s.lines().collect();
+    assert_eq!(rows.len(), 4, "{s}");
+    for (row, solver, engine) in [
+        (0, "dlx", "masks"),
+        (1, "dlx", "links"),
+        (2, "dlx", "dense"),
+        (3, "backtrack-mrv", "-"),
+    ] {
+        let want = format!(r#""solver":"{solver}","engine":"{engine}""#);
+        assert!(rows[row].contains(&want), "{want} in {s}");
+        assert!(rows[row].contains(r#""unique":2"#), "{s}");
+    }
+    let out = bench(&[
+        "--solver",
+        "dlx",
+        "--engine",
+        "links",
+        "--branching",
+        "knuth",
+    ]);
+    assert!(text(&out.stdout).contains(r#""engine":"links","branching":"knuth""#));
+    // An engine that cannot take the size: no row, the reason, exit 2.
+    let out = bench(&["--solver", "dlx", "--engine", "bits,masks"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout).lines().count(), 1);
+    assert!(
+        text(&out.stderr).contains("bits engine cannot take"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A rule the engine does not take, or DLX settings with no DLX solver:
+    // refused before anything runs.
+    for args in [
+        &["--engine", "masks", "--branching", "knuth"][..],
+        &["--solver", "backtrack", "--branching", "knuth"][..],
+        &["--solver", "backtrack", "--engine", "links"][..],
+    ] {
+        let out = bench(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
 fn generated_sets_are_unique_and_reproducible() {
     for (file, box_side, count, format) in [
         ("generated_4x4_seed1.txt", "2", "20", "line"),

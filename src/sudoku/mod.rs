@@ -256,6 +256,13 @@ impl<'m> Solvers<'m> {
         Ok(())
     }
 
+    /// The engine the DLX solver for box side `b` searches with, once made
+    /// (by [`prepare`](Self::prepare) or a first solve); `None` for the
+    /// baselines and sizes not met yet.
+    pub fn engine(&self, b: usize) -> Option<crate::dlx::EngineKind> {
+        self.dlx.get(b)?.as_ref().map(DlxSudoku::engine)
+    }
+
     /// When the DLX solvers start a puzzle over with lookahead (see
     /// [`DlxSudoku::set_lookahead_after`]).
     pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {

@@ -1,8 +1,10 @@
 //! `dlx sudoku bench`: every chosen solver on every file, measured the same
 //! way. Puzzles are read once per file (reading is not timed); each solver
-//! then answers all of them with the same limits and a per-puzzle deadline,
-//! and every figure in the report is measured in that run.
+//! (the DLX solver once per engine named) then answers all of them with the
+//! same limits and a per-puzzle deadline, and every figure in the report is
+//! measured in that run.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,6 +15,7 @@ use clap::Args;
 use super::super::{exit, json};
 use dlx::sudoku::format::{ReadOptions, Reader, Record};
 use dlx::sudoku::{Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver};
+use dlx::{Branching, EngineError, EngineKind};
 
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
@@ -26,6 +29,14 @@ pub(crate) struct BenchArgs {
         default_value = "dlx,backtrack,backtrack-mrv"
     )]
     solver: Vec<String>,
+    /// DLX engines to run, comma-separated: auto (the library's choice),
+    /// links, dense, bits, masks; one row each. For the dlx solver only.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "auto")]
+    engine: Vec<super::super::EngineArg>,
+    /// DLX branching rule (default first-forced, or a named engine's own
+    /// rule when it does not take it). For the dlx solver only.
+    #[arg(long, value_enum)]
+    branching: Option<super::super::BranchingArg>,
     /// Count each puzzle's solutions up to N (2 checks uniqueness).
     #[arg(long, default_value_t = 2)]
     limit: u64,
@@ -49,9 +60,32 @@ pub(crate) struct BenchArgs {
 /// One puzzle's status, microseconds, nodes, and whether it was solved.
 type Measured = (Status, f64, u64, bool);
 
+/// One solver to measure: a kind, and for DLX the engine named (`None`:
+/// the library's choice) and the rule.
+#[derive(Clone, Copy)]
+struct Setup {
+    kind: SolverKind,
+    engine: Option<EngineKind>,
+    rule: Branching,
+}
+
+impl Setup {
+    /// The thread's solvers, configured.
+    fn solvers<'m>(&self, matrices: &'m Matrices) -> Solvers<'m> {
+        let mut solvers = Solvers::new(self.kind, matrices);
+        solvers.set_branching(self.rule);
+        solvers.set_engine(self.engine);
+        solvers
+    }
+}
+
 /// What one solver did on one file.
 struct Row {
     solver: &'static str,
+    /// The engines the DLX solver searched with (`-` for the baselines).
+    engine: String,
+    /// The DLX rule (`-` for the baselines).
+    branching: &'static str,
     file: String,
     puzzles: usize,
     solved: usize,
@@ -84,18 +118,13 @@ impl Row {
 }
 
 pub(crate) fn run(args: BenchArgs) -> u8 {
-    let mut kinds = Vec::new();
-    for name in &args.solver {
-        match SolverKind::from_name(name.trim()) {
-            Some(k) => kinds.push(k),
-            None => {
-                eprintln!(
-                    "dlx sudoku bench: unknown solver `{name}` (dlx, backtrack, backtrack-mrv)"
-                );
-                return exit::BAD_INPUT;
-            }
+    let setups = match setups(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dlx sudoku bench: {e}");
+            return exit::BAD_INPUT;
         }
-    }
+    };
     let matrices = Matrices::new();
     let mut code = exit::FOUND;
     let mut rows = Vec::new();
@@ -118,17 +147,85 @@ pub(crate) fn run(args: BenchArgs) -> u8 {
                 code = exit::BAD_INPUT;
             }
         }
-        for &kind in &kinds {
-            rows.push(measure(&records, kind, &matrices, &args, &name));
+        for setup in &setups {
+            match prepare(&records, setup, &matrices) {
+                Ok(engine) => rows.push(measure(&records, setup, engine, &matrices, &args, &name)),
+                Err(e) => {
+                    eprintln!("dlx sudoku bench: {name}: {e}");
+                    code = exit::BAD_INPUT;
+                }
+            }
         }
     }
     print_rows(&rows, &args);
     code
 }
 
+/// The solvers to measure, in the order asked: each solver named, the DLX
+/// one once per engine; an error for a name, an engine and rule that do not
+/// go together, or DLX settings without the DLX solver.
+fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
+    let mut setups = Vec::new();
+    for name in &args.solver {
+        let kind = SolverKind::from_name(name.trim())
+            .ok_or_else(|| format!("unknown solver `{name}` (dlx, backtrack, backtrack-mrv)"))?;
+        if kind != SolverKind::Dlx {
+            setups.push(Setup {
+                kind,
+                engine: None,
+                rule: Branching::FirstForced,
+            });
+            continue;
+        }
+        for engine in args.engine.iter().map(|e| e.kind()) {
+            let rule = match (args.branching, engine) {
+                (Some(b), _) => b.into(),
+                (None, Some(e)) => e.rule_preferring(Branching::FirstForced),
+                (None, None) => Branching::FirstForced,
+            };
+            if let Some(e) = engine {
+                e.check_rule(rule).map_err(|e| e.to_string())?;
+            }
+            setups.push(Setup { kind, engine, rule });
+        }
+    }
+    let named = args.branching.is_some() || args.engine.iter().any(|e| e.kind().is_some());
+    if named && !setups.iter().any(|s| s.kind == SolverKind::Dlx) {
+        return Err(
+            "--engine and --branching apply to the dlx solver, which --solver does not name".into(),
+        );
+    }
+    Ok(setups)
+}
+
+/// Makes `setup`'s solvers for every size in `records`, before anything is
+/// timed: the engines they search with (`-` for a baseline), or why the
+/// engine named cannot take a size.
+fn prepare(records: &[Record], setup: &Setup, matrices: &Matrices) -> Result<String, EngineError> {
+    if setup.kind != SolverKind::Dlx {
+        return Ok("-".into());
+    }
+    let mut solvers = setup.solvers(matrices);
+    let mut engines = BTreeSet::new();
+    for b in box_sides(records) {
+        solvers.prepare(b)?;
+        engines.extend(solvers.engine(b).map(EngineKind::name));
+    }
+    Ok(engines.into_iter().collect::<Vec<_>>().join("+"))
+}
+
+/// The box sides of the well-formed puzzles of `records`.
+fn box_sides(records: &[Record]) -> BTreeSet<usize> {
+    records
+        .iter()
+        .filter_map(|r| r.grid.as_ref().ok().map(Grid::box_side))
+        .collect()
+}
+
 fn measure(
     records: &[Record],
-    kind: SolverKind,
+    setup: &Setup,
+    engine: String,
     matrices: &Matrices,
     args: &BenchArgs,
     file: &str,
@@ -138,19 +235,30 @@ fn measure(
         .iter()
         .map(|_| std::sync::Mutex::new(None))
         .collect();
-    let next = AtomicUsize::new(0);
-    let jobs = args.jobs.max(1);
+    let next = &AtomicUsize::new(0);
+    let shared = &results;
+    // Each thread's solvers are made before the clock starts.
+    let sides = box_sides(records);
+    let pool: Vec<Solvers> = (0..args.jobs.max(1))
+        .map(|_| {
+            let mut solvers = setup.solvers(matrices);
+            for &b in &sides {
+                // Checked by `prepare` for this setup already.
+                let _ = solvers.prepare(b);
+            }
+            solvers
+        })
+        .collect();
     let start = Instant::now();
     std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| {
-                let mut solvers = Solvers::new(kind, matrices);
+        for mut solvers in pool {
+            s.spawn(move || {
                 let mut solution = Grid::empty(3).unwrap_or_else(|| unreachable!());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(record) = records.get(i) else { return };
                     let Ok(puzzle) = &record.grid else {
-                        *results[i].lock().unwrap_or_else(|e| e.into_inner()) =
+                        *shared[i].lock().unwrap_or_else(|e| e.into_inner()) =
                             Some((Status::Invalid, 0.0, 0, false));
                         continue;
                     };
@@ -162,7 +270,7 @@ fn measure(
                     let answer = solvers.solve(puzzle, &limits, &mut solution);
                     let micros = t.elapsed().as_secs_f64() * 1e6;
                     let solved = answer.solutions > 0;
-                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) =
+                    *shared[i].lock().unwrap_or_else(|e| e.into_inner()) =
                         Some((answer.status(), micros, answer.nodes, solved));
                 }
             });
@@ -170,7 +278,13 @@ fn measure(
     });
     let seconds = start.elapsed().as_secs_f64();
     let mut row = Row {
-        solver: kind.name(),
+        solver: setup.kind.name(),
+        engine,
+        branching: if setup.kind == SolverKind::Dlx {
+            setup.rule.name()
+        } else {
+            "-"
+        },
         file: file.to_string(),
         puzzles: records.len(),
         solved: 0,
@@ -213,6 +327,8 @@ fn print_rows(rows: &[Row], args: &BenchArgs) {
         for r in rows {
             let obj = json::Object::new()
                 .str("solver", r.solver)
+                .str("engine", &r.engine)
+                .str("branching", r.branching)
                 .str("file", &r.file)
                 .num("puzzles", r.puzzles)
                 .num("solved", r.solved)
@@ -233,12 +349,14 @@ fn print_rows(rows: &[Row], args: &BenchArgs) {
             let _ = writeln!(out, "{}", obj.finish());
         }
     } else if args.csv {
-        out.push_str("solver,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max\n");
+        out.push_str("solver,engine,branching,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max,limit,jobs\n");
         for r in rows {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{:.6},{:.1},{:.2},{:.2},{:.2},{:.2},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.1},{:.2},{:.2},{:.2},{:.2},{},{},{}",
                 r.solver,
+                r.engine,
+                r.branching,
                 csv_field(&r.file),
                 r.puzzles,
                 r.solved,
@@ -253,12 +371,16 @@ fn print_rows(rows: &[Row], args: &BenchArgs) {
                 r.percentile(0.99),
                 r.percentile(1.0),
                 r.nodes_mean(),
-                r.nodes.iter().max().copied().unwrap_or(0)
+                r.nodes.iter().max().copied().unwrap_or(0),
+                args.limit,
+                args.jobs.max(1)
             );
         }
     } else {
         let header = [
             "solver",
+            "engine",
+            "rule",
             "file",
             "puzzles",
             "solved",
@@ -280,6 +402,8 @@ fn print_rows(rows: &[Row], args: &BenchArgs) {
             .map(|r| {
                 vec![
                     r.solver.to_string(),
+                    r.engine.clone(),
+                    r.branching.to_string(),
                     short_name(&r.file),
                     r.puzzles.to_string(),
                     r.solved.to_string(),
@@ -311,7 +435,7 @@ fn print_rows(rows: &[Row], args: &BenchArgs) {
         let line = |cells: Vec<String>, out: &mut String| {
             for (i, c) in cells.iter().enumerate() {
                 let pad = widths[i] - c.chars().count();
-                if i < 2 {
+                if i < 4 {
                     out.push_str(c);
                     out.push_str(&" ".repeat(pad));
                 } else {
