@@ -27,7 +27,8 @@
 //!   them on several threads with any [`Engine`], cut by that engine (same
 //!   count; with Knuth's rule, same counters).
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
-//!   checker of solutions.
+//!   checker of solutions; [`brute_force_count`]: an independent counter for
+//!   small matrices.
 //!
 //! # The structure
 //!
@@ -81,4 +82,4 @@ pub use parallel::{count_parallel, Engine, ParallelCount, SPLIT_UPDATES, SUBTREE
 pub use search::{Branching, Budget, Count, PreselectError, Split, Step};
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;
-pub use verify::verify_cover;
+pub use verify::{brute_force_count, verify_cover, BRUTE_FORCE_OPTIONS};

@@ -53,3 +53,48 @@ pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String>
     }
     Ok(())
 }
+
+/// The most options [`brute_force_count`] takes: 2²⁰ subsets.
+pub const BRUTE_FORCE_OPTIONS: usize = 20;
+
+/// The number of solutions of `matrix`, by trying every subset of its
+/// options against [`verify_cover`]: an oracle for tests of small matrices
+/// that shares nothing with the search. `None` when the matrix has more than
+/// [`BRUTE_FORCE_OPTIONS`] options.
+pub fn brute_force_count(matrix: &Matrix) -> Option<u64> {
+    let k = matrix.option_count();
+    if k > BRUTE_FORCE_OPTIONS {
+        return None;
+    }
+    let mut chosen = Vec::with_capacity(k);
+    let count = (0u32..1 << k)
+        .filter(|mask| {
+            chosen.clear();
+            chosen.extend((0..k).filter(|b| mask >> b & 1 == 1).map(OptionId::must));
+            verify_cover(matrix, &chosen).is_ok()
+        })
+        .count();
+    Some(count as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dlx::knuth;
+
+    #[test]
+    fn brute_force_counts_taocp_and_refuses_large_matrices() {
+        let taocp = "A B C D E F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n";
+        let m = knuth::read(taocp.as_bytes()).unwrap();
+        assert_eq!(brute_force_count(&m), Some(1));
+        let colored = "A B | x\nA x:0\nB x:0\nA B x:1\nB x:1\n";
+        let m = knuth::read(colored.as_bytes()).unwrap();
+        // {A x:0, B x:0} (x given one color twice) and {A B x:1}; not
+        // {A x:0, B x:1}, whose colors clash.
+        assert_eq!(brute_force_count(&m), Some(2));
+        let mut big = String::from("A\n");
+        big.push_str(&"A\n".repeat(BRUTE_FORCE_OPTIONS + 1));
+        let m = knuth::read(big.as_bytes()).unwrap();
+        assert_eq!(brute_force_count(&m), None);
+    }
+}
