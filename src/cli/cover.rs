@@ -1,11 +1,12 @@
 //! `dlx cover`: solve a problem in Knuth's DLX format.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 
+use super::output::Output;
 use super::{exit, json, BranchingArg, EngineArg};
 use dlx::{knuth, Budget, Config, Matrix, OptionId, Solver, Step};
 
@@ -107,13 +108,12 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     }
     let print = args.all || args.first.is_some();
     let limit = args.first.unwrap_or(u64::MAX);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = Output::stdout();
     let mut printed: Vec<String> = Vec::new();
     let start = Instant::now();
     let mut found = 0u64;
     let mut stopped_by_budget = false;
-    let mut write_ok = true;
-    while found < limit {
+    while found < limit && out.is_ok() {
         match solver.next_solution() {
             Step::Solution => {
                 found += 1;
@@ -121,8 +121,9 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
                     let sol: Vec<OptionId> = solver.solution().collect();
                     if args.json {
                         printed.push(solution_json(&matrix, &sol));
-                    } else if write_ok {
-                        write_ok = write_solution(&mut out, &matrix, &sol, found > 1).is_ok();
+                    } else {
+                        // A write error is kept by `out`; the loop stops.
+                        let _ = write_solution(&mut out, &matrix, &sol, found > 1);
                     }
                 }
             }
@@ -150,11 +151,23 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         if print {
             obj = obj.raw("list", &format!("[{}]", printed.join(",")));
         }
-        let _ = writeln!(out, "{}", obj.finish());
-    } else if !print && write_ok {
-        let _ = writeln!(out, "{found}");
+        out.println(&obj.finish());
+    } else if !print {
+        out.println(&found.to_string());
     }
-    super::flush_or_quiet(&mut out);
+    // (A pipe closed by its reader stopped the search: `finish` keeps the
+    // code of what was done, as its documentation says.)
+    let code = if stopped_by_budget {
+        eprintln!(
+            "dlx cover: {name}: budget exhausted after {found} solutions; the search is incomplete"
+        );
+        exit::BUDGET
+    } else if found > 0 {
+        exit::FOUND
+    } else {
+        exit::NONE
+    };
+    let code = out.finish("dlx cover", code);
     if args.stats {
         let rate = stats.updates as f64 / seconds.max(1e-9);
         eprintln!(
@@ -178,16 +191,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             eprintln!("{level:3}: {n}");
         }
     }
-    if stopped_by_budget {
-        eprintln!(
-            "dlx cover: {name}: budget exhausted after {found} solutions; the search is incomplete"
-        );
-        exit::BUDGET
-    } else if found > 0 {
-        exit::FOUND
-    } else {
-        exit::NONE
-    }
+    code
 }
 
 /// `--jobs N` with N > 1: the count on N threads.
@@ -217,7 +221,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     };
     let seconds = start.elapsed().as_secs_f64();
     let (found, stats) = (par.solutions, par.stats);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = Output::stdout();
     if args.json {
         let obj = json::Object::new()
             .num("solutions", found)
@@ -231,11 +235,14 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             .float("seconds", seconds)
             .boolean("complete", true)
             .boolean("budget_exhausted", false);
-        let _ = writeln!(out, "{}", obj.finish());
+        out.println(&obj.finish());
     } else {
-        let _ = writeln!(out, "{found}");
+        out.println(&found.to_string());
     }
-    super::flush_or_quiet(&mut out);
+    let code = out.finish(
+        "dlx cover",
+        if found > 0 { exit::FOUND } else { exit::NONE },
+    );
     if args.stats {
         eprintln!(
             "{found} solutions, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",
@@ -253,11 +260,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             );
         }
     }
-    if found > 0 {
-        exit::FOUND
-    } else {
-        exit::NONE
-    }
+    code
 }
 
 fn option_text(matrix: &Matrix, o: OptionId) -> String {

@@ -1,11 +1,10 @@
 //! `dlx gen`: classic problems in Knuth's format, to pipe into `dlx cover`
 //! (or into Knuth's own DLX1, for comparison).
 
-use std::io::{self, BufWriter};
-
 use clap::{Args, ValueEnum};
 
 use super::exit;
+use super::output::Output;
 use dlx::problems::{langford, polyomino, queens};
 
 #[derive(Args, Debug)]
@@ -65,15 +64,10 @@ pub(crate) fn run(args: GenArgs) -> u8 {
         Ok(m) => m,
         Err(e) => return usage(&e.to_string()),
     };
-    let mut out = BufWriter::new(io::stdout().lock());
-    match dlx::knuth::write(&matrix, &mut out) {
-        Ok(()) => {
-            super::flush_or_quiet(&mut out);
-            exit::FOUND
-        }
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit::FOUND,
-        Err(e) => usage(&e.to_string()),
-    }
+    let mut out = Output::stdout();
+    // A write error is kept by `out`, and reported by `finish`.
+    let _ = dlx::knuth::write(&matrix, &mut out);
+    out.finish("dlx gen", exit::FOUND)
 }
 
 fn usage(msg: &str) -> u8 {

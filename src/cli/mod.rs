@@ -4,11 +4,12 @@
 //! Exit codes (documented in README.md):
 //! * 0 — answered: solutions found (or every puzzle answered);
 //! * 1 — a "no" answer: no solution exists;
-//! * 2 — bad input or an I/O error;
+//! * 2 — bad input or an I/O error (output that cannot be written included;
+//!   a pipe closed by its reader stops the run quietly: see `output.rs`);
 //! * 3 — stopped by a budget before the answer was known.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -18,6 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod cover;
 mod gen;
 pub(crate) mod json;
+pub(crate) mod output;
 mod sudoku;
 
 /// Exact cover by Dancing Links.
@@ -165,17 +167,5 @@ pub(crate) fn input_name(path: Option<&PathBuf>) -> String {
         None => "<stdin>".to_string(),
         Some(p) if p.as_os_str() == "-" => "<stdin>".to_string(),
         Some(p) => p.display().to_string(),
-    }
-}
-
-/// Writes to stdout, treating a closed pipe (`dlx … | head`) as the end.
-pub(crate) fn flush_or_quiet(out: &mut impl Write) -> bool {
-    match out.flush() {
-        Ok(()) => true,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => false,
-        Err(e) => {
-            eprintln!("dlx: cannot write output: {e}");
-            false
-        }
     }
 }

@@ -7,13 +7,14 @@
 //! 25×25 or more is spread over the threads itself (`solve_on_threads`).
 
 use std::collections::BTreeMap;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use super::output::Output;
 use super::{exit, json};
 use dlx::sudoku::format::{self, Format, ReadOptions, Reader, Record};
 use dlx::sudoku::{
@@ -258,7 +259,7 @@ fn generate(args: GenerateArgs) -> u8 {
     let mut g = dlx::sudoku::generate::Generator::new(&cover, args.seed);
     g.node_budget = args.node_budget;
     let alphabet = Alphabet::default_for(args.box_side * args.box_side);
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = Output::stdout();
     let mut buf = String::new();
     for k in 0..args.count {
         buf.clear();
@@ -269,12 +270,11 @@ fn generate(args: GenerateArgs) -> u8 {
             k == 0,
             format::Answer::Grid(&puzzle, alphabet),
         );
-        if out.write_all(buf.as_bytes()).is_err() {
+        if !out.print(&buf) {
             break;
         }
     }
-    super::flush_or_quiet(&mut out);
-    exit::FOUND
+    out.finish("dlx sudoku generate", exit::FOUND)
 }
 
 /// One puzzle answered.
@@ -331,7 +331,9 @@ struct Queue<I> {
 }
 
 /// Runs `reader`'s puzzles through `jobs` workers; `sink` gets the outcomes
-/// in input order. Returns when the input is exhausted.
+/// in input order, and says whether to go on. Returns when the input is
+/// exhausted or `sink` said stop (workers then finish only the puzzles they
+/// hold).
 pub(crate) fn pipeline<R: BufRead + Send>(
     reader: Reader<R>,
     jobs: usize,
@@ -339,13 +341,15 @@ pub(crate) fn pipeline<R: BufRead + Send>(
     tuning: Tuning,
     matrices: &Matrices,
     limits: &(dyn Fn() -> Limits + Sync),
-    sink: &mut dyn FnMut(Outcome),
+    sink: &mut dyn FnMut(Outcome) -> bool,
 ) {
     if jobs <= 1 {
         let mut solvers = Solvers::new(kind, matrices);
         tuning.apply(&mut solvers);
         for record in reader {
-            sink(solve_record(&mut solvers, record, &limits()));
+            if !sink(solve_record(&mut solvers, record, &limits())) {
+                return;
+            }
         }
         return;
     }
@@ -387,7 +391,8 @@ pub(crate) fn pipeline<R: BufRead + Send>(
                     &mut solution,
                 );
                 let record = ahead.pop().expect("one record");
-                sink(Outcome {
+                // Nothing follows it: whether to go on is moot.
+                let _ = sink(Outcome {
                     record,
                     answer: Some(answer),
                     solution: (answer.solutions > 0).then_some(solution),
@@ -454,11 +459,18 @@ pub(crate) fn pipeline<R: BufRead + Send>(
         drop(tx);
         let mut pending: BTreeMap<usize, Vec<Outcome>> = BTreeMap::new();
         let mut next = 0;
-        for (seq, out) in rx {
+        'written: for (seq, out) in rx {
             pending.insert(seq, out);
             while let Some(out) = pending.remove(&next) {
                 for o in out {
-                    sink(o);
+                    if !sink(o) {
+                        // No more puzzles are handed out; a worker's next
+                        // send fails once `rx` is gone, and it returns.
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        q.done = true;
+                        room.notify_all();
+                        break 'written;
+                    }
                 }
                 next += 1;
                 let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
@@ -503,8 +515,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     } else {
         args.files.iter().cloned().map(Some).collect()
     };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = Output::stdout();
     let mut totals = Totals::default();
     let mut code = exit::FOUND;
     let start = Instant::now();
@@ -512,8 +523,10 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     let mut last_progress = Instant::now();
     let mut first_answer = true;
     let mut buf = String::new();
-    let mut write_failed = false;
     for file in &files {
+        if !out.is_ok() {
+            break;
+        }
         let name = super::input_name(file.as_ref());
         let input = match super::open_input(file.as_deref()) {
             Ok(i) => i,
@@ -554,9 +567,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                     _ => exit::FOUND,
                 },
             );
-            if !write_failed && out.write_all(buf.as_bytes()).is_err() {
-                write_failed = true;
-            }
+            let go_on = out.print(&buf);
             if progress
                 && last_progress.elapsed() > Duration::from_millis(250)
                 && start.elapsed() > Duration::from_secs(1)
@@ -569,6 +580,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                     totals.puzzles as f64 / secs
                 );
             }
+            go_on
         };
         pipeline(
             reader,
@@ -583,7 +595,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             &limits,
             &mut sink,
         );
-        if count_in_file == 0 {
+        if count_in_file == 0 && out.is_ok() {
             eprintln!("dlx sudoku: {name}: no puzzles in the input");
             code = exit::worse(code, exit::BAD_INPUT);
         }
@@ -591,7 +603,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     if progress && start.elapsed() > Duration::from_secs(1) {
         eprint!("\r\x1b[K");
     }
-    super::flush_or_quiet(&mut out);
+    let code = out.finish("dlx sudoku", code);
     if args.stats {
         let secs = start.elapsed().as_secs_f64();
         let t = &totals;

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::super::output::Output;
 use super::super::{exit, json};
 use dlx::sudoku::format::{ReadOptions, Reader, Record};
 use dlx::sudoku::{Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver};
@@ -157,8 +158,9 @@ pub(crate) fn run(args: BenchArgs) -> u8 {
             }
         }
     }
-    print_rows(&rows, &args);
-    code
+    let mut out = Output::stdout();
+    out.print(&report(&rows, &args));
+    out.finish("dlx sudoku bench", code)
 }
 
 /// The solvers to measure, in the order asked: each solver named, the DLX
@@ -321,7 +323,8 @@ fn measure(
     row
 }
 
-fn print_rows(rows: &[Row], args: &BenchArgs) {
+/// The report of `rows`, as `args` asks (table, JSON or CSV).
+fn report(rows: &[Row], args: &BenchArgs) -> String {
     let mut out = String::new();
     if args.json {
         for r in rows {
@@ -457,7 +460,7 @@ fn print_rows(rows: &[Row], args: &BenchArgs) {
             args.jobs.max(1)
         );
     }
-    print!("{out}");
+    out
 }
 
 fn short_name(path: &str) -> String {
