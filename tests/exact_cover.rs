@@ -898,10 +898,8 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
             }
             let par = count_parallel(&m, Engine::Links, Branching::Lookahead, jobs).unwrap();
             assert_eq!(par.solutions, want, "queens {n}, lookahead");
-            // The masks engine, cut by itself: the same count. Its counters
-            // are its own and may differ a little from one thread's: a
-            // subtree's search finds the forced items its prefix left by a
-            // scan, where one search pops them from its forced stack.
+            // The masks engine, cut by itself: the same count (its counters:
+            // `count_parallel_keeps_first_forced_counters`).
             let mm = MasksMatrix::new(&m).unwrap();
             let par = count_parallel(&m, Engine::Masks(&mm), Branching::FirstForced, jobs).unwrap();
             assert_eq!(par.solutions, want, "queens {n}, masks");
@@ -935,6 +933,75 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
     let m = read("x y\ny\n");
     let par = count_parallel(&m, Engine::Links, Branching::Knuth, 2).unwrap();
     assert_eq!((par.solutions, par.subtrees), (0, 0));
+}
+
+/// A 9×9 Sudoku in Knuth's format: cell, row, column and box items, a
+/// given's cell with its one option.
+fn sudoku_matrix(puzzle: &str) -> Matrix {
+    let mut text = String::new();
+    for kind in ["p", "r", "c", "b"] {
+        for a in 0..9 {
+            for b in 0..9 {
+                text += &format!("{kind}{a}{b} ");
+            }
+        }
+    }
+    text.push('\n');
+    for (k, ch) in puzzle.chars().enumerate().take(81) {
+        let (r, c) = (k / 9, k % 9);
+        let given = ch.to_digit(10).filter(|&d| d > 0);
+        let digits: Vec<u32> = given.map_or((0..9).collect(), |d| vec![d - 1]);
+        for d in digits {
+            let b = r / 3 * 3 + c / 3;
+            text += &format!("p{r}{c} r{r}{d} c{c}{d} b{b}{d}\n");
+        }
+    }
+    read(&text)
+}
+
+/// With the first-forced rule too, a count cut into subtrees keeps one
+/// thread's nodes and updates: the cut pauses before a branch point, where
+/// no item is forced, so a subtree's search starts where one search would
+/// have gone on (masks, and links and dense with first-forced).
+#[test]
+fn count_parallel_keeps_first_forced_counters() {
+    // Two Sudoku grids with 435 and 380 solutions and dead ends at every
+    // depth (a solved grid with 54 cells emptied). When the cut paused
+    // right after a branch point's option, their subtrees took the forced
+    // items below it in another order, and the counters differed by a few
+    // nodes.
+    let mut matrices = vec![
+        sudoku_matrix(
+            "41.3..8.5...1.89.7..8.....6.....7.6..9........4.91.7...8.6..5.157.2.....1.4......",
+        ),
+        sudoku_matrix(
+            ".1..6..2..32........87.43..8.5..716....5......46..2....89.......73....8416....2..",
+        ),
+    ];
+    matrices.extend((5..=9).map(|n| queens(n).unwrap()));
+    matrices.extend((7..=8).map(|n| langford(n).unwrap()));
+    for m in &matrices {
+        let mm = MasksMatrix::new(m).unwrap();
+        let d = DenseMatrix::new(m).unwrap();
+        let mut masks = MasksSolver::new(&mm);
+        let mut links = LinksSolver::new(m);
+        links.set_branching(Branching::FirstForced);
+        let mut dense = DenseSolver::new(&d);
+        dense.set_branching(Branching::FirstForced).unwrap();
+        let one = [
+            (Engine::Masks(&mm), masks.count()),
+            (Engine::Links, links.count()),
+            (Engine::Dense(&d), dense.count()),
+        ];
+        let stats = [masks.stats(), links.stats(), dense.stats()];
+        for ((engine, count), stats) in one.into_iter().zip(stats) {
+            for jobs in [2, 3] {
+                let par = count_parallel(m, engine, Branching::FirstForced, jobs).unwrap();
+                assert_eq!(par.solutions, count.solutions, "{engine:?}");
+                assert_eq!(par.stats, stats, "{:?}, {jobs} jobs", engine.kind());
+            }
+        }
+    }
 }
 
 /// `preselect_all` must leave the search exactly what one-by-one

@@ -116,6 +116,12 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
 
     fn leave(_m: &MasksMatrix, _s: &mut States<M>, _l: usize) {}
 
+    /// `enter` saved the state and pushed the branch point: popped, with
+    /// the state unchanged since.
+    fn abandon(_m: &MasksMatrix, s: &mut States<M>, _l: usize) {
+        s.branches.top -= 1;
+    }
+
     /// Backtracks to the innermost branch point with an option left and
     /// restores its state.
     #[inline(always)]

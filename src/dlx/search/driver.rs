@@ -122,6 +122,13 @@ pub(crate) trait Kernel {
     /// Leaves the node at `level` (its item's options are used up, or it had
     /// none): uncovers its item.
     fn leave(t: &Self::Tables, s: &mut Self::State, level: usize);
+    /// Takes back the [`enter`](Self::enter) of a branch point at `level`
+    /// before any of its options was tried: the cut pauses there, leaving
+    /// the node to whoever searches the subtree. [`leave`](Self::leave)
+    /// does it for kernels whose `leave` undoes `enter`.
+    fn abandon(t: &Self::Tables, s: &mut Self::State, level: usize) {
+        Self::leave(t, s, level);
+    }
     /// Undoes level `level` of a paused search: its option `cur` and its
     /// item. Only called when [`UNDOES`](Self::UNDOES).
     fn unwind(_t: &Self::Tables, _s: &mut Self::State, _level: usize, _cur: u32) {}
@@ -328,19 +335,12 @@ impl Driver {
         s: &mut K::State,
         level: usize,
     ) -> Result<Option<u32>, Step> {
-        if CUT && self.branches[level] as usize == self.cut {
-            // Paused as at a solution, levels 0..level committed: the node
-            // is left to whoever takes this subtree.
-            self.level = level;
-            self.at_cut = true;
-            self.phase = Phase::Backdown;
-            return Err(Step::Solution);
-        }
         if BUDGET && self.budget.spent(&self.stats, &self.base) {
             self.level = level;
             self.phase = Phase::Forward;
             return Err(Step::Budget);
         }
+        let before = self.stats;
         self.stats.nodes += 1;
         if let Some(p) = &mut self.profile {
             p[level] += 1;
@@ -354,6 +354,23 @@ impl Driver {
             }
             Enter::Item { first, branch } => {
                 if CUT {
+                    if branch && self.branches[level] as usize == self.cut {
+                        // The first branch point below the cut: paused
+                        // before it, as at a solution, levels 0..level
+                        // committed (the forced levels since the cut's
+                        // last branch point included). The node is not
+                        // counted: whoever takes the subtree enters it, in
+                        // the same state, as one search would have.
+                        K::abandon(t, s, level);
+                        self.stats = before;
+                        if let Some(p) = &mut self.profile {
+                            p[level] -= 1;
+                        }
+                        self.level = level;
+                        self.at_cut = true;
+                        self.phase = Phase::Backdown;
+                        return Err(Step::Solution);
+                    }
                     self.branches[level + 1] = self.branches[level] + u32::from(branch);
                 }
                 Ok(first)

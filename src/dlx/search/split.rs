@@ -1,26 +1,31 @@
 //! Cutting one search into subtrees ([`LinksSolver::split`](crate::dlx::LinksSolver::split)), so that they can be
 //! searched apart — on several threads, by any engine.
 //!
-//! The split runs the search down to a depth and no further: each node it
-//! reaches at that depth is handed out as a *subtree*, named by its prefix
-//! (the options the search chose on the way down), and each solution met
-//! above the depth as a solution. The depth counts *branch points*, levels
-//! whose item had two options or more: forced levels do not count, so a
-//! chain of forced choices is passed through in one split, and each level
-//! of depth at least doubles the subtrees that do not die. Every solution of the problem is either one
-//! of those or lies in exactly one subtree, so searching each subtree (after
-//! preselecting its prefix) and adding up gives the whole search; taking the
-//! pieces in the order given gives the one-thread order of solutions.
+//! The split runs the search down to a depth and no further. The depth
+//! counts *branch points*, levels whose item had two options or more:
+//! forced levels do not count, so a chain of forced choices is passed
+//! through in one split, and each level of depth at least doubles the
+//! subtrees that do not die. Below `depth` branch points, the search goes
+//! on through forced levels and dead ends, and pauses on reaching the next
+//! branch point, before entering it: that node is handed out as a
+//! *subtree*, named by its prefix (every option the search chose on the way
+//! down, forced ones included), and each solution met above it as a
+//! solution. Every solution of the problem is either one of those or lies in
+//! exactly one subtree, so searching each subtree (after preselecting its
+//! prefix) and adding up gives the whole search; taking the pieces in the
+//! order given gives the one-thread order of solutions.
 //!
-//! With [`Branching::Knuth`](super::Branching::Knuth) a subtree's search is
-//! the very subtree a one-thread search explores: the preselected prefix
-//! leaves the same items with the same options in the same order, so the same
-//! choices follow (the links, dense and bits engines, which walk one tree).
-//! Then the split's counters plus each subtree's — counted after
-//! preselecting — are exactly those of one search (tests check it). With
-//! the other rules the pieces still partition the solutions, but a subtree's
-//! search need not match: lookahead's removals at the levels above are not
-//! carried down, and first-forced's memory of forced items starts empty.
+//! A subtree's search is then the very subtree a one-thread search
+//! explores. The preselected prefix leaves the same items with the same
+//! options in the same order; and at a branch point no item is forced, so
+//! first-forced's memory of items just forced has nothing to add there,
+//! and its search, like Knuth's, chooses as one search would. Then the
+//! split's counters plus each subtree's — counted after preselecting — are
+//! exactly those of one search, with [`Branching::Knuth`](super::Branching::Knuth)
+//! on the links, dense and bits engines and with `FirstForced` on links,
+//! dense and masks (tests check both). Lookahead's pieces still partition
+//! the solutions, but its removals at the levels above are not carried
+//! down, so its subtrees' searches differ.
 
 use super::super::index::OptionId;
 use super::super::stats::Stats;
@@ -29,9 +34,9 @@ use super::{Step, Steps};
 /// What [`Solver::split`](crate::dlx::Solver::split) meets, in the order of a one-thread search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split<'a> {
-    /// A node at the cut: the options the search chose above it (preselected
-    /// options not included): one per branch point above it, and one per
-    /// forced level.
+    /// A branch point below the cut, not entered: the options the search
+    /// chose above it (preselected options not included), one per branch
+    /// point and one per forced level.
     Subtree(&'a [OptionId]),
     /// A solution above the cut, as [`LinksSolver::solution`](crate::dlx::LinksSolver::solution)
     /// gives it (preselected options first).
