@@ -146,3 +146,144 @@ fn a_closed_pipe_stops_the_work_at_once() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("(search incomplete)"), "{err}");
 }
+
+/// Arguments that would mean nothing, or be ignored, are refused with
+/// exit 2 and a message naming them, before anything is printed.
+#[test]
+fn arguments_mean_what_they_say() {
+    let sample = format!("{PUZZLES}/poj3074_sample.in");
+    let langford = format!("{PUZZLES}/langford4.dlx");
+    let s = sample.as_str();
+    let cases: &[(&[&str], &str)] = &[
+        (&["sudoku", "count", "--limit", "0", s], "--limit"),
+        (&["sudoku", "bench", "--limit", "0", s], "--limit"),
+        (&["cover", "--first", "0", &langford], "--first"),
+        (
+            &["sudoku", "generate", "--node-budget", "0"],
+            "--node-budget",
+        ),
+        (&["sudoku", "check", "--jobs", "0", s], "--jobs"),
+        (&["sudoku", "bench", "--jobs", "0", s], "--jobs"),
+        (&["cover", "--jobs", "0", &langford], "--jobs"),
+        (&["sudoku", "check", "--timeout", "1e12s", s], "longer than"),
+        (
+            &["sudoku", "check", "--timeout", "soon", s],
+            "not a duration",
+        ),
+        (
+            &["sudoku", "check", "--output-format", "line", s],
+            "--output-format",
+        ),
+        (
+            &["sudoku", "count", "--output-format", "grid", s],
+            "--output-format",
+        ),
+        (
+            &["sudoku", "solve", "--json", "--output-format", "grid", s],
+            "--output-format",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                "--solver",
+                "backtrack",
+                "--branching",
+                "knuth",
+                s,
+            ],
+            "--branching",
+        ),
+        (
+            &[
+                "sudoku",
+                "count",
+                "--solver",
+                "backtrack-mrv",
+                "--engine",
+                "links",
+                s,
+            ],
+            "--engine",
+        ),
+        (
+            &[
+                "sudoku",
+                "check",
+                "--solver",
+                "backtrack",
+                "--lookahead-after",
+                "never",
+                s,
+            ],
+            "--lookahead-after",
+        ),
+        (
+            &[
+                "sudoku",
+                "solve",
+                "--engine",
+                "masks",
+                "--branching",
+                "knuth",
+                s,
+            ],
+            "masks engine",
+        ),
+        (
+            &[
+                "cover",
+                "--engine",
+                "masks",
+                "--branching",
+                "knuth",
+                &langford,
+            ],
+            "masks engine",
+        ),
+    ];
+    for (args, names) in cases {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(names), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_positive_timeout_is_never_infinite_and_jobs_are_capped() {
+    // An empty 25×25 grid: counting its solutions never ends, so only the
+    // deadline (a nanosecond here, not "never") stops it.
+    let empty = format!("{}\n", "-".repeat(625));
+    let out = run(
+        &[
+            "sudoku",
+            "count",
+            "--timeout",
+            "0.0000000001s",
+            "--jobs",
+            "1",
+        ],
+        empty.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("timeout"));
+    // More threads than cores: the run uses the cores, and says so.
+    let langford = format!("{PUZZLES}/langford4.dlx");
+    let out = run(&["cover", "--jobs", "100000", "--json", &langford], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let json = text(&out.stdout);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(json.contains(&format!(r#""jobs":{cores},"#)), "{json}");
+}
+
+#[test]
+fn messages_count_in_words() {
+    let langford = format!("{PUZZLES}/langford4.dlx");
+    let out = run(&["cover", "--stats", "--first", "1", &langford], b"");
+    let err = text(&out.stderr);
+    assert!(err.starts_with("1 solution (search incomplete),"), "{err}");
+    let out = run(&["cover", "--stats", &langford], b"");
+    assert!(text(&out.stderr).starts_with("2 solutions,"));
+}

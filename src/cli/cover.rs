@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::output::Output;
-use super::{exit, json, BranchingArg, EngineArg};
+use super::{count_of, exit, json, BranchingArg, EngineArg};
 use dlx::{knuth, Budget, Config, Matrix, OptionId, Solver, Step};
 
 #[derive(Args, Debug)]
@@ -18,8 +18,8 @@ pub(crate) struct CoverArgs {
     /// a blank line between solutions.
     #[arg(long)]
     all: bool,
-    /// Stop after N solutions (and print them).
-    #[arg(long, value_name = "N")]
+    /// Stop after N solutions (1 or more), and print them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     first: Option<u64>,
     /// Stop after N updates (link removals); the answer is then unknown.
     #[arg(long, value_name = "N")]
@@ -57,8 +57,9 @@ pub(crate) struct CoverArgs {
     /// Count on N threads: the search is cut into subtrees that the threads
     /// share (same count; with Knuth's rule, the same nodes and updates as
     /// one thread). For counting only: not with --all, --first, a budget or
-    /// --profile. Default 1, the one-thread search of Knuth's programs.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// --profile. Default 1, the one-thread search of Knuth's programs; at
+    /// most the cores are used.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::parse_jobs)]
     jobs: usize,
 }
 
@@ -159,7 +160,8 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     // code of what was done, as its documentation says.)
     let code = if stopped_by_budget {
         eprintln!(
-            "dlx cover: {name}: budget exhausted after {found} solutions; the search is incomplete"
+            "dlx cover: {name}: budget exhausted after {}; the search is incomplete",
+            count_of(found, "solution")
         );
         exit::BUDGET
     } else if found > 0 {
@@ -171,7 +173,8 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     if args.stats {
         let rate = stats.updates as f64 / seconds.max(1e-9);
         eprintln!(
-            "{found} solutions{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({} engine)",
+            "{}{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({} engine)",
+            count_of(found, "solution"),
             if complete { "" } else { " (search incomplete)" },
             stats.nodes,
             stats.updates,
@@ -207,9 +210,10 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         eprintln!("dlx cover: --jobs counts only; {flag} needs --jobs 1");
         return exit::BAD_INPUT;
     }
+    let jobs = super::jobs(args.jobs);
     let start = Instant::now();
     let counted = config.tables(matrix).and_then(|(tables, branching)| {
-        let par = dlx::count_parallel(matrix, tables.engine(), branching, args.jobs)?;
+        let par = dlx::count_parallel(matrix, tables.engine(), branching, jobs)?;
         Ok((par, tables.kind().name()))
     });
     let (par, engine) = match counted {
@@ -230,7 +234,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             .num("probes", stats.probes)
             .num("pruned", stats.pruned)
             .str("engine", engine)
-            .num("jobs", args.jobs as u64)
+            .num("jobs", jobs as u64)
             .num("subtrees", par.subtrees as u64)
             .float("seconds", seconds)
             .boolean("complete", true)
@@ -245,11 +249,12 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     );
     if args.stats {
         eprintln!(
-            "{found} solutions, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",
+            "{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",
+            count_of(found, "solution"),
             stats.nodes,
             stats.updates,
             stats.updates as f64 / seconds.max(1e-9) / 1e6,
-            args.jobs,
+            jobs,
             par.subtrees,
             par.depth,
         );

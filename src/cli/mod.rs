@@ -95,8 +95,13 @@ impl From<BranchingArg> for dlx::Branching {
     }
 }
 
+/// The longest duration the command line takes: about 31 years.
+const LONGEST_SECONDS: f64 = 1e9;
+
 /// A duration given on the command line: `1s`, `250ms`, `500us`, `2m`, or
-/// plain seconds; `0` is allowed (callers read it as "no limit").
+/// plain seconds; `0` is allowed (callers read it as "no limit"). A
+/// positive duration is never zero (one too short for a nanosecond is one
+/// nanosecond), and never infinite: past [`LONGEST_SECONDS`] it is an error.
 pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
@@ -110,11 +115,45 @@ pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     } else {
         (s, 1.0)
     };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v >= 0.0 && v.is_finite() && v * scale < 1e9 => {
-            Ok(Duration::from_secs_f64(v * scale))
-        }
-        _ => Err(format!("`{s}` is not a duration like 1s, 250ms or 0")),
+    let seconds = match num.trim().parse::<f64>() {
+        Ok(v) if v >= 0.0 && v.is_finite() => v * scale,
+        _ => return Err(format!("`{s}` is not a duration like 1s, 250ms or 0")),
+    };
+    if seconds > LONGEST_SECONDS {
+        return Err(format!(
+            "`{s}` is longer than the longest duration taken, {LONGEST_SECONDS:e} s (about 31 years)"
+        ));
+    }
+    let d = Duration::from_secs_f64(seconds);
+    Ok(if seconds > 0.0 && d.is_zero() {
+        Duration::from_nanos(1)
+    } else {
+        d
+    })
+}
+
+/// `--jobs N`: at least 1. More threads than cores never helps (the work is
+/// the CPU's), so the run uses [`jobs`] of it.
+pub(crate) fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("0 threads cannot run anything: give 1 or more".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a number of threads")),
+    }
+}
+
+/// The threads a run uses for `--jobs asked`: no more than the cores.
+pub(crate) fn jobs(asked: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    asked.clamp(1, cores)
+}
+
+/// `n word`, with the plural when `n` is not 1: "1 solution", "2 solutions".
+pub(crate) fn count_of(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
 

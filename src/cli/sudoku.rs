@@ -48,8 +48,9 @@ pub(crate) struct GenerateArgs {
     /// The random seed: the same seed gives the same puzzles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Search nodes allowed for one uniqueness check while removing clues.
-    #[arg(long, default_value_t = 20_000)]
+    /// Search nodes allowed for one uniqueness check while removing clues
+    /// (1 or more).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     node_budget: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "line")]
@@ -70,8 +71,9 @@ pub(crate) struct CommonArgs {
     /// the puzzle uses digits, beyond).
     #[arg(long, value_enum)]
     alphabet: Option<AlphabetArg>,
-    /// Worker threads (default: all cores). Output keeps input order.
-    #[arg(long, value_name = "N")]
+    /// Worker threads (default and most: the cores). Output keeps input
+    /// order.
+    #[arg(long, value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<usize>,
     /// Print a summary on standard error.
     #[arg(long)]
@@ -96,10 +98,10 @@ pub(crate) struct CommonArgs {
     #[arg(long, value_enum, default_value = "auto")]
     engine: super::EngineArg,
     /// Start a puzzle over with lookahead after N search nodes without a new
-    /// solution ("never" to keep the chosen rule). Puzzles plain DLX cannot
-    /// finish (minimal 25×25) need it.
-    #[arg(long, value_name = "N|never", default_value = "100000", value_parser = parse_after)]
-    lookahead_after: After,
+    /// solution ("never" to keep the chosen rule; default 100000). Puzzles
+    /// plain DLX cannot finish (minimal 25×25) need it.
+    #[arg(long, value_name = "N|never", value_parser = parse_after)]
+    lookahead_after: Option<After>,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).
     /// A puzzle given up on is reported `timeout`, and the exit code is 3.
     #[arg(long, default_value = "0", value_parser = super::parse_duration)]
@@ -161,8 +163,8 @@ pub(crate) struct SolveArgs {
 pub(crate) struct CountArgs {
     #[command(flatten)]
     common: CommonArgs,
-    /// Stop counting a puzzle at N solutions.
-    #[arg(long, value_name = "N")]
+    /// Stop counting a puzzle at N solutions (1 or more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     limit: Option<u64>,
 }
 
@@ -494,17 +496,41 @@ struct Totals {
     nodes: u64,
 }
 
-fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
+/// Why `args` cannot run in `mode`: a flag that would be ignored, or an
+/// engine that does not take the rule.
+fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
     if let Some(engine) = args.engine.kind() {
         if let Err(e) = engine.check_rule(args.rule()) {
-            eprintln!("dlx sudoku: {e}");
-            return exit::BAD_INPUT;
+            return Some(e.to_string());
         }
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    if args.output_format.is_some() && (mode != Mode::Solve || args.json) {
+        return Some(
+            "--output-format is for `sudoku solve` without --json: count, check and JSON print their own lines"
+                .into(),
+        );
+    }
+    let dlx_flags = [
+        (args.branching.is_some(), "--branching"),
+        (args.engine.kind().is_some(), "--engine"),
+        (args.lookahead_after.is_some(), "--lookahead-after"),
+    ];
+    if args.solver != SolverArg::Dlx {
+        if let Some((_, flag)) = dlx_flags.iter().find(|(set, _)| *set) {
+            return Some(format!(
+                "{flag} is for the dlx solver, and --solver names a backtracking baseline"
+            ));
+        }
+    }
+    None
+}
+
+fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
+    if let Some(why) = refusal(args, mode) {
+        eprintln!("dlx sudoku: {why}");
+        return exit::BAD_INPUT;
+    }
+    let jobs = super::jobs(args.jobs.unwrap_or(usize::MAX));
     let matrices = Matrices::new();
     let options = ReadOptions {
         format: args.format.map(Format::from),
@@ -589,7 +615,9 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             Tuning {
                 engine: args.engine.kind(),
                 branching: args.rule(),
-                lookahead_after: args.lookahead_after.0,
+                lookahead_after: args
+                    .lookahead_after
+                    .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
             },
             &matrices,
             &limits,
@@ -673,8 +701,9 @@ fn report(
     } else if o.answer.is_some_and(|a| a.timed_out) {
         let found = o.answer.map_or(0, |a| a.solutions);
         say(&format_args!(
-            "timed out after {:?} with {found} solution(s) found",
-            args.timeout
+            "timed out after {:?} with {} found",
+            args.timeout,
+            super::count_of(found, "solution")
         ));
     }
     if args.json {

@@ -39,13 +39,13 @@ pub(crate) struct BenchArgs {
     #[arg(long, value_enum)]
     branching: Option<super::super::BranchingArg>,
     /// Count each puzzle's solutions up to N (2 checks uniqueness).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
     /// Give up on a puzzle after this long (e.g. 1s, 250ms; 0 for never).
     #[arg(long, default_value = "1s", value_parser = super::super::parse_duration)]
     timeout_per_puzzle: Duration,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads (at most the cores are used).
+    #[arg(long, default_value_t = 1, value_parser = super::super::parse_jobs)]
     jobs: usize,
     /// Use only the first N puzzles of each file.
     #[arg(long, value_name = "N")]
@@ -118,7 +118,8 @@ impl Row {
     }
 }
 
-pub(crate) fn run(args: BenchArgs) -> u8 {
+pub(crate) fn run(mut args: BenchArgs) -> u8 {
+    args.jobs = super::super::jobs(args.jobs);
     let setups = match setups(&args) {
         Ok(s) => s,
         Err(e) => {
@@ -241,7 +242,7 @@ fn measure(
     let shared = &results;
     // Each thread's solvers are made before the clock starts.
     let sides = box_sides(records);
-    let pool: Vec<Solvers> = (0..args.jobs.max(1))
+    let pool: Vec<Solvers> = (0..args.jobs)
         .map(|_| {
             let mut solvers = setup.solvers(matrices);
             for &b in &sides {
@@ -348,7 +349,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 .float("nodes_mean", r.nodes_mean())
                 .num("nodes_max", r.nodes.iter().max().copied().unwrap_or(0))
                 .num("limit", args.limit)
-                .num("jobs", args.jobs.max(1));
+                .num("jobs", args.jobs);
             let _ = writeln!(out, "{}", obj.finish());
         }
     } else if args.csv {
@@ -376,7 +377,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 r.nodes_mean(),
                 r.nodes.iter().max().copied().unwrap_or(0),
                 args.limit,
-                args.jobs.max(1)
+                args.jobs
             );
         }
     } else {
@@ -454,10 +455,10 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
         }
         let _ = writeln!(
             out,
-            "(limit {} solutions, timeout {:?} per puzzle, {} job(s); times are solving only)",
-            args.limit,
+            "(limit {}, timeout {:?} per puzzle, {}; times are solving only)",
+            super::super::count_of(args.limit, "solution"),
             args.timeout_per_puzzle,
-            args.jobs.max(1)
+            super::super::count_of(args.jobs as u64, "thread")
         );
     }
     out
