@@ -372,6 +372,19 @@ fn poj2676_count_and_cut_short_grids() {
             found: 1
         }
     ));
+    // T says 1, three grids follow: all three are read, then the count's
+    // error, on the count's line.
+    let text = format!("1\n{grid_text}\n{grid_text}\n\n{grid_text}\n");
+    let records: Vec<_> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();
+    assert_eq!(records.len(), 4);
+    assert!(records[..3].iter().all(|r| r.grid.is_ok()));
+    assert_eq!(records[1].line, 11);
+    let last = records[3].grid.as_ref().unwrap_err();
+    assert_eq!(last.line, 1);
+    assert_eq!(
+        last.to_string(),
+        "line 1: the count says 1 puzzle but the input has 3 puzzles"
+    );
     // A grid cut short at the end of the input.
     let text = format!("1\n{}\n", rows[..5].join("\n"));
     let records: Vec<_> = Reader::new(text.as_bytes(), ReadOptions::default()).collect();

@@ -191,12 +191,22 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Opens a path for reading; `-` (or no path) is standard input.
+/// Opens a path for reading; `-` (or no path) is standard input. A
+/// directory is an error here, not a read error on its first line.
 pub(crate) fn open_input(path: Option<&Path>) -> io::Result<Box<dyn BufRead + Send>> {
     match path {
         None => Ok(Box::new(BufReader::new(io::stdin()))),
         Some(p) if p == Path::new("-") => Ok(Box::new(BufReader::new(io::stdin()))),
-        Some(p) => Ok(Box::new(BufReader::with_capacity(1 << 16, File::open(p)?))),
+        Some(p) => {
+            let file = File::open(p)?;
+            if file.metadata()?.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            }
+            Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+        }
     }
 }
 

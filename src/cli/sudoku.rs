@@ -258,6 +258,20 @@ fn generate(args: GenerateArgs) -> u8 {
         );
         return exit::BAD_INPUT;
     };
+    if args.box_side >= 6 && args.count > 0 {
+        // Measured on a 2-core VM (2026-11-23): 36×36 took 47 s for one
+        // puzzle; 49×49 did not finish one in 120 s.
+        eprintln!(
+            "dlx sudoku generate: {n}×{n} puzzles are slow to make: {} each on a current core \
+             (every cell emptied is a uniqueness check over the whole grid)",
+            if args.box_side == 6 {
+                "about a minute"
+            } else {
+                "many minutes"
+            },
+            n = args.box_side * args.box_side
+        );
+    }
     let mut g = dlx::sudoku::generate::Generator::new(&cover, args.seed);
     g.node_budget = args.node_budget;
     let alphabet = Alphabet::default_for(args.box_side * args.box_side);
@@ -718,14 +732,17 @@ fn report(
                 Some(g) => format::Answer::Grid(g, r.alphabet),
                 None => format::Answer::Raw(&r.raw),
             };
-            // A puzzle that could not be read is echoed as it came.
+            // A puzzle that could not be read is echoed as it came; an
+            // error that is no puzzle (POJ 2676's count) has nothing to echo.
             let format = if o.solution.is_some() {
                 out_format
             } else {
                 r.format
             };
-            format::write_answer(buf, format, *first, answer);
-            *first = false;
+            if o.solution.is_some() || !r.raw.is_empty() {
+                format::write_answer(buf, format, *first, answer);
+                *first = false;
+            }
         }
         Mode::Count => {
             match (&r.grid, &o.answer) {

@@ -112,6 +112,12 @@ pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
             Err(e) => return Err(err(ParseErrorKind::Io(e))),
         }
         let line = std::str::from_utf8(&buf).map_err(|_| err(ParseErrorKind::NotUtf8))?;
+        // A byte-order mark (Windows editors write one) is not an item.
+        let line = if line_no == 1 {
+            line.strip_prefix('\u{feff}').unwrap_or(line)
+        } else {
+            line
+        };
         let body = line.trim_start();
         if body.is_empty() || body.starts_with('|') {
             continue;

@@ -233,16 +233,24 @@ pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), String> {
     Ok(())
 }
 
-/// How digits are written.
+/// How digits are written. Each alphabet is a sequence of symbols for the
+/// digits 1, 2, …; letters are read in either case while the alphabet's
+/// first `n` symbols hold no lowercase letter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Alphabet {
-    /// `1`–`9`, then `A`, `B`, … (`1-9A-G` for 16×16).
+    /// `1`–`9`, then `A`–`Z` (`1-9A-G` for 16×16): up to 35×35.
     Digits,
-    /// `A` = 1, `B` = 2, … (POJ 3076's `A`–`P` for 16×16).
+    /// `A`–`Z`, then `a`–`z`, `0`–`9`, `+`, `/` (base64's order: POJ 3076's
+    /// `A`–`P` for 16×16, `A`–`Y` for 25×25, `A-Za-j` for 36×36): up to
+    /// 64×64.
     Letters,
-    /// `0`–`9`, then `A`, … with `0` = 1 (hexadecimal `0-9A-F` for 16×16).
+    /// `0`–`9`, then `A`–`Z`, with `0` = 1 (hexadecimal `0-9A-F` for
+    /// 16×16): up to 36×36.
     Hex,
 }
+
+/// [`Alphabet::Letters`]' symbols.
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 impl Alphabet {
     /// The usual alphabet for side `n`: digits up to 9×9, letters beyond.
@@ -254,32 +262,61 @@ impl Alphabet {
         }
     }
 
-    /// The symbol for digit `d` in `1..=n`.
+    /// The largest side the alphabet can write: its number of symbols.
+    pub fn max_side(self) -> usize {
+        match self {
+            Alphabet::Digits => 35,
+            Alphabet::Letters => 64,
+            Alphabet::Hex => 36,
+        }
+    }
+
+    /// The alphabet's name, as `--alphabet` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Alphabet::Digits => "digits",
+            Alphabet::Letters => "letters",
+            Alphabet::Hex => "hex",
+        }
+    }
+
+    /// The symbol for digit `d` in `1..=max_side()` (`?` past it).
     pub fn symbol(self, d: u8) -> char {
-        let d = d as u32;
+        let d = u32::from(d);
         let ch = match self {
             Alphabet::Digits if d <= 9 => char::from_digit(d, 10),
             Alphabet::Digits => char::from_u32('A' as u32 + d - 10),
-            Alphabet::Letters => char::from_u32('A' as u32 + d - 1),
+            Alphabet::Letters => BASE64.get(d as usize - 1).map(|&b| b as char),
             Alphabet::Hex if d <= 10 => char::from_digit(d - 1, 10),
             Alphabet::Hex => char::from_u32('A' as u32 + d - 11),
         };
-        ch.unwrap_or('?')
+        match ch {
+            Some(c) if d >= 1 && (d as usize) <= self.max_side() => c,
+            _ => '?',
+        }
     }
 
     /// The digit a symbol stands for, if it is one of this alphabet's first
-    /// `n` symbols (letters in either case).
+    /// `n` symbols (letters in either case while none of those is
+    /// lowercase: `Letters` past 26 tells `a` from `A`).
     pub fn digit(self, ch: char, n: usize) -> Option<u8> {
-        let ch = ch.to_ascii_uppercase();
+        let upper = ch.to_ascii_uppercase();
         let d = match (self, ch) {
             (Alphabet::Digits, '1'..='9') => ch as u32 - '0' as u32,
-            (Alphabet::Digits, 'A'..='Z') => ch as u32 - 'A' as u32 + 10,
+            (Alphabet::Digits, _) if upper.is_ascii_uppercase() => upper as u32 - 'A' as u32 + 10,
             (Alphabet::Letters, 'A'..='Z') => ch as u32 - 'A' as u32 + 1,
+            (Alphabet::Letters, 'a'..='z') if n <= 26 => ch as u32 - 'a' as u32 + 1,
+            (Alphabet::Letters, 'a'..='z') => ch as u32 - 'a' as u32 + 27,
+            (Alphabet::Letters, '0'..='9') => ch as u32 - '0' as u32 + 53,
+            (Alphabet::Letters, '+') => 63,
+            (Alphabet::Letters, '/') => 64,
             (Alphabet::Hex, '0'..='9') => ch as u32 - '0' as u32 + 1,
-            (Alphabet::Hex, 'A'..='Z') => ch as u32 - 'A' as u32 + 11,
+            (Alphabet::Hex, _) if upper.is_ascii_uppercase() => upper as u32 - 'A' as u32 + 11,
             _ => return None,
         };
-        (1..=n as u32).contains(&d).then_some(d as u8)
+        (1..=n.min(self.max_side()) as u32)
+            .contains(&d)
+            .then_some(d as u8)
     }
 
     /// The grid on one line, `empty` for empty cells.
@@ -300,8 +337,14 @@ mod tests {
         for (a, n) in [
             (Alphabet::Digits, 9),
             (Alphabet::Digits, 16),
+            (Alphabet::Digits, 25),
+            (Alphabet::Letters, 16),
             (Alphabet::Letters, 25),
+            (Alphabet::Letters, 36),
+            (Alphabet::Letters, 49),
+            (Alphabet::Letters, 64),
             (Alphabet::Hex, 16),
+            (Alphabet::Hex, 36),
         ] {
             for d in 1..=n as u8 {
                 assert_eq!(a.digit(a.symbol(d), n), Some(d), "{a:?} {d}");
@@ -313,6 +356,15 @@ mod tests {
         assert_eq!(Alphabet::Digits.symbol(16), 'G');
         assert_eq!(Alphabet::Digits.digit('0', 9), None);
         assert_eq!(Alphabet::Letters.digit('Q', 16), None);
+        // Letters past Z: base64's order, case told apart.
+        assert_eq!(Alphabet::Letters.symbol(27), 'a');
+        assert_eq!(Alphabet::Letters.symbol(64), '/');
+        assert_eq!(Alphabet::Letters.digit('a', 16), Some(1));
+        assert_eq!(Alphabet::Letters.digit('a', 36), Some(27));
+        assert_eq!(Alphabet::Letters.digit('0', 64), Some(53));
+        assert_eq!(Alphabet::Letters.digit('0', 36), None);
+        assert_eq!(Alphabet::Digits.symbol(36), '?');
+        assert_eq!(Alphabet::Hex.symbol(36), 'Z');
     }
 
     #[test]

@@ -127,8 +127,25 @@ pub enum PuzzleErrorKind {
         /// Grids found.
         found: usize,
     },
+    /// Symbols that two alphabets read as two different puzzles (a 16×16
+    /// puzzle with `0` and without `G`: hex `0-9A-F`, or `1-9A-G` with `0`
+    /// empty): the alphabet must be named.
+    AmbiguousAlphabet {
+        /// The grid's side.
+        side: usize,
+    },
+    /// The alphabet named has fewer symbols than the grid has digits.
+    AlphabetTooSmall {
+        /// The alphabet.
+        alphabet: Alphabet,
+        /// The grid's side.
+        side: usize,
+    },
     /// Bytes that are not text.
     NotText,
+    /// An input whose first line is not text: a binary file, reported once
+    /// for the whole input.
+    Binary,
     /// A line longer than [`MAX_LINE`].
     LineTooLong,
     /// Anything else malformed, described.
@@ -169,12 +186,39 @@ impl fmt::Display for PuzzleErrorKind {
                 )
             }
             PuzzleErrorKind::CountMismatch { declared, found } => {
+                let puzzles = |n: &usize| match n {
+                    1 => "1 puzzle".to_string(),
+                    n => format!("{n} puzzles"),
+                };
                 write!(
                     f,
-                    "the count says {declared} puzzles but the input has {found}"
+                    "the count says {} but the input has {}",
+                    puzzles(declared),
+                    puzzles(found)
                 )
             }
+            PuzzleErrorKind::AmbiguousAlphabet { side } => {
+                let digits = Alphabet::Digits.symbol(*side as u8);
+                let hex = Alphabet::Hex.symbol(*side as u8);
+                write!(
+                    f,
+                    "a {side}×{side} puzzle with `0` and no `{digits}` reads two ways: \
+                     0-9A-{hex} (--alphabet hex) or 1-9A-{digits} with `0` empty \
+                     (--alphabet digits); name the alphabet"
+                )
+            }
+            PuzzleErrorKind::AlphabetTooSmall { alphabet, side } => write!(
+                f,
+                "the {} alphabet writes up to {}×{}, not {side}×{side} (letters go to 64×64)",
+                alphabet.name(),
+                alphabet.max_side(),
+                alphabet.max_side()
+            ),
             PuzzleErrorKind::NotText => write!(f, "not text (invalid UTF-8 or control bytes)"),
+            PuzzleErrorKind::Binary => write!(
+                f,
+                "not a text file (its first line holds invalid UTF-8 or control bytes); nothing read"
+            ),
             PuzzleErrorKind::LineTooLong => write!(f, "line longer than {MAX_LINE} bytes"),
             PuzzleErrorKind::Malformed(m) => write!(f, "{m}"),
         }
@@ -222,8 +266,9 @@ pub struct Reader<R> {
     format: Option<Format>,
     index: usize,
     finished: bool,
-    /// POJ 2676: the count, and grids read so far.
+    /// POJ 2676: the count, and the line it is on.
     declared: Option<usize>,
+    count_line: usize,
     buf: Vec<u8>,
 }
 
@@ -240,6 +285,7 @@ impl<R: BufRead> Reader<R> {
             index: 0,
             finished: false,
             declared: None,
+            count_line: 0,
             buf: Vec::new(),
         }
     }
@@ -296,6 +342,10 @@ impl<R: BufRead> Reader<R> {
         }
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
+        }
+        // A byte-order mark (Windows editors write one) is not a symbol.
+        if self.line_no == 1 && self.buf.starts_with(b"\xef\xbb\xbf") {
+            self.buf.drain(..3);
         }
         // Control characters (but TAB) make a line binary; ASCII is looked
         // at byte by byte, the rest char by char (C1 controls too).
@@ -357,13 +407,17 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
-    /// Decides the format from the first data lines.
+    /// Decides the format from the first record's shape: its first data
+    /// line, and where that is ambiguous the lines after it. Blank and
+    /// comment lines before it are dropped (they belong to no record), so
+    /// nothing but the record itself is held however many there are.
     fn detect(&mut self) -> Format {
-        let mut k = 0;
         let first = loop {
-            match self.peek(k) {
+            match self.peek(0) {
                 None => return Format::Line,
-                Some((_, Ok(t))) if is_blank_or_comment(t) => k += 1,
+                Some((_, Ok(t))) if is_blank_or_comment(t) => {
+                    self.next_line();
+                }
                 Some((_, Ok(t))) => break t.trim().to_string(),
                 Some((_, Err(_))) => return Format::Line,
             }
@@ -374,16 +428,19 @@ impl<R: BufRead> Reader<R> {
         let rule = first
             .chars()
             .all(|c| matches!(c, '-' | '+' | '=' | '|' | ' '));
-        // A line of N⁴ dashes is an empty puzzle, not a rule between bands.
-        let empty_puzzle = first.chars().all(|c| c == '-')
-            && BOX_SIDES.into_iter().any(|b| b.pow(4) == first.len());
-        if first.contains('|') || (rule && !empty_puzzle) {
+        // A line of b² or b⁴ dashes is an empty row or an empty puzzle, not
+        // a rule between bands.
+        let empty = first.chars().all(|c| c == '-')
+            && BOX_SIDES
+                .into_iter()
+                .any(|b| b * b == first.len() || b.pow(4) == first.len());
+        if first.contains('|') || (rule && !empty) {
             return Format::Grid;
         }
         if !first.is_empty() && first.len() < 10 && first.bytes().all(|b| b.is_ascii_digit()) {
             // A short number: POJ 2676's count, unless it is a grid row.
             let next_is_row =
-                matches!(self.peek(k + 1), Some((_, Ok(t))) if t.trim().len() == first.len());
+                matches!(self.peek(1), Some((_, Ok(t))) if t.trim().len() == first.len());
             if !(next_is_row && first.len() == 9) {
                 return Format::Poj2676;
             }
@@ -400,9 +457,27 @@ impl<R: BufRead> Reader<R> {
             return Format::Poj3076;
         }
         if len == 16 {
-            // 4×4 on one line, or a row of a 16×16 grid.
-            let small = token.chars().all(|c| "1234.0-_".contains(c));
-            return if small { Format::Line } else { Format::Poj3076 };
+            // 4×4 on one line, or a row of a 16×16 grid: the grid's rows
+            // (this one and up to 15 more, to a blank line) hold a symbol
+            // past 4 somewhere, lines of 4×4 puzzles do not.
+            let small = |t: &str| t.trim().chars().all(|c| "1234.0-_".contains(c));
+            let mut rows = 1;
+            while rows < 16 {
+                match self.peek(rows) {
+                    Some((_, Ok(t))) if !t.trim().is_empty() => {
+                        if !small(t) {
+                            return Format::Poj3076;
+                        }
+                    }
+                    _ => break,
+                }
+                rows += 1;
+            }
+            return if small(token) {
+                Format::Line
+            } else {
+                Format::Poj3076
+            };
         }
         Format::Line
     }
@@ -414,6 +489,18 @@ impl<R: BufRead> Iterator for Reader<R> {
     fn next(&mut self) -> Option<Record> {
         if self.finished {
             return None;
+        }
+        if self.index == 0 && self.line_no <= 1 {
+            // A binary file: one error for the input, not one per line.
+            let binary = match self.peek(0) {
+                Some((line, Err(PuzzleErrorKind::NotText))) => Some(*line),
+                _ => None,
+            };
+            if let Some(line) = binary {
+                self.finished = true;
+                let format = self.format.unwrap_or(Format::Line);
+                return Some(self.error(line, String::new(), format, PuzzleErrorKind::Binary));
+            }
         }
         let format = match self.format {
             Some(f) => f,
@@ -480,24 +567,52 @@ fn is_empty_mark(ch: char, alphabet: Alphabet) -> bool {
     matches!(ch, '.' | '-' | '_' | '?' | '*') || (ch == '0' && alphabet != Alphabet::Hex)
 }
 
-/// The alphabet for a puzzle of side `n` with these symbols, unless forced.
+/// The alphabet for a puzzle of side `n` with these symbols, unless forced;
+/// an error where two alphabets would read two different puzzles, or the
+/// alphabet named cannot write `n` digits.
+///
+/// Up to 9×9, digits. Beyond: letters, unless the puzzle uses `1`–`9`; then
+/// digits (`1-9A-…`, `0` empty) up to 35×35 and hex at 36×36 (the only
+/// alphabets with those symbols). A puzzle with `0` and without the digits
+/// alphabet's last symbol (`G` for 16×16) is also a hex puzzle of the
+/// same symbols: that is the ambiguity, and it is refused. Letters past
+/// 36×36, and whenever a lowercase letter shows past 26×26.
 fn choose_alphabet(
     forced: Option<Alphabet>,
     n: usize,
     symbols: impl Iterator<Item = char>,
-) -> Alphabet {
+) -> Result<Alphabet, PuzzleErrorKind> {
     if let Some(a) = forced {
-        return a;
+        return if n <= a.max_side() {
+            Ok(a)
+        } else {
+            Err(PuzzleErrorKind::AlphabetTooSmall {
+                alphabet: a,
+                side: n,
+            })
+        };
     }
     if n <= 9 {
-        return Alphabet::Digits;
+        return Ok(Alphabet::Digits);
     }
-    let mut symbols = symbols;
-    if symbols.any(|c| c.is_ascii_digit() && c != '0') {
-        Alphabet::Digits
-    } else {
-        Alphabet::Letters
+    let last = Alphabet::Digits.symbol(n.min(35) as u8);
+    let (mut digit, mut zero, mut lower, mut has_last) = (false, false, false, false);
+    for c in symbols {
+        digit |= matches!(c, '1'..='9');
+        zero |= c == '0';
+        lower |= c.is_ascii_lowercase();
+        has_last |= c.to_ascii_uppercase() == last;
     }
+    if n > 36 || !digit || (lower && n > 26) {
+        return Ok(Alphabet::Letters);
+    }
+    if n == 36 {
+        return Ok(Alphabet::Hex);
+    }
+    if zero && !has_last {
+        return Err(PuzzleErrorKind::AmbiguousAlphabet { side: n });
+    }
+    Ok(Alphabet::Digits)
 }
 
 /// Parses `n²` symbols (already split into cells) into a grid of side `n`.
@@ -509,7 +624,16 @@ fn parse_cells(
     line_of: impl Fn(usize) -> usize,
     column_of: impl Fn(usize) -> usize,
 ) -> (Alphabet, Result<Grid, PuzzleError>) {
-    let alphabet = choose_alphabet(forced, n, symbols.iter().copied());
+    let alphabet = match choose_alphabet(forced, n, symbols.iter().copied()) {
+        Ok(a) => a,
+        Err(kind) => {
+            let err = PuzzleError {
+                line: line_of(0),
+                kind,
+            };
+            return (forced.unwrap_or(Alphabet::Digits), Err(err));
+        }
+    };
     let mut cells = Vec::with_capacity(symbols.len());
     if alphabet == Alphabet::Digits && n <= 9 {
         // The usual case, without the general mapping: '0' (empty) to n.
@@ -628,19 +752,86 @@ mod tests {
 
     #[test]
     fn garbage_and_long_lines_are_errors_not_panics() {
-        let mut bytes = vec![0xffu8, 0xfe, b'\n'];
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.extend([0xffu8, 0xfe, b'\n']);
         bytes.extend(std::iter::repeat_n(b'1', MAX_LINE + 10));
         bytes.push(b'\n');
         let records: Vec<Record> = Reader::new(&bytes[..], ReadOptions::default()).collect();
-        assert_eq!(records.len(), 2);
+        assert_eq!(records.len(), 3);
+        assert!(records[0].grid.is_ok());
         assert!(matches!(
-            records[0].grid.as_ref().unwrap_err().kind,
+            records[1].grid.as_ref().unwrap_err().kind,
             PuzzleErrorKind::NotText
         ));
         assert!(matches!(
-            records[1].grid.as_ref().unwrap_err().kind,
+            records[2].grid.as_ref().unwrap_err().kind,
             PuzzleErrorKind::LineTooLong
         ));
         assert!(read_all("").is_empty());
+        // A binary file: one error for all of it.
+        let mut binary = vec![0x7fu8, b'E', b'L', b'F', 0, 1, b'\n'];
+        binary.extend(bytes);
+        let records: Vec<Record> = Reader::new(&binary[..], ReadOptions::default()).collect();
+        assert_eq!(records.len(), 1);
+        assert!(matches!(
+            records[0].grid.as_ref().unwrap_err().kind,
+            PuzzleErrorKind::Binary
+        ));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let text = "\u{feff}4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        let records = read_all(text);
+        assert_eq!(records.len(), 1);
+        assert!(records[0].grid.is_ok());
+        let rows = "\u{feff}--A----C-----O-I\n";
+        let mut r = Reader::new(rows.as_bytes(), ReadOptions::default());
+        r.next();
+        assert_eq!(r.format(), Some(Format::Poj3076));
+    }
+
+    #[test]
+    fn detection_reads_the_whole_record() {
+        // Empty first rows: of a 16×16 grid, of a 9×9 grid, of a 4×4 grid
+        // in rows; and many blank lines before a puzzle.
+        // Row r holds the r-th symbol at column r: no conflict.
+        let rows = |n: usize, symbols: &str| -> String {
+            let mut text = "-".repeat(n) + "\n";
+            for (r, s) in symbols.chars().enumerate().skip(1).take(n - 1) {
+                let mut row = vec!['-'; n];
+                row[r] = s;
+                text.extend(row);
+                text.push('\n');
+            }
+            text
+        };
+        let sixteen = rows(16, "ABCDEFGHIJKLMNOP");
+        let nine = rows(9, "123456789");
+        let four = "----\n1---\n--2-\n---3\n";
+        for (text, want) in [
+            (sixteen.as_str(), Format::Poj3076),
+            (nine.as_str(), Format::Poj3076),
+            (four, Format::Poj3076),
+            ("1234............\n................\n", Format::Line),
+            ("-- | -- \n", Format::Grid),
+        ] {
+            let mut r = Reader::new(text.as_bytes(), ReadOptions::default());
+            let first = r.next();
+            assert_eq!(r.format(), Some(want), "{text}");
+            if want == Format::Poj3076 {
+                let grid = first.map(|f| f.grid);
+                assert!(matches!(grid, Some(Ok(_))), "{text}: {grid:?}");
+            }
+        }
+        let blank = "\n".repeat(100_000)
+            + "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+        let mut r = Reader::new(blank.as_bytes(), ReadOptions::default());
+        let record = r.next().unwrap();
+        assert_eq!(record.line, 100_001);
+        assert!(record.grid.is_ok());
+        assert!(r.lookahead.len() <= 1);
     }
 }

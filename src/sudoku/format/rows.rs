@@ -47,7 +47,10 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Reco
     if format == Format::Poj2676 && r.declared.is_none() {
         let (line_no, text) = r.next_data_line()?;
         match text.as_deref().map(str::trim).map(str::parse::<usize>) {
-            Ok(Ok(t)) => r.declared = Some(t),
+            Ok(Ok(t)) => {
+                r.declared = Some(t);
+                r.count_line = line_no;
+            }
             _ => {
                 r.declared = Some(usize::MAX);
                 let raw = text.unwrap_or_default();
@@ -58,23 +61,14 @@ pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Reco
             }
         }
     }
-    // POJ 2676: stop after T grids; a missing grid or extra data is an error.
-    if let Some(t) = r.declared.filter(|&t| t != usize::MAX) {
-        if r.index >= t {
-            let extra = r.next_data_line()?;
-            let kind = PuzzleErrorKind::CountMismatch {
-                declared: t,
-                found: t + 1,
-            };
-            r.declared = Some(usize::MAX);
-            return Some(r.error(extra.0, extra.1.unwrap_or_default(), format, kind));
-        }
-    }
+    // POJ 2676: every grid is read, whatever the count says; a count that
+    // disagrees with them is one more error, at the end, naming the count's
+    // line (no grid is lost to it).
     let Some((start, first)) = r.next_data_line() else {
-        if let Some(t) = r.declared.filter(|&t| t != usize::MAX && r.index < t) {
+        if let Some(t) = r.declared.filter(|&t| t != usize::MAX && r.index != t) {
             let found = r.index;
             r.declared = Some(usize::MAX);
-            let line = r.line_no;
+            let line = r.count_line;
             return Some(r.error(
                 line,
                 String::new(),
