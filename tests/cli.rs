@@ -27,7 +27,14 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn judge_samples_byte_for_byte() {
-    for judge in ["poj2676", "poj3074", "poj3076", "hdu1426", "leetcode37"] {
+    for judge in [
+        "poj2676",
+        "poj2918",
+        "poj3074",
+        "poj3076",
+        "hdu1426",
+        "leetcode37",
+    ] {
         let input = std::fs::read(format!("{PUZZLES}/{judge}_sample.in")).unwrap();
         let want = std::fs::read(format!("{PUZZLES}/{judge}_sample.out")).unwrap();
         for jobs in ["1", "2"] {

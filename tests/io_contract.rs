@@ -457,3 +457,33 @@ fn leading_blank_lines_are_not_held() {
     let out = run(&["sudoku", "check"], &input);
     assert_eq!(text(&out.stdout), "unique\n");
 }
+
+#[test]
+fn poj2918_is_read_detected_and_answered() {
+    let sample = std::fs::read(format!("{PUZZLES}/poj2918_sample.in")).unwrap();
+    let want = text(&std::fs::read(format!("{PUZZLES}/poj2918_sample.out")).unwrap());
+    // One scenario reads as POJ 2676 too: named, it is answered as 2918.
+    let one: String = text(&sample)
+        .lines()
+        .skip(1)
+        .take(10)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let one = format!("1\n{one}");
+    let out = run(&["sudoku", "solve", "--format", "poj2918"], one.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let first: String = want.lines().take(11).map(|l| format!("{l}\n")).collect();
+    assert_eq!(text(&out.stdout), first);
+    // Any answer can be written as 2918.
+    let out = run(
+        &[
+            "sudoku",
+            "solve",
+            "--output-format",
+            "poj2918",
+            &format!("{PUZZLES}/poj2676_sample.in"),
+        ],
+        b"",
+    );
+    assert!(text(&out.stdout).starts_with("Scenario #1:\n143628579\n"));
+}

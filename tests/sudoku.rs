@@ -284,15 +284,27 @@ fn writers_round_trip_through_readers() {
             &mut text,
             format,
             true,
+            1,
             format::Answer::Grid(&puzzle, Alphabet::Digits),
         );
         format::write_answer(
             &mut text,
             format,
             false,
+            2,
             format::Answer::Grid(&puzzle, Alphabet::Digits),
         );
-        if format == Format::Poj2676 {
+        if format == Format::Poj2918 {
+            // The answer heads each grid with its scenario; the input has
+            // none, and a count first.
+            assert!(text.starts_with("Scenario #1:\n") && text.contains("\nScenario #2:\n"));
+            text = text
+                .lines()
+                .filter(|l| !l.starts_with("Scenario #"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+        }
+        if matches!(format, Format::Poj2676 | Format::Poj2918) {
             text.insert_str(0, "2\n");
         }
         let options = ReadOptions {

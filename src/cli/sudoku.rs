@@ -61,7 +61,7 @@ pub(crate) struct GenerateArgs {
 pub(crate) struct CommonArgs {
     /// Puzzle files; none or `-` reads standard input.
     files: Vec<PathBuf>,
-    /// Input format (detected from the first data line when not given).
+    /// Input format (detected from the first puzzle's shape when not given).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// Output format (default: the input's).
@@ -173,6 +173,7 @@ pub(crate) enum FormatArg {
     Line,
     Poj3074,
     Poj2676,
+    Poj2918,
     Poj3076,
     Hdu1426,
     Leetcode,
@@ -185,6 +186,7 @@ impl From<FormatArg> for Format {
             FormatArg::Line => Format::Line,
             FormatArg::Poj3074 => Format::Poj3074,
             FormatArg::Poj2676 => Format::Poj2676,
+            FormatArg::Poj2918 => Format::Poj2918,
             FormatArg::Poj3076 => Format::Poj3076,
             FormatArg::Hdu1426 => Format::Hdu1426,
             FormatArg::Leetcode => Format::Leetcode,
@@ -284,6 +286,7 @@ fn generate(args: GenerateArgs) -> u8 {
             &mut buf,
             args.output_format.into(),
             k == 0,
+            k + 1,
             format::Answer::Grid(&puzzle, alphabet),
         );
         if !out.print(&buf) {
@@ -740,7 +743,7 @@ fn report(
                 r.format
             };
             if o.solution.is_some() || !r.raw.is_empty() {
-                format::write_answer(buf, format, *first, answer);
+                format::write_answer(buf, format, *first, r.index, answer);
                 *first = false;
             }
         }

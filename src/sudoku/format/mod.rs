@@ -5,6 +5,7 @@
 //! | `line` | one puzzle a line, n² symbols, `.` `0` `-` `_` empty, text after a TAB or space ignored, `#` comments | the same |
 //! | `poj3074` | `line` closed by a line `end` | `line`, no `end` |
 //! | `poj2676` | a count T, then T grids of 9 lines of 9 digits, `0` empty | 9 lines a grid |
+//! | `poj2918` | the same, each grid closed by an empty line | `Scenario #i:`, 9 lines, an empty line |
 //! | `poj3076` | grids of n lines of n symbols (`A`–`P`, `-` empty), an empty line between | the same |
 //! | `hdu1426` | grids of n lines of n space-separated tokens, `?` empty, a blank line between | the same |
 //! | `leetcode` | LeetCode 37's board `[["5","3",".",…],…]` | the filled board |
@@ -43,6 +44,9 @@ pub enum Format {
     Poj3074,
     /// A count, then grids of digit rows.
     Poj2676,
+    /// POJ 2918 ("Tudoku"): a count, then grids of digit rows, each closed
+    /// by an empty line; answered with a `Scenario #i:` line before each.
+    Poj2918,
     /// Grids of symbol rows separated by empty lines.
     Poj3076,
     /// Grids of space-separated tokens, `?` empty.
@@ -55,10 +59,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, in documentation order.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Line,
         Format::Poj3074,
         Format::Poj2676,
+        Format::Poj2918,
         Format::Poj3076,
         Format::Hdu1426,
         Format::Leetcode,
@@ -71,6 +76,7 @@ impl Format {
             Format::Line => "line",
             Format::Poj3074 => "poj3074",
             Format::Poj2676 => "poj2676",
+            Format::Poj2918 => "poj2918",
             Format::Poj3076 => "poj3076",
             Format::Hdu1426 => "hdu1426",
             Format::Leetcode => "leetcode",
@@ -407,6 +413,20 @@ impl<R: BufRead> Reader<R> {
         }
     }
 
+    /// After a count: POJ 2918 when the first grid (9 rows) is closed by an
+    /// empty line and another grid follows it, else POJ 2676 (a file of one
+    /// scenario reads the same in both: `--format poj2918` names it).
+    fn count_and_grids(&mut self) -> Format {
+        let row = |l: Option<&Line>| matches!(l, Some((_, Ok(t))) if t.trim().len() == 9);
+        let grid = (1..=9).all(|k| row(self.peek(k)));
+        let closed = matches!(self.peek(10), Some((_, Ok(t))) if t.trim().is_empty());
+        if grid && closed && row(self.peek(11)) {
+            Format::Poj2918
+        } else {
+            Format::Poj2676
+        }
+    }
+
     /// Decides the format from the first record's shape: its first data
     /// line, and where that is ambiguous the lines after it. Blank and
     /// comment lines before it are dropped (they belong to no record), so
@@ -442,7 +462,7 @@ impl<R: BufRead> Reader<R> {
             let next_is_row =
                 matches!(self.peek(1), Some((_, Ok(t))) if t.trim().len() == first.len());
             if !(next_is_row && first.len() == 9) {
-                return Format::Poj2676;
+                return self.count_and_grids();
             }
         }
         let tokens: Vec<&str> = first.split_whitespace().collect();
@@ -512,7 +532,9 @@ impl<R: BufRead> Iterator for Reader<R> {
         };
         let record = match format {
             Format::Line | Format::Poj3074 => line::read(self, format),
-            Format::Poj2676 | Format::Poj3076 | Format::Hdu1426 => rows::read(self, format),
+            Format::Poj2676 | Format::Poj2918 | Format::Poj3076 | Format::Hdu1426 => {
+                rows::read(self, format)
+            }
             Format::Leetcode => leetcode::read(self),
             Format::Grid => layout::read(self),
         };
@@ -703,10 +725,20 @@ pub enum Answer<'a> {
 
 /// Appends one answer in `format` to `out`. `first` is whether it is the
 /// first answer of the output (formats with separators put one before every
-/// other answer).
-pub fn write_answer(out: &mut String, format: Format, first: bool, answer: Answer<'_>) {
+/// other answer); `number` is the puzzle's number in its input, from 1
+/// (POJ 2918 heads each answer with `Scenario #number:`).
+pub fn write_answer(
+    out: &mut String,
+    format: Format,
+    first: bool,
+    number: usize,
+    answer: Answer<'_>,
+) {
     if !first && matches!(format, Format::Poj3076 | Format::Hdu1426 | Format::Grid) {
         out.push('\n');
+    }
+    if format == Format::Poj2918 {
+        out.push_str(&format!("Scenario #{number}:\n"));
     }
     match answer {
         Answer::Raw(raw) => {
@@ -715,12 +747,15 @@ pub fn write_answer(out: &mut String, format: Format, first: bool, answer: Answe
         }
         Answer::Grid(grid, alphabet) => match format {
             Format::Line | Format::Poj3074 => line::write(out, grid, alphabet),
-            Format::Poj2676 | Format::Poj3076 | Format::Hdu1426 => {
+            Format::Poj2676 | Format::Poj2918 | Format::Poj3076 | Format::Hdu1426 => {
                 rows::write(out, format, grid, alphabet)
             }
             Format::Leetcode => leetcode::write(out, grid, alphabet),
             Format::Grid => layout::write(out, grid, alphabet),
         },
+    }
+    if format == Format::Poj2918 {
+        out.push('\n');
     }
 }
 

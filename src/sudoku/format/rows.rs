@@ -44,7 +44,7 @@ fn row_symbols(text: &str, format: Format) -> (Vec<char>, Vec<usize>) {
 }
 
 pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Record> {
-    if format == Format::Poj2676 && r.declared.is_none() {
+    if matches!(format, Format::Poj2676 | Format::Poj2918) && r.declared.is_none() {
         let (line_no, text) = r.next_data_line()?;
         match text.as_deref().map(str::trim).map(str::parse::<usize>) {
             Ok(Ok(t)) => {
@@ -146,7 +146,7 @@ fn skip_to_blank<R: BufRead>(r: &mut Reader<R>) {
 pub(super) fn write(out: &mut String, format: Format, grid: &Grid, alphabet: Alphabet) {
     let n = grid.side();
     let empty = match format {
-        Format::Poj2676 => '0',
+        Format::Poj2676 | Format::Poj2918 => '0',
         Format::Hdu1426 => '?',
         _ => '-',
     };
