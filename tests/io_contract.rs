@@ -487,3 +487,47 @@ fn poj2918_is_read_detected_and_answered() {
     );
     assert!(text(&out.stdout).starts_with("Scenario #1:\n143628579\n"));
 }
+
+#[test]
+fn messages_escape_names_and_json_keeps_its_fields() {
+    // An item named with a terminal escape is shown escaped.
+    let out = run(&["cover"], b"A B\nA \x1b[31mX\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains(r"unknown item `\u{1b}[31mX`"), "{err}");
+    assert!(!err.contains('\x1b'));
+    // Every JSON object has every field, an invalid puzzle's too.
+    let fields = [
+        "file",
+        "index",
+        "line",
+        "puzzle",
+        "solution",
+        "status",
+        "solutions",
+        "complete",
+        "timed_out",
+        "nodes",
+        "error",
+        "micros",
+    ];
+    let input = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n12345\n";
+    let out = run(&["sudoku", "check", "--json"], input.as_bytes());
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        for f in fields {
+            assert!(line.contains(&format!("\"{f}\":")), "{f} in {line}");
+        }
+    }
+    assert!(lines[0].contains(r#""error":null"#));
+    assert!(lines[1].contains(r#""status":"invalid""#) && lines[1].contains(r#""solution":null"#));
+    // cover's JSON carries the profile asked for.
+    let langford = format!("{PUZZLES}/langford4.dlx");
+    let out = run(&["cover", "--json", "--profile", &langford], b"");
+    assert!(
+        text(&out.stdout).contains(r#""profile":[1,3,6,6,2]"#),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -152,6 +152,10 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         if print {
             obj = obj.raw("list", &format!("[{}]", printed.join(",")));
         }
+        if let Some(profile) = solver.profile() {
+            let levels: Vec<String> = profile.iter().map(u64::to_string).collect();
+            obj = obj.raw("profile", &format!("[{}]", levels.join(",")));
+        }
         out.println(&obj.finish());
     } else if !print {
         out.println(&found.to_string());

@@ -780,18 +780,20 @@ fn json_line(o: &Outcome, name: &str, status: Status) -> String {
     obj = obj
         .opt_str("solution", solution.as_deref())
         .str("status", status.as_str());
-    if let Some(a) = &o.answer {
-        obj = obj
-            .num("solutions", a.solutions)
-            .boolean("complete", a.complete)
-            .boolean("timed_out", a.timed_out)
-            .num("nodes", a.nodes);
-    }
-    if let Err(e) = &r.grid {
-        obj = obj.str("error", &e.to_string());
-    }
-    if let Some(e) = &o.refused {
-        obj = obj.str("error", &e.to_string());
-    }
-    obj.float("micros", o.micros).finish()
+    // Every object has every field: a puzzle not searched (invalid, or
+    // refused by the engine named) found nothing, and says why in `error`.
+    let a = o.answer.unwrap_or_default();
+    obj = obj
+        .num("solutions", a.solutions)
+        .boolean("complete", a.complete)
+        .boolean("timed_out", a.timed_out)
+        .num("nodes", a.nodes);
+    let error = match (&r.grid, &o.refused) {
+        (Err(e), _) => Some(e.to_string()),
+        (_, Some(e)) => Some(e.to_string()),
+        _ => None,
+    };
+    obj.opt_str("error", error.as_deref())
+        .float("micros", o.micros)
+        .finish()
 }

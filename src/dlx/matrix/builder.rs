@@ -17,7 +17,8 @@ pub enum BuildErrorKind {
         /// The item concerned.
         name: String,
     },
-    /// A name that is empty or holds white space, `:` or `|`.
+    /// A name that is empty or holds white space, a control character, a
+    /// byte-order mark, `:` or `|`.
     IllegalItemName {
         /// The item concerned.
         name: String,
@@ -79,22 +80,50 @@ impl BuildError {
     }
 }
 
+/// A name in a message, its control characters escaped (`\u{1b}`, `\t`), so
+/// that an item named with terminal escapes cannot write to the terminal.
+struct Shown<'a>(&'a str);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use BuildErrorKind::*;
+        let name = match &self.kind {
+            DuplicateItem { name }
+            | IllegalItemName { name }
+            | PrimaryAfterSecondary { name }
+            | UnknownItem { name }
+            | RepeatedItem { name }
+            | ColorOnPrimary { name }
+            | EmptyColor { name } => Shown(name),
+            NoItems | TooLarge { .. } => Shown(""),
+        };
         match &self.kind {
-            DuplicateItem { name } => write!(f, "duplicate item name `{name}`"),
-            IllegalItemName { name } => write!(
+            DuplicateItem { .. } => write!(f, "duplicate item name `{name}`"),
+            IllegalItemName { .. } => write!(
                 f,
-                "illegal item name `{name}` (empty, or has white space, `:` or `|`)"
+                "illegal item name `{name}` (empty, or has white space, a control \
+                 character, `:` or `|`)"
             ),
-            PrimaryAfterSecondary { name } => {
+            PrimaryAfterSecondary { .. } => {
                 write!(f, "primary item `{name}` declared after a secondary item")
             }
-            UnknownItem { name } => write!(f, "unknown item `{name}`"),
-            RepeatedItem { name } => write!(f, "item `{name}` appears twice in one option"),
-            ColorOnPrimary { name } => write!(f, "primary item `{name}` cannot have a color"),
-            EmptyColor { name } => write!(f, "item `{name}:` has an empty color"),
+            UnknownItem { .. } => write!(f, "unknown item `{name}`"),
+            RepeatedItem { .. } => write!(f, "item `{name}` appears twice in one option"),
+            ColorOnPrimary { .. } => write!(f, "primary item `{name}` cannot have a color"),
+            EmptyColor { .. } => write!(f, "item `{name}:` has an empty color"),
             NoItems => write!(f, "the matrix has no items"),
             TooLarge { what } => write!(f, "too many {what} for 32-bit indices"),
         }
@@ -134,7 +163,13 @@ impl MatrixBuilder {
     }
 
     fn add_item(&mut self, name: &str, primary: bool) -> Result<ItemId, BuildError> {
-        if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':' || c == '|') {
+        // Control characters and the byte-order mark cannot be told apart
+        // from the text around them (a BOM at the start of a file is
+        // skipped): a name written by `knuth::write` must read back as
+        // itself.
+        let illegal =
+            |c: char| c.is_whitespace() || c.is_control() || matches!(c, ':' | '|' | '\u{feff}');
+        if name.is_empty() || name.contains(illegal) {
             return Err(BuildError::new(BuildErrorKind::IllegalItemName {
                 name: name.to_string(),
             }));

@@ -145,6 +145,12 @@ fn skip_to_blank<R: BufRead>(r: &mut Reader<R>) {
 
 pub(super) fn write(out: &mut String, format: Format, grid: &Grid, alphabet: Alphabet) {
     let n = grid.side();
+    // POJ 2676 and 2918 are digits with `0` empty, whatever the input's
+    // alphabet (hex's `0` would read back as an empty cell).
+    let alphabet = match format {
+        Format::Poj2676 | Format::Poj2918 => Alphabet::Digits,
+        _ => alphabet,
+    };
     let empty = match format {
         Format::Poj2676 | Format::Poj2918 => '0',
         Format::Hdu1426 => '?',
