@@ -6,7 +6,7 @@ use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
-use crate::dlx::search::{conflict, engine_queries, Branching, PreselectError, Step};
+use crate::dlx::search::{check_preselect, engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::at;
 use crate::dlx::{EngineError, EngineKind};
@@ -194,21 +194,16 @@ impl<'m> BitsSolver<'m> {
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
         let tables = self.matrix.clone();
         let m = &*tables;
+        check_preselect(
+            option,
+            m.options,
+            |r| m.opt_bits[r] == 0,
+            &self.state.states,
+            &self.driver.preselected,
+            |q| m.option(q),
+        )?;
         let r = option.as_usize();
-        if r >= m.options {
-            return Err(PreselectError::UnknownOption(option));
-        }
-        if m.opt_bits[r] == 0 {
-            return Err(PreselectError::IgnoredOption(option));
-        }
         self.restart();
-        if self.state.states[r / 64] >> (r % 64) & 1 == 0 {
-            let held = self.driver.preselected.iter().map(|&q| {
-                let q = q.as_usize();
-                (q as u32, m.option(q))
-            });
-            return Err(conflict(option, m.option(r), held));
-        }
         self.driver.stats.updates +=
             by_shape!(self.matrix, self.preselect_option(r)) + u64::from(m.opt_cost[r]) + 1;
         self.driver.preselected.push(option);

@@ -6,7 +6,7 @@ use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
-use crate::dlx::search::{conflict, engine_queries, Branching, PreselectError, Step};
+use crate::dlx::search::{check_preselect, engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::at;
 use crate::dlx::{EngineError, EngineKind};
@@ -334,22 +334,17 @@ impl<'m> DenseSolver<'m> {
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
         let tables = self.matrix.clone();
         let m = &*tables;
+        check_preselect(
+            option,
+            m.options,
+            |r| !m.option(r).iter().any(|&i| (i as usize) < m.primary),
+            &self.state.states,
+            &self.driver.preselected,
+            |q| m.option(q),
+        )?;
         let r = option.as_usize();
-        if r >= m.options {
-            return Err(PreselectError::UnknownOption(option));
-        }
-        if !m.option(r).iter().any(|&i| (i as usize) < m.primary) {
-            return Err(PreselectError::IgnoredOption(option));
-        }
         self.restart();
         let s = &mut self.state;
-        if s.states[r / 64] >> (r % 64) & 1 == 0 {
-            let held = self.driver.preselected.iter().map(|&q| {
-                let q = q.as_usize();
-                (q as u32, m.option(q))
-            });
-            return Err(conflict(option, m.option(r), held));
-        }
         let mut left = s.left[0];
         let (slot, p) = (s.slot, m.primary);
         let (active, rest) = s.states[..slot].split_at_mut(m.words);

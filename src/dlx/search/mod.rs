@@ -353,6 +353,36 @@ macro_rules! engine_queries {
 }
 pub(crate) use engine_queries;
 
+/// Whether `option` can be preselected in an engine whose root state (slot
+/// 0, which searching never writes) starts with one bit per option, set while
+/// the option is active (dense, bits): not past the `options`, not
+/// `ignored` (no primary item), and still active, else a conflict with the
+/// `preselected` option that shares an item with it (`items` gives an
+/// option's items).
+pub(crate) fn check_preselect<'a>(
+    option: OptionId,
+    options: usize,
+    ignored: impl FnOnce(usize) -> bool,
+    root: &[u64],
+    preselected: &[OptionId],
+    items: impl Fn(usize) -> &'a [u32],
+) -> Result<(), PreselectError> {
+    let r = option.as_usize();
+    if r >= options {
+        return Err(PreselectError::UnknownOption(option));
+    }
+    if ignored(r) {
+        return Err(PreselectError::IgnoredOption(option));
+    }
+    if root[r / 64] >> (r % 64) & 1 == 0 {
+        let held = preselected
+            .iter()
+            .map(|&q| (q.as_usize() as u32, items(q.as_usize())));
+        return Err(conflict(option, items(r), held));
+    }
+    Ok(())
+}
+
 /// The conflict of preselecting an option of items `mine` that is no longer
 /// active: the first of the `preselected` options (given by their items)
 /// that shares an item with it, for the engines that keep no holder per item.
