@@ -1,29 +1,9 @@
 //! The `dlx` binary end to end: the judges' samples byte for byte, exit
 //! codes, bad input, and output order with several jobs.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_dlx");
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that fails on its arguments exits without reading: a broken
-    // pipe here is not the test's concern; the exit code and output are.
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{run, text, BIN, PUZZLES};
+use std::process::Command;
 
 #[test]
 fn judge_samples_byte_for_byte() {

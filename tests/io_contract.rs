@@ -4,38 +4,10 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_dlx");
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
-
-/// Runs `dlx args` with `stdin`, its stdout into `stdout`.
-fn run_to(args: &[&str], stdin: &[u8], stdout: Stdio) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(stdout)
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    // Fed from a thread: a command that stops early stops reading.
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    run_to(args, stdin, Stdio::piped())
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{run, run_to, text, BIN, PUZZLES};
 
 /// Runs `dlx args` with its stdout a pipe whose reader has gone; returns
 /// the exit code and stderr.

@@ -251,9 +251,7 @@ mod tests {
 
     #[test]
     fn same_tree_as_dlx_on_small_problems() {
-        for (m, want) in engine_tests::small_problems() {
-            assert_eq!(agree(&m), want);
-        }
+        engine_tests::counts_small_problems(agree);
     }
 
     #[test]

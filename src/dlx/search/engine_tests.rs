@@ -21,6 +21,14 @@ pub(crate) fn small_problems() -> Vec<(Matrix, u64)> {
     ]
 }
 
+/// Every problem of [`small_problems`] through `agree` (an engine against
+/// the links engine), which returns the solutions it counted.
+pub(crate) fn counts_small_problems(agree: impl Fn(&Matrix) -> u64) {
+    for (m, want) in small_problems() {
+        assert_eq!(agree(&m), want);
+    }
+}
+
 /// A matrix of `280 + 2·runs + 2` options over several words: item `a`
 /// (the first) has 2 options `2·runs + 281` apart, the four `x` items
 /// share options in a run with each other and the secondary item `s`,

@@ -1,0 +1,40 @@
+//! What the binary's test files share: running `dlx` and reading its output.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_dlx");
+pub const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+
+/// Runs `dlx args` with `stdin`, its stdout into `stdout`. Stdin is fed
+/// from a thread: a command that stops early stops reading, and a command
+/// that fails on its arguments does not read at all (a broken pipe here is
+/// not the test's concern; the exit code and output are).
+pub fn run_to(args: &[&str], stdin: &[u8], stdout: Stdio) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+/// Runs `dlx args` with `stdin`; stdout and stderr captured.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_to(args, stdin, Stdio::piped())
+}
+
+/// Bytes as text, for comparing and messages.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
