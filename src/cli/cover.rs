@@ -61,9 +61,38 @@ pub(crate) struct CoverArgs {
     /// most the cores are used.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::parse_jobs)]
     jobs: usize,
+    /// Cut the count into at least N jobs for other machines: a summary
+    /// line, then one JSON line per job (see README, "Beyond one machine").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["all", "first", "profile", "jobs", "run_jobs", "merge"])]
+    split: Option<u64>,
+    /// Count each job of JOBS (a file of --split's lines; `-` for stdin):
+    /// one JSON result line per job, the summary line copied through.
+    #[arg(long, value_name = "JOBS",
+          conflicts_with_all = ["all", "first", "profile", "jobs", "merge"])]
+    run_jobs: Option<PathBuf>,
+    /// Add up the results of --run-jobs (files with the summary line and
+    /// the result lines): the count one run prints, with --json its nodes
+    /// and updates; missing, duplicated or incomplete jobs are listed and
+    /// the exit code is 3.
+    #[arg(long, value_name = "RESULTS", num_args = 1..,
+          conflicts_with_all = ["file", "all", "first", "profile", "jobs"])]
+    merge: Option<Vec<PathBuf>>,
 }
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
+    if let Some(paths) = &args.merge {
+        return super::jobs::merge(paths, args.json);
+    }
+    if args.run_jobs.as_deref() == Some(std::path::Path::new("-"))
+        && args
+            .file
+            .as_deref()
+            .is_none_or(|p| p == std::path::Path::new("-"))
+    {
+        eprintln!("dlx cover: --run-jobs - reads the jobs from stdin: the matrix must be a file");
+        return exit::BAD_INPUT;
+    }
     let name = super::input_name(args.file.as_ref());
     let matrix = match super::open_input(args.file.as_deref()).map(knuth::read) {
         Err(e) => {
@@ -93,6 +122,12 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     }
     if let Some(kind) = args.engine.kind() {
         config = config.engine(kind);
+    }
+    if let Some(target) = args.split {
+        return super::jobs::split(&matrix, config, target, &name);
+    }
+    if let Some(jobs) = &args.run_jobs {
+        return super::jobs::run_jobs(&matrix, config, jobs, &name);
     }
     if args.jobs > 1 {
         return count_on_threads(&args, &matrix, config);

@@ -18,6 +18,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod cover;
 mod gen;
+mod jobs;
 pub(crate) mod json;
 pub(crate) mod output;
 mod sudoku;

@@ -1,0 +1,358 @@
+//! `dlx cover --split N`, `--run-jobs JOBS` and `--merge RESULTS...`: a count
+//! cut into jobs that anything running commands over lines can run (GNU
+//! parallel, a Slurm array, Hadoop Streaming, Spark's `RDD.pipe`), and the
+//! results added up to exactly what one run prints.
+//!
+//! The lines, one JSON object each:
+//! * the split's summary: `{"split":FP,"engine":E,"branching":R,"depth":D,
+//!   "jobs":N,"solutions":S,"nodes":..,"updates":..}`, the counters of the
+//!   search above the cut and the solutions met there;
+//! * a job: `{"job":K,"fingerprint":FP,"engine":E,"branching":R,
+//!   "options":[ids],"items":[option lines]}`: the subtree below the options
+//!   chosen above the cut, named by their ids *and* their items;
+//! * a result: `{"result":K,"fingerprint":FP,"solutions":..,"nodes":..,
+//!   "updates":..,"seconds":..,"complete":B}`.
+//!
+//! `FP` is [`dlx::knuth::fingerprint`] of the matrix, in hex: a job is never
+//! run against another matrix, nor with another engine or rule (its counters
+//! would not add up). `--run-jobs` copies the summary line through, so its
+//! output alone is what `--merge` needs; re-running the jobs `--merge` names
+//! missing and merging again is the resume story.
+//!
+//! The counters add up exactly: the cut pauses before a branch point, and a
+//! job's search, after preselecting its options, is the subtree one search
+//! explores there (see `search/split.rs`); the summary's counters plus each
+//! job's (counted after preselecting) are one run's.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::output::Output;
+use super::{exit, json};
+use dlx::{knuth, Config, Matrix, OptionId, Solver, Split, Stats};
+
+/// What a job must match: the matrix, the engine, the rule.
+struct Identity {
+    fingerprint: String,
+    engine: &'static str,
+    branching: &'static str,
+}
+
+impl Identity {
+    fn of(matrix: &Matrix, solver: &Solver<'_>) -> Identity {
+        Identity {
+            fingerprint: format!("{:016x}", knuth::fingerprint(matrix)),
+            engine: solver.engine().name(),
+            branching: solver.branching().name(),
+        }
+    }
+
+    /// Why `line` does not belong to this run, if it does not.
+    fn mismatch(&self, line: &Value) -> Option<String> {
+        let field = |k: &str| line.get(k).and_then(Value::as_str).unwrap_or("");
+        if field("fingerprint") != self.fingerprint {
+            return Some(format!(
+                "it is for another matrix (fingerprint {}, this one's {})",
+                field("fingerprint"),
+                self.fingerprint
+            ));
+        }
+        if field("engine") != self.engine || field("branching") != self.branching {
+            return Some(format!(
+                "it was cut for the {} engine and the {} rule, this run is {} and {}",
+                field("engine"),
+                field("branching"),
+                self.engine,
+                self.branching
+            ));
+        }
+        None
+    }
+}
+
+/// Updates after which `--split` stops deepening its cut: the passes over
+/// the top of the tree stay a small part of the work.
+const SPLIT_UPDATES: u64 = 1 << 32;
+
+/// `--split N`: the shallowest cut with at least `target` subtrees (or the
+/// whole tree, or where a pass costs over [`SPLIT_UPDATES`]).
+pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) -> u8 {
+    let mut solver = match Solver::with_config(matrix, config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let id = Identity::of(matrix, &solver);
+    let mut depth = 0;
+    let (prefixes, solutions, above) = loop {
+        depth += 1;
+        let (mut prefixes, mut solutions) = (Vec::new(), 0u64);
+        let above: Stats = solver.split(depth, |piece| match piece {
+            Split::Subtree(p) => prefixes.push(p.to_vec()),
+            Split::Solution(_) => solutions += 1,
+        });
+        let n = prefixes.len() as u64;
+        if n >= target || n == 0 || above.updates > SPLIT_UPDATES || depth > matrix.primary_count()
+        {
+            break (prefixes, solutions, above);
+        }
+    };
+    let mut out = Output::stdout();
+    let summary = json::Object::new()
+        .str("split", &id.fingerprint)
+        .str("engine", id.engine)
+        .str("branching", id.branching)
+        .num("depth", depth)
+        .num("jobs", prefixes.len())
+        .num("solutions", solutions)
+        .num("nodes", above.nodes)
+        .num("updates", above.updates);
+    out.println(&summary.finish());
+    for (k, prefix) in prefixes.iter().enumerate() {
+        let ids: Vec<String> = prefix.iter().map(|o| o.as_usize().to_string()).collect();
+        let mut items = String::from("[");
+        for (j, &o) in prefix.iter().enumerate() {
+            if j > 0 {
+                items.push(',');
+            }
+            json::string(&mut items, &knuth::option_line(matrix, o));
+        }
+        items.push(']');
+        let job = json::Object::new()
+            .num("job", k)
+            .str("fingerprint", &id.fingerprint)
+            .str("engine", id.engine)
+            .str("branching", id.branching)
+            .raw("options", &format!("[{}]", ids.join(",")))
+            .raw("items", &items);
+        if !out.println(&job.finish()) {
+            break;
+        }
+    }
+    out.finish("dlx cover", exit::FOUND)
+}
+
+/// `--run-jobs JOBS`: each job line counted, one result line each; the
+/// summary line copied through.
+pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str) -> u8 {
+    let mut solver = match Solver::with_config(matrix, config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let id = Identity::of(matrix, &solver);
+    let jobs_name = super::input_name(Some(&jobs.to_path_buf()));
+    let input = match super::open_input(Some(jobs)) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("dlx cover: {jobs_name}: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let mut out = Output::stdout();
+    let mut code = exit::FOUND;
+    for (n, line) in input.lines().enumerate() {
+        let fail = |why: String| {
+            eprintln!("dlx cover: {jobs_name}: line {}: {why}", n + 1);
+            exit::BAD_INPUT
+        };
+        let line = match line {
+            Ok(l) if l.trim().is_empty() => continue,
+            Ok(l) => l,
+            Err(e) => return out.finish("dlx cover", fail(format!("read error: {e}"))),
+        };
+        let value: Value = match serde_json::from_str(&line) {
+            Ok(v) => v,
+            Err(e) => return out.finish("dlx cover", fail(format!("not a job line: {e}"))),
+        };
+        if value.get("split").is_some() {
+            if !out.println(line.trim()) {
+                break;
+            }
+            continue;
+        }
+        let Some(k) = value.get("job").and_then(Value::as_u64) else {
+            return out.finish("dlx cover", fail("not a job line (no \"job\")".into()));
+        };
+        if let Some(why) = id.mismatch(&value) {
+            return out.finish("dlx cover", fail(format!("job {k}: {why}")));
+        }
+        let prefix = match prefix_of(matrix, &value) {
+            Ok(p) => p,
+            Err(why) => return out.finish("dlx cover", fail(format!("job {k}: {why}"))),
+        };
+        let start = Instant::now();
+        solver.reset();
+        for &o in &prefix {
+            if let Err(e) = solver.preselect(o) {
+                return out.finish("dlx cover", fail(format!("job {k}: {e}")));
+            }
+        }
+        let before = solver.stats();
+        let count = solver.count();
+        let stats = solver.stats() - before;
+        if !count.complete {
+            code = exit::BUDGET;
+        }
+        let result = json::Object::new()
+            .num("result", k)
+            .str("fingerprint", &id.fingerprint)
+            .num("solutions", count.solutions)
+            .num("nodes", stats.nodes)
+            .num("updates", stats.updates)
+            .float("seconds", start.elapsed().as_secs_f64())
+            .boolean("complete", count.complete);
+        if !out.println(&result.finish()) {
+            break;
+        }
+    }
+    out.finish("dlx cover", code)
+}
+
+/// A job's options, checked against the matrix: each id exists and has the
+/// items the job names.
+fn prefix_of(matrix: &Matrix, job: &Value) -> Result<Vec<OptionId>, String> {
+    let ids = job.get("options").and_then(Value::as_array);
+    let items = job.get("items").and_then(Value::as_array);
+    let (Some(ids), Some(items)) = (ids, items) else {
+        return Err("no \"options\" and \"items\"".into());
+    };
+    if ids.len() != items.len() {
+        return Err("as many options as items are needed".into());
+    }
+    let mut prefix = Vec::with_capacity(ids.len());
+    for (id, text) in ids.iter().zip(items) {
+        let o = id
+            .as_u64()
+            .map(|o| o as usize)
+            .filter(|&o| o < matrix.option_count())
+            .ok_or_else(|| format!("option {id} is not an option of this matrix"))?;
+        let o = OptionId::must(o);
+        let line = knuth::option_line(matrix, o);
+        if text.as_str() != Some(line.as_str()) {
+            return Err(format!("option {} is `{line}`, not {text}", o.as_usize()));
+        }
+        prefix.push(o);
+    }
+    Ok(prefix)
+}
+
+/// `--merge RESULTS...`: the summary and the results added up.
+pub(crate) fn merge(paths: &[PathBuf], json_out: bool) -> u8 {
+    let mut summary: Option<Value> = None;
+    let mut results: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
+    for path in paths {
+        let name = super::input_name(Some(path));
+        let input = match super::open_input(Some(path)) {
+            Ok(i) => i,
+            Err(e) => {
+                eprintln!("dlx cover: {name}: {e}");
+                return exit::BAD_INPUT;
+            }
+        };
+        for (n, line) in input.lines().enumerate() {
+            let bad = |why: &str| {
+                eprintln!("dlx cover: {name}: line {}: {why}", n + 1);
+                exit::BAD_INPUT
+            };
+            let line = match line {
+                Ok(l) if l.trim().is_empty() => continue,
+                Ok(l) => l,
+                Err(e) => return bad(&format!("read error: {e}")),
+            };
+            let Ok(value) = serde_json::from_str::<Value>(&line) else {
+                return bad("not a result line");
+            };
+            if value.get("split").is_some() {
+                match &summary {
+                    Some(s) if *s != value => return bad("a second, different split summary"),
+                    _ => summary = Some(value),
+                }
+            } else if let Some(k) = value.get("result").and_then(Value::as_u64) {
+                results.entry(k).or_default().push(value);
+            } else if value.get("job").is_none() {
+                return bad("neither a split summary nor a result");
+            }
+        }
+    }
+    let Some(summary) = summary else {
+        eprintln!("dlx cover: --merge: no split summary (the first line --split prints)");
+        return exit::BAD_INPUT;
+    };
+    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let fingerprint = summary.get("split").and_then(Value::as_str).unwrap_or("");
+    let jobs = num(&summary, "jobs");
+    let (mut solutions, mut nodes, mut updates) = (
+        num(&summary, "solutions"),
+        num(&summary, "nodes"),
+        num(&summary, "updates"),
+    );
+    let (mut missing, mut duplicated, mut incomplete) = (Vec::new(), Vec::new(), Vec::new());
+    for k in 0..jobs {
+        let Some(rs) = results.get(&k) else {
+            missing.push(k);
+            continue;
+        };
+        if rs.len() > 1 {
+            duplicated.push(k);
+        }
+        let r = &rs[0];
+        if r.get("fingerprint").and_then(Value::as_str) != Some(fingerprint) {
+            eprintln!("dlx cover: --merge: result {k} is of another matrix");
+            return exit::BAD_INPUT;
+        }
+        if r.get("complete").and_then(Value::as_bool) != Some(true) {
+            incomplete.push(k);
+        }
+        solutions += num(r, "solutions");
+        nodes += num(r, "nodes");
+        updates += num(r, "updates");
+    }
+    if let Some(k) = results.keys().find(|&&k| k >= jobs) {
+        eprintln!("dlx cover: --merge: result {k} is not a job of this split ({jobs} jobs)");
+        return exit::BAD_INPUT;
+    }
+    let list = |ids: &[u64]| ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+    let complete = missing.is_empty() && duplicated.is_empty() && incomplete.is_empty();
+    let mut out = Output::stdout();
+    if json_out {
+        let obj = json::Object::new()
+            .num("solutions", solutions)
+            .num("nodes", nodes)
+            .num("updates", updates)
+            .num("jobs", jobs)
+            .boolean("complete", complete)
+            .raw("missing", &format!("[{}]", list(&missing)))
+            .raw("duplicated", &format!("[{}]", list(&duplicated)))
+            .raw("incomplete", &format!("[{}]", list(&incomplete)));
+        out.println(&obj.finish());
+    } else {
+        out.println(&solutions.to_string());
+    }
+    for (what, ids) in [
+        ("missing", &missing),
+        ("duplicated", &duplicated),
+        ("incomplete", &incomplete),
+    ] {
+        if !ids.is_empty() {
+            eprintln!("dlx cover: --merge: jobs {what}: {}", list(ids));
+        }
+    }
+    let code = if !complete {
+        eprintln!("dlx cover: --merge: the total is not final");
+        exit::BUDGET
+    } else if solutions > 0 {
+        exit::FOUND
+    } else {
+        exit::NONE
+    };
+    out.finish("dlx cover", code)
+}

@@ -1,0 +1,165 @@
+//! `dlx cover --split`, `--run-jobs`, `--merge`: a count cut into job lines,
+//! run apart, and merged back to exactly one run's answer and counters.
+
+mod common;
+use common::{run, text, PUZZLES};
+
+/// Writes `bytes` to a fresh file under the target directory.
+fn file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("dlx-jobs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The value of `"key":` in a JSON line, as text up to the next `,` or `}`.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let at = line
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("{key} in {line}"));
+    let rest = &line[at + key.len() + 3..];
+    &rest[..rest.find([',', '}']).unwrap()]
+}
+
+#[test]
+fn split_run_and_merge_give_one_runs_answer_and_counters() {
+    for (problem, rule, engine) in [
+        ("queens 8", "knuth", "auto"),
+        ("queens 9", "knuth", "links"),
+        ("langford 7", "first-forced", "masks"),
+        ("pentominoes 3x10", "knuth", "dense"),
+    ] {
+        let args: Vec<&str> = problem.split(' ').collect();
+        let matrix = file("m.dlx", &run(&[&["gen"][..], &args].concat(), b"").stdout);
+        let flags = ["--branching", rule, "--engine", engine];
+        let one = run(&[&["cover", "--json", &matrix][..], &flags].concat(), b"");
+        let one = text(&one.stdout);
+        let jobs = run(
+            &[&["cover", &matrix, "--split", "20"][..], &flags].concat(),
+            b"",
+        );
+        assert_eq!(jobs.status.code(), Some(0), "{}", text(&jobs.stderr));
+        let lines = text(&jobs.stdout);
+        let count: usize = field(lines.lines().next().unwrap(), "jobs")
+            .parse()
+            .unwrap();
+        assert_eq!(lines.lines().count(), count + 1, "{problem}");
+        // Each job run on its own (as a cluster would), results concatenated.
+        let mut results = Vec::new();
+        for (k, job) in lines.lines().enumerate() {
+            let path = file(&format!("job{k}"), format!("{job}\n").as_bytes());
+            let out = run(
+                &[&["cover", &matrix, "--run-jobs", &path][..], &flags].concat(),
+                b"",
+            );
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            results.extend(out.stdout);
+        }
+        let merged = file("results", &results);
+        let total = run(&["cover", "--merge", &merged, "--json"], b"");
+        let total = text(&total.stdout);
+        for key in ["solutions", "nodes", "updates"] {
+            assert_eq!(
+                field(&total, key),
+                field(&one, key),
+                "{problem} {key}: {total} / {one}"
+            );
+        }
+        assert!(total.contains(r#""complete":true"#), "{total}");
+        // Through stdin, in one process, the same.
+        let all = run(
+            &[&["cover", &matrix, "--run-jobs", "-"][..], &flags].concat(),
+            lines.as_bytes(),
+        );
+        let merged = file("all", &all.stdout);
+        let again = run(&["cover", "--merge", &merged], b"");
+        assert_eq!(
+            text(&again.stdout),
+            format!("{}\n", field(&one, "solutions"))
+        );
+    }
+}
+
+#[test]
+fn missing_duplicated_and_foreign_jobs_are_named() {
+    let queens = file("q8.dlx", &run(&["gen", "queens", "8"], b"").stdout);
+    let jobs = text(&run(&["cover", &queens, "--split", "10"], b"").stdout);
+    let results = run(&["cover", &queens, "--run-jobs", "-"], jobs.as_bytes()).stdout;
+    let results = text(&results);
+    // Job 3's result lost, job 5's twice: listed, exit 3, and the count
+    // printed is not final.
+    let mut lines: Vec<&str> = results
+        .lines()
+        .filter(|l| !l.starts_with(r#"{"result":3,"#))
+        .collect();
+    let five = lines
+        .iter()
+        .find(|l| l.starts_with(r#"{"result":5,"#))
+        .copied()
+        .unwrap();
+    lines.push(five);
+    let path = file("partial", (lines.join("\n") + "\n").as_bytes());
+    let out = run(&["cover", "--merge", &path], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("jobs missing: 3") && err.contains("jobs duplicated: 5"),
+        "{err}"
+    );
+    assert!(err.contains("not final"), "{err}");
+    // Resume: run the missing job alone and merge again.
+    let three: String = jobs
+        .lines()
+        .filter(|l| l.starts_with(r#"{"job":3,"#))
+        .collect();
+    let rerun = run(&["cover", &queens, "--run-jobs", "-"], three.as_bytes()).stdout;
+    let first: Vec<&str> = results
+        .lines()
+        .filter(|l| !l.starts_with(r#"{"result":3,"#))
+        .collect();
+    let resumed = file(
+        "resumed",
+        (first.join("\n") + "\n" + &text(&rerun)).as_bytes(),
+    );
+    let out = run(&["cover", "--merge", &resumed], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "92\n");
+    // A job of another matrix, or cut for another rule: refused, exit 2.
+    let other = file("q9.dlx", &run(&["gen", "queens", "9"], b"").stdout);
+    let out = run(&["cover", &other, "--run-jobs", "-"], jobs.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("another matrix"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(
+        &[
+            "cover",
+            &queens,
+            "--branching",
+            "first-forced",
+            "--run-jobs",
+            "-",
+        ],
+        jobs.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("rule"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn solutions_above_the_cut_are_kept() {
+    // Langford 4 has two solutions and a tiny tree: a split asking for
+    // many jobs finds them above its cut, in the summary.
+    let langford = format!("{PUZZLES}/langford4.dlx");
+    let jobs = text(&run(&["cover", &langford, "--split", "1000"], b"").stdout);
+    let results = run(&["cover", &langford, "--run-jobs", "-"], jobs.as_bytes()).stdout;
+    let path = file("langford", &results);
+    let out = run(&["cover", "--merge", &path, "--json"], b"");
+    let total = text(&out.stdout);
+    assert_eq!(field(&total, "solutions"), "2", "{total}");
+    assert_eq!(field(&total, "nodes"), "18", "{total}");
+    assert_eq!(field(&total, "updates"), "184", "{total}");
+}
