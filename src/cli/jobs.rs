@@ -78,17 +78,31 @@ impl Identity {
 /// the top of the tree stay a small part of the work.
 const SPLIT_UPDATES: u64 = 1 << 32;
 
+/// The solver `config` asks for, and what its jobs must match; `None`
+/// (after saying why) when the engine cannot take the matrix or the rule.
+fn solver_for<'m>(
+    matrix: &'m Matrix,
+    config: Config,
+    name: &str,
+) -> Option<(Solver<'m>, Identity)> {
+    match Solver::with_config(matrix, config) {
+        Ok(solver) => {
+            let id = Identity::of(matrix, &solver);
+            Some((solver, id))
+        }
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
+            None
+        }
+    }
+}
+
 /// `--split N`: the shallowest cut with at least `target` subtrees (or the
 /// whole tree, or where a pass costs over [`SPLIT_UPDATES`]).
 pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) -> u8 {
-    let mut solver = match Solver::with_config(matrix, config) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("dlx cover: {name}: {e}");
-            return exit::BAD_INPUT;
-        }
+    let Some((mut solver, id)) = solver_for(matrix, config, name) else {
+        return exit::BAD_INPUT;
     };
-    let id = Identity::of(matrix, &solver);
     let mut depth = 0;
     let (prefixes, solutions, above) = loop {
         depth += 1;
@@ -141,14 +155,9 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
 /// `--run-jobs JOBS`: each job line counted, one result line each; the
 /// summary line copied through.
 pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str) -> u8 {
-    let mut solver = match Solver::with_config(matrix, config) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("dlx cover: {name}: {e}");
-            return exit::BAD_INPUT;
-        }
+    let Some((mut solver, id)) = solver_for(matrix, config, name) else {
+        return exit::BAD_INPUT;
     };
-    let id = Identity::of(matrix, &solver);
     let jobs_name = super::input_name(Some(&jobs.to_path_buf()));
     let input = match super::open_input(Some(jobs)) {
         Ok(i) => i,
