@@ -56,7 +56,8 @@ pub use crate::dlx::{
     brute_force_count, count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolutions,
     BitsSolver, Branching, Budget, BuildError, BuildErrorKind, ColorId, Config, Count, DenseError,
     DenseMatrix, DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables,
-    ItemId, LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions, MasksSolver,
-    Matrix, MatrixBuilder, OptionId, ParallelCount, PreselectError, Solutions, Solver, Split,
-    Stats, Step, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
+    Estimate, ItemId, LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions,
+    MasksSolver, Matrix, MatrixBuilder, OptionId, ParallelCount, PreselectError, Solutions, Solver,
+    Split, Spread, Stats, Step, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+    MAX_MASK_OPTIONS,
 };

@@ -163,3 +163,34 @@ fn solutions_above_the_cut_are_kept() {
     assert_eq!(field(&total, "nodes"), "18", "{total}");
     assert_eq!(field(&total, "updates"), "184", "{total}");
 }
+
+#[test]
+fn jobs_are_written_largest_estimate_first_and_merge_in_any_order() {
+    let matrix = file("p.dlx", &run(&["gen", "pentominoes", "3x12"], b"").stdout);
+    let one = text(&run(&["cover", "--json", &matrix], b"").stdout);
+    let jobs = text(&run(&["cover", &matrix, "--split", "30"], b"").stdout);
+    let lines: Vec<&str> = jobs.lines().collect();
+    let estimates: Vec<f64> = lines[1..]
+        .iter()
+        .map(|l| field(l, "estimate").parse().unwrap())
+        .collect();
+    assert!(estimates.windows(2).all(|w| w[0] >= w[1]), "{estimates:?}");
+    assert!(estimates[0] > *estimates.last().unwrap(), "{estimates:?}");
+    // Every job number once, whatever the order of the lines.
+    let mut ids: Vec<usize> = lines[1..]
+        .iter()
+        .map(|l| field(l, "job").parse().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..lines.len() - 1).collect::<Vec<_>>());
+    // Results come back in any order: reversed, with the summary last.
+    let results = run(&["cover", &matrix, "--run-jobs", "-"], jobs.as_bytes());
+    let results = text(&results.stdout);
+    let mut back: Vec<&str> = results.lines().rev().collect();
+    back.push("");
+    let back = file("reversed", back.join("\n").as_bytes());
+    let total = text(&run(&["cover", "--merge", &back, "--json"], b"").stdout);
+    for key in ["solutions", "nodes", "updates"] {
+        assert_eq!(field(&total, key), field(&one, key), "{key}");
+    }
+}

@@ -5,11 +5,15 @@
 //!
 //! The lines, one JSON object each:
 //! * the split's summary: `{"split":FP,"engine":E,"branching":R,"depth":D,
-//!   "jobs":N,"solutions":S,"nodes":..,"updates":..}`, the counters of the
-//!   search above the cut and the solutions met there;
+//!   "jobs":N,"solutions":S,"nodes":..,"updates":..,"estimate":..}`, the
+//!   counters of the search above the cut, the solutions met there, and the
+//!   jobs' estimated nodes in all;
 //! * a job: `{"job":K,"fingerprint":FP,"engine":E,"branching":R,
-//!   "options":[ids],"items":[option lines]}`: the subtree below the options
-//!   chosen above the cut, named by their ids *and* their items;
+//!   "estimate":..,"options":[ids],"items":[option lines]}`: the subtree
+//!   below the options chosen above the cut, named by their ids *and* their
+//!   items, with its nodes by Knuth's estimate. Jobs are numbered in search
+//!   order and written largest estimate first, so that a runner taking
+//!   lines in order starts the stragglers early;
 //! * a result: `{"result":K,"fingerprint":FP,"solutions":..,"nodes":..,
 //!   "updates":..,"seconds":..,"complete":B}`.
 //!
@@ -29,6 +33,8 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 use serde_json::Value;
 
 use super::output::Output;
@@ -117,6 +123,9 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
             break (prefixes, solutions, above);
         }
     };
+    let estimates = estimate_jobs(&mut solver, &prefixes);
+    let mut order: Vec<usize> = (0..prefixes.len()).collect();
+    order.sort_by(|&a, &b| estimates[b].total_cmp(&estimates[a]).then(a.cmp(&b)));
     let mut out = Output::stdout();
     let summary = json::Object::new()
         .str("split", &id.fingerprint)
@@ -126,9 +135,11 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         .num("jobs", prefixes.len())
         .num("solutions", solutions)
         .num("nodes", above.nodes)
-        .num("updates", above.updates);
+        .num("updates", above.updates)
+        .num("estimate", estimates.iter().sum::<f64>().round());
     out.println(&summary.finish());
-    for (k, prefix) in prefixes.iter().enumerate() {
+    for k in order {
+        let prefix = &prefixes[k];
         let ids: Vec<String> = prefix.iter().map(|o| o.as_usize().to_string()).collect();
         let mut items = String::from("[");
         for (j, &o) in prefix.iter().enumerate() {
@@ -143,6 +154,7 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
             .str("fingerprint", &id.fingerprint)
             .str("engine", id.engine)
             .str("branching", id.branching)
+            .num("estimate", estimates[k].round())
             .raw("options", &format!("[{}]", ids.join(",")))
             .raw("items", &items);
         if !out.println(&job.finish()) {
@@ -150,6 +162,32 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         }
     }
     out.finish("dlx cover", exit::FOUND)
+}
+
+/// Probes for the order of `--split`'s lines, over all jobs: enough to
+/// tell a subtree of millions of nodes from one of thousands, few enough
+/// that estimating costs a small part of the split (on pentominoes 6×10, 16
+/// probes for each of its 8,549 jobs at depth 3 took 7 s, three times the
+/// search; a probe explores every child of each branch point on its path).
+const SPLIT_PROBES: usize = 1 << 14;
+
+/// Each subtree's nodes by Knuth's estimate (at least 2 and at most 16
+/// probes a job, [`SPLIT_PROBES`] in all where that allows; a fixed seed:
+/// the same split writes the same lines).
+fn estimate_jobs(solver: &mut Solver<'_>, prefixes: &[Vec<OptionId>]) -> Vec<f64> {
+    let probes = (SPLIT_PROBES / prefixes.len().max(1)).clamp(2, 16) as u64;
+    let mut rng = StdRng::seed_from_u64(1);
+    prefixes
+        .iter()
+        .map(|prefix| {
+            solver.reset();
+            // A prefix is a path of the search: preselecting cannot fail.
+            match solver.preselect_all(prefix) {
+                Ok(()) => solver.estimate(probes, &mut rng).nodes.mean,
+                Err(_) => 0.0,
+            }
+        })
+        .collect()
 }
 
 /// `--run-jobs JOBS`: each job line counted, one result line each; the

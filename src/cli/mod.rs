@@ -17,6 +17,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod cover;
+mod estimate;
 mod gen;
 mod jobs;
 pub(crate) mod json;

@@ -27,8 +27,10 @@ use std::fmt;
 pub(crate) mod driver;
 #[cfg(test)]
 pub(crate) mod engine_tests;
+pub(crate) mod estimate;
 pub(crate) mod split;
 
+pub use estimate::{Estimate, Spread};
 pub use split::Split;
 
 /// How the search picks the item to branch on.
@@ -291,6 +293,29 @@ macro_rules! engine_queries {
                 visit: impl FnMut($crate::dlx::Split<'_>),
             ) -> $crate::dlx::Stats {
                 $crate::dlx::search::split::split(self, depth, visit)
+            }
+
+            /// Knuth's estimate of the search below the preselected options
+            /// from `probes` random root-to-leaf walks (see
+            /// [`Estimate`]($crate::dlx::Estimate)): nodes, updates and
+            /// solutions, each with its spread. The preselected options and
+            /// the counters are as before afterwards; the search is
+            /// restarted and the profile cleared.
+            ///
+            /// ```
+            /// use dlx::{knuth, LinksSolver};
+            /// use rand::{rngs::StdRng, SeedableRng};
+            ///
+            /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
+            /// let e = LinksSolver::new(&m).estimate(100, &mut StdRng::seed_from_u64(1));
+            /// assert_eq!(e.solutions.mean, 4.0); // every walk sees 2 × 2 leaves
+            /// ```
+            pub fn estimate(
+                &mut self,
+                probes: u64,
+                rng: &mut impl rand::Rng,
+            ) -> $crate::dlx::Estimate {
+                $crate::dlx::search::estimate::estimate(self, probes, rng)
             }
         }
 

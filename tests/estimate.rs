@@ -1,0 +1,119 @@
+//! `dlx cover --estimate N --seed S`: Knuth's random-probe estimate of the
+//! search, checked against the exact counts of the same search.
+
+mod common;
+use common::{run, text};
+use serde_json::Value;
+
+fn gen(problem: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("dlx-estimate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.dlx", problem.join("-")));
+    std::fs::write(&path, run(&[&["gen"][..], problem].concat(), b"").stdout).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = run(args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_thousand_probes_land_within_a_factor_of_two() {
+    for (problem, engine) in [
+        (&["queens", "12"][..], "auto"),
+        (&["pentominoes", "3x20"][..], "auto"),
+        (&["queens", "10"][..], "links"),
+        (&["langford", "8"][..], "masks"),
+    ] {
+        let matrix = gen(problem);
+        let flags = ["--engine", engine];
+        let exact = json(&[&["cover", &matrix, "--json"][..], &flags].concat());
+        let e = json(
+            &[
+                &[
+                    "cover",
+                    &matrix,
+                    "--estimate",
+                    "1000",
+                    "--seed",
+                    "1",
+                    "--json",
+                ][..],
+                &flags,
+            ]
+            .concat(),
+        );
+        assert_eq!(e["engine"], exact["engine"], "{problem:?}");
+        for (field, counted) in [("nodes", "nodes"), ("solutions", "solutions")] {
+            let (est, true_count) = (
+                e[field]["mean"].as_f64().unwrap(),
+                exact[counted].as_f64().unwrap(),
+            );
+            assert!(
+                est >= true_count / 2.0 && est <= true_count * 2.0,
+                "{problem:?} {field}: estimated {est}, counted {true_count}"
+            );
+            let s = &e[field];
+            assert!(
+                s["min"].as_f64() <= s["mean"].as_f64() && s["mean"].as_f64() <= s["max"].as_f64()
+            );
+        }
+        // The measuring run finished these small searches: its exact
+        // figures are one run's.
+        assert_eq!(e["counted"], true);
+        assert_eq!(e["exact_nodes"], exact["nodes"], "{problem:?}");
+        assert_eq!(e["exact_solutions"], exact["solutions"], "{problem:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_estimate_and_another_seed_another() {
+    let matrix = gen(&["queens", "9"]);
+    let est = |seed: &str| {
+        let v = json(&[
+            "cover",
+            &matrix,
+            "--estimate",
+            "50",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        v["nodes"]["mean"].as_f64().unwrap()
+    };
+    assert_eq!(est("5"), est("5"));
+    assert_ne!(est("5"), est("6"));
+}
+
+#[test]
+fn the_text_report_names_the_figures_and_refuses_what_it_ignores() {
+    let matrix = gen(&["queens", "8"]);
+    let out = run(&["cover", &matrix, "--estimate", "20"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    let report = text(&out.stdout);
+    for word in [
+        "20 probes",
+        "nodes",
+        "updates",
+        "solutions",
+        "counted while measuring",
+    ] {
+        assert!(report.contains(word), "{word} in {report}");
+    }
+    for refused in [
+        &["--all"][..],
+        &["--jobs", "2"],
+        &["--node-budget", "5"],
+        &["--split", "4"],
+    ] {
+        let out = run(
+            &[&["cover", &matrix, "--estimate", "20"][..], refused].concat(),
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+    }
+    let out = run(&["cover", &matrix, "--seed", "3"], b"");
+    assert_eq!(out.status.code(), Some(2), "--seed without --estimate");
+}
