@@ -194,3 +194,33 @@ fn jobs_are_written_largest_estimate_first_and_merge_in_any_order() {
         assert_eq!(field(&total, key), field(&one, key), "{key}");
     }
 }
+
+#[test]
+fn lines_keyed_as_hadoop_streaming_passes_them_run_and_merge() {
+    // NLineInputFormat hands a mapper `offset<TAB>line`; the mapper's lines
+    // come back as `line<TAB>` (no value).
+    let matrix = file("q.dlx", &run(&["gen", "queens", "7"], b"").stdout);
+    let jobs = text(&run(&["cover", &matrix, "--split", "10"], b"").stdout);
+    let mut offset = 0;
+    let keyed: String = jobs
+        .lines()
+        .map(|l| {
+            let keyed = format!("{offset}\t{l}\n");
+            offset += l.len() + 1;
+            keyed
+        })
+        .collect();
+    let results = run(&["cover", &matrix, "--run-jobs", "-"], keyed.as_bytes());
+    assert_eq!(results.status.code(), Some(0), "{}", text(&results.stderr));
+    let tabbed: String = text(&results.stdout)
+        .lines()
+        .map(|l| {
+            assert!(l.starts_with('{'), "{l}");
+            format!("{l}\t\n")
+        })
+        .collect();
+    let merged = file("tabbed", tabbed.as_bytes());
+    let total = run(&["cover", "--merge", &merged], b"");
+    assert_eq!(total.status.code(), Some(0), "{}", text(&total.stderr));
+    assert_eq!(text(&total.stdout), "40\n");
+}

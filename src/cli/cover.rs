@@ -1,14 +1,15 @@
 //! `dlx cover`: solve a problem in Knuth's DLX format.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 
 use super::output::Output;
-use super::{count_of, exit, json, BranchingArg, EngineArg};
-use dlx::{knuth, Budget, Config, Matrix, OptionId, Solver, Step};
+use super::{count_of, exit, json, progress, BranchingArg, EngineArg};
+use dlx::{knuth, Budget, Config, Matrix, OptionId, Progress, Solver, Step};
 
 #[derive(Args, Debug)]
 pub(crate) struct CoverArgs {
@@ -89,6 +90,16 @@ pub(crate) struct CoverArgs {
     /// estimate).
     #[arg(long, value_name = "S", default_value_t = 1, requires = "estimate")]
     seed: u64,
+    /// Show a progress line on stderr (nodes/s, solutions, the fraction of
+    /// the tree done by DLX1's estimate, time left) even where stderr is
+    /// not a terminal: then a plain line every 10 s and one at the end. On
+    /// by default when stderr is a terminal (and stdout is not, when
+    /// listing solutions).
+    #[arg(long, conflicts_with_all = ["quiet", "split", "run_jobs", "merge", "estimate"])]
+    progress: bool,
+    /// No progress line, even on a terminal.
+    #[arg(long)]
+    quiet: bool,
 }
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
@@ -157,6 +168,11 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         solver.enable_profile();
     }
     let print = args.all || args.first.is_some();
+    let shown = show_progress(&args, print).then(|| {
+        let p = Arc::new(Progress::new());
+        solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
+        progress::show(p)
+    });
     let limit = args.first.unwrap_or(u64::MAX);
     let mut out = Output::stdout();
     let mut printed: Vec<String> = Vec::new();
@@ -183,6 +199,9 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
                 break;
             }
         }
+    }
+    if let Some(shown) = shown {
+        shown.finish();
     }
     let seconds = start.elapsed().as_secs_f64();
     let complete = solver.is_exhausted();
@@ -265,10 +284,19 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     }
     let jobs = super::jobs(args.jobs);
     let start = Instant::now();
+    let p = Arc::new(Progress::new());
+    let shown = show_progress(args, false).then(|| progress::show(p.clone()));
     let counted = config.tables(matrix).and_then(|(tables, branching)| {
-        let par = dlx::count_parallel(matrix, tables.engine(), branching, jobs)?;
+        let engine = tables.engine();
+        let par = match shown {
+            Some(_) => dlx::count_parallel_with_progress(matrix, engine, branching, jobs, &p)?,
+            None => dlx::count_parallel(matrix, engine, branching, jobs)?,
+        };
         Ok((par, tables.kind().name()))
     });
+    if let Some(shown) = shown {
+        shown.finish();
+    }
     let (par, engine) = match counted {
         Ok(counted) => counted,
         Err(e) => {
@@ -319,6 +347,15 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         }
     }
     code
+}
+
+/// Whether this run shows a progress line (`progress.rs`): forced by
+/// `--progress`, else on a terminal unless `--quiet` — and not while
+/// solutions are listed on the same terminal, where the bar would be
+/// redrawn through them.
+fn show_progress(args: &CoverArgs, listing: bool) -> bool {
+    args.progress
+        || (progress::wanted(false, args.quiet) && !(listing && io::stdout().is_terminal()))
 }
 
 fn option_text(matrix: &Matrix, o: OptionId) -> String {

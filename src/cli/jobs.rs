@@ -190,6 +190,18 @@ fn estimate_jobs(solver: &mut Solver<'_>, prefixes: &[Vec<OptionId>]) -> Vec<f64
         .collect()
 }
 
+/// The JSON object of a line: the whole line, or what follows a key and a
+/// tab before it (Hadoop Streaming hands a mapper `offset<TAB>line` under
+/// `NLineInputFormat`, and writes a mapper's line back as `line<TAB>`), so
+/// that the same lines run under any runner.
+fn object_of(line: &str) -> &str {
+    let line = line.trim();
+    match line.find('{') {
+        Some(at) if at > 0 && line[..at].ends_with('\t') => &line[at..],
+        _ => line,
+    }
+}
+
 /// `--run-jobs JOBS`: each job line counted, one result line each; the
 /// summary line copied through.
 pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str) -> u8 {
@@ -216,12 +228,13 @@ pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str)
             Ok(l) => l,
             Err(e) => return out.finish("dlx cover", fail(format!("read error: {e}"))),
         };
-        let value: Value = match serde_json::from_str(&line) {
+        let line = object_of(&line);
+        let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => return out.finish("dlx cover", fail(format!("not a job line: {e}"))),
         };
         if value.get("split").is_some() {
-            if !out.println(line.trim()) {
+            if !out.println(line) {
                 break;
             }
             continue;
@@ -315,7 +328,7 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool) -> u8 {
                 Ok(l) => l,
                 Err(e) => return bad(&format!("read error: {e}")),
             };
-            let Ok(value) = serde_json::from_str::<Value>(&line) else {
+            let Ok(value) = serde_json::from_str::<Value>(object_of(&line)) else {
                 return bad("not a result line");
             };
             if value.get("split").is_some() {

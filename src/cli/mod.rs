@@ -22,6 +22,7 @@ mod gen;
 mod jobs;
 pub(crate) mod json;
 pub(crate) mod output;
+mod progress;
 mod sudoku;
 
 /// Exact cover by Dancing Links.

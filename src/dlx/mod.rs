@@ -78,8 +78,13 @@ pub use links::{LinksSolutions, LinksSolver};
 pub use masks::{MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub(crate) use parallel::Cut;
-pub use parallel::{count_parallel, Engine, ParallelCount, SPLIT_UPDATES, SUBTREES_PER_JOB};
-pub use search::{Branching, Budget, Count, Estimate, PreselectError, Split, Spread, Step};
+pub use parallel::{
+    count_parallel, count_parallel_with_progress, Engine, ParallelCount, PROGRESS_NODES,
+    SPLIT_UPDATES, SUBTREES_PER_JOB,
+};
+pub use search::{
+    Branching, Budget, Count, Estimate, PreselectError, Progress, Split, Spread, Step,
+};
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;
 pub use verify::{brute_force_count, verify_cover, BRUTE_FORCE_OPTIONS};

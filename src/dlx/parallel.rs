@@ -16,13 +16,15 @@
 //! [`LinksSolver::split`]); the passes that choose the depth are not counted.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use super::engine::Shared;
+use super::search::progress::Track;
 use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
     BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, EngineError, EngineKind,
-    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, Split, Stats,
+    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, Progress, Split, Stats,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -103,6 +105,31 @@ impl Cut {
         self.ends.len()
     }
 
+    /// Each subtree's share of the tree below the cut, by Knuth's estimate
+    /// ([`WEIGHT_PROBES`] probes each, a fixed seed); shares of equal size
+    /// when every estimate is 0.
+    fn weights(&self, s: &mut impl Steps) -> Vec<f64> {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut sizes: Vec<f64> = (0..self.subtrees())
+            .map(|k| {
+                s.reset();
+                match self.prefix(k).iter().try_for_each(|&o| s.preselect(o)) {
+                    Ok(()) => super::search::estimate::estimate(s, WEIGHT_PROBES, &mut rng)
+                        .nodes
+                        .mean
+                        .max(1.0),
+                    Err(_) => 1.0,
+                }
+            })
+            .collect();
+        let total: f64 = sizes.iter().sum();
+        for w in &mut sizes {
+            *w /= total;
+        }
+        sizes
+    }
+
     /// Subtree `k`'s prefix.
     pub(crate) fn prefix(&self, k: usize) -> &[OptionId] {
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
@@ -146,10 +173,23 @@ impl Engine<'_> {
     }
 }
 
-/// Counts the subtree below `prefix` in `s`; returns its counters (the
-/// preselecting not included).
-fn count_below(s: &mut impl Steps, prefix: &[OptionId]) -> Stats {
+/// Nodes between two progress reports of a search
+/// ([`count_parallel_with_progress`], `dlx cover`'s progress line): a few
+/// thousand, so that a report costs nothing beside the search and comes
+/// many times a second.
+pub const PROGRESS_NODES: u64 = 1 << 14;
+
+/// Probes per subtree for the weights of [`count_parallel_with_progress`].
+const WEIGHT_PROBES: u64 = 4;
+
+/// Counts the subtree below `prefix` in `s`, a part `weight` of the whole
+/// tree for its progress report; returns its counters (the preselecting not
+/// included).
+fn count_below(s: &mut impl Steps, prefix: &[OptionId], weight: f64) -> Stats {
     s.reset();
+    if let Some(t) = &mut s.driver_mut().track {
+        t.weight = weight;
+    }
     for &o in prefix {
         // A prefix is a path of the search: its options are active and
         // clash with none of one another, so preselecting cannot fail.
@@ -189,6 +229,31 @@ pub fn count_parallel(
     branching: Branching,
     jobs: usize,
 ) -> Result<ParallelCount, EngineError> {
+    count_reporting(matrix, engine, branching, jobs, None)
+}
+
+/// [`count_parallel`], reporting its progress into `progress` as it goes:
+/// nodes and solutions as the threads find them, and the fraction done as
+/// the sum over the subtrees of each one's share of the tree (by Knuth's
+/// estimate, a few probes each) times the part of it done (DLX1's estimate,
+/// see [`Progress`]), so that it moves inside a long subtree too.
+pub fn count_parallel_with_progress(
+    matrix: &Matrix,
+    engine: Engine,
+    branching: Branching,
+    jobs: usize,
+    progress: &Arc<Progress>,
+) -> Result<ParallelCount, EngineError> {
+    count_reporting(matrix, engine, branching, jobs, Some(progress))
+}
+
+fn count_reporting(
+    matrix: &Matrix,
+    engine: Engine,
+    branching: Branching,
+    jobs: usize,
+    progress: Option<&Arc<Progress>>,
+) -> Result<ParallelCount, EngineError> {
     let kind = engine.kind();
     if !kind.supports(branching) {
         return Err(EngineError::rule(kind, branching));
@@ -197,25 +262,37 @@ pub fn count_parallel(
         return Err(EngineError::foreign_tables(kind));
     }
     Ok(match engine {
-        Engine::Links => count_with(jobs, || {
+        Engine::Links => count_with(jobs, progress, || {
             let mut s = LinksSolver::new(matrix);
             s.set_branching(branching);
             s
         }),
         // The rule was checked above.
-        Engine::Dense(d) => count_with(jobs, || {
+        Engine::Dense(d) => count_with(jobs, progress, || {
             DenseSolver::with_rule(Shared::Borrowed(d), branching)
         }),
-        Engine::Bits(b) => count_with(jobs, || BitsSolver::new(b)),
-        Engine::Masks(m) => count_with(jobs, || MasksSolver::new(m)),
+        Engine::Bits(b) => count_with(jobs, progress, || BitsSolver::new(b)),
+        Engine::Masks(m) => count_with(jobs, progress, || MasksSolver::new(m)),
     })
 }
 
 /// [`count_parallel`] with solvers made by `make`: one cuts the tree, one
 /// per thread counts subtrees.
-fn count_with<S: Steps>(jobs: usize, make: impl Fn() -> S + Sync) -> ParallelCount {
+fn count_with<S: Steps>(
+    jobs: usize,
+    progress: Option<&Arc<Progress>>,
+    make: impl Fn() -> S + Sync,
+) -> ParallelCount {
+    let reporting = || {
+        let mut s = make();
+        if let Some(p) = progress {
+            let depth = s.driver().choice.len();
+            s.driver_mut().track = Some(Box::new(Track::new(p.clone(), PROGRESS_NODES, depth, 0)));
+        }
+        s
+    };
     if jobs <= 1 {
-        let stats = count_below(&mut make(), &[]);
+        let stats = count_below(&mut reporting(), &[], 1.0);
         return ParallelCount {
             solutions: stats.solutions,
             stats,
@@ -223,24 +300,34 @@ fn count_with<S: Steps>(jobs: usize, make: impl Fn() -> S + Sync) -> ParallelCou
             subtrees: 1,
         };
     }
-    let cut = Cut::new(&mut make(), SUBTREES_PER_JOB * jobs);
+    let mut splitter = make();
+    let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
     let subtrees = cut.subtrees();
+    let weights = match progress {
+        Some(p) => {
+            p.add(cut.above.nodes, cut.above.solutions);
+            cut.weights(&mut splitter)
+        }
+        None => Vec::new(),
+    };
+    let weights = &weights;
     let depth = cut.depth;
     let next = AtomicUsize::new(0);
-    let (next, cut, make) = (&next, &cut, &make);
+    let (next, cut, reporting) = (&next, &cut, &reporting);
     let mut stats = cut.above;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs.min(subtrees))
             .map(|_| {
                 scope.spawn(move || {
-                    let mut worker = make();
+                    let mut worker = reporting();
                     let mut mine = Stats::default();
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         if k >= subtrees {
                             return mine;
                         }
-                        mine += count_below(&mut worker, cut.prefix(k));
+                        let weight = weights.get(k).copied().unwrap_or(0.0);
+                        mine += count_below(&mut worker, cut.prefix(k), weight);
                     }
                 })
             })

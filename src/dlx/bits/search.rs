@@ -115,7 +115,7 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
             .copy_within(at * size..(at + 1) * size, (at + 1) * size);
         let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
         stats.updates += m.cover::<W, B>(slot, i);
-        Enter::branch(first)
+        Enter::branch(first, least)
     }
 
     /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)

@@ -205,7 +205,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         let mut left = s.left[at];
         stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i);
         s.left[at + 1] = left;
-        Enter::branch(first)
+        Enter::branch(first, least as u32)
     }
 
     /// Commits option `r` at `l` (state slot `2l + 1`, or `2l` when forced,

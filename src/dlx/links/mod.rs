@@ -124,7 +124,8 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         if !COLORS && s.lookahead && s.nodes[best].itm >= 2 {
             best = s.look_ahead::<UL>(stats);
         }
-        let branch = s.nodes[best].itm >= 2;
+        let len = s.nodes[best].itm;
+        let branch = len >= 2;
         let first = m.first_spacer();
         let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &s.colors, &mut s.watch);
         stats.updates += cover::<COLORS, FORCED, UL>(nodes, items, colors, w, best, first);
@@ -133,6 +134,7 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         Enter::Item {
             first: (down as usize > first).then_some(down),
             branch,
+            len: len as u32,
         }
     }
 

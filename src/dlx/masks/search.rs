@@ -95,7 +95,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
                 b.item[t] = i as u32;
                 b.rest[t] = mask.drop_lowest().to_u64();
                 b.top = t + 1;
-                Enter::branch(Some(m.option_at(i, mask.lowest()) as u32))
+                Enter::branch(Some(m.option_at(i, mask.lowest()) as u32), len as u32)
             }
         }
     }

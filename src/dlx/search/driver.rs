@@ -35,6 +35,7 @@
 
 use super::super::index::OptionId;
 use super::super::stats::Stats;
+use super::progress::Track;
 use super::{Budget, Step};
 
 /// What a kernel found on entering a node.
@@ -44,8 +45,13 @@ pub(crate) enum Enter {
     /// Nothing was covered at this level.
     Solved,
     /// An item was chosen and covered: `first` is its first option (`None`:
-    /// it has none, a dead end), and `branch` whether it had two or more.
-    Item { first: Option<u32>, branch: bool },
+    /// it has none, a dead end), `branch` whether it had two or more, and
+    /// `len` how many (read only by the progress report).
+    Item {
+        first: Option<u32>,
+        branch: bool,
+        len: u32,
+    },
 }
 
 impl Enter {
@@ -53,6 +59,7 @@ impl Enter {
     pub(crate) const DEAD: Enter = Enter::Item {
         first: None,
         branch: false,
+        len: 0,
     };
 
     /// An item with one option left, `first`.
@@ -60,14 +67,16 @@ impl Enter {
         Enter::Item {
             first,
             branch: false,
+            len: 1,
         }
     }
 
-    /// An item with two options or more, the first `first`.
-    pub(crate) fn branch(first: Option<u32>) -> Enter {
+    /// An item with `len` options, two or more, the first `first`.
+    pub(crate) fn branch(first: Option<u32>, len: u32) -> Enter {
         Enter::Item {
             first,
             branch: true,
+            len,
         }
     }
 }
@@ -179,6 +188,8 @@ pub(crate) struct Driver {
     /// With a cut: `branches[l]`, the levels above `l` whose item had two
     /// options or more (forced levels do not count).
     branches: Vec<u32>,
+    /// The progress report, when one is asked for (`progress.rs`).
+    pub(crate) track: Option<Box<Track>>,
 }
 
 impl Driver {
@@ -197,6 +208,7 @@ impl Driver {
             cut: usize::MAX,
             at_cut: false,
             branches: vec![0; depth + 2],
+            track: None,
         }
     }
 
@@ -239,6 +251,10 @@ impl Driver {
         self.phase = Phase::Start;
         self.at_cut = false;
         self.base = self.stats;
+        if let Some(t) = &mut self.track {
+            let weight = t.weight;
+            t.restart(self.stats.nodes, self.stats.solutions, weight);
+        }
     }
 
     /// Forgets the counters, the profile and the preselected options (the
@@ -253,6 +269,10 @@ impl Driver {
         if let Some(p) = &mut self.profile {
             p.fill(0);
         }
+        if let Some(t) = &mut self.track {
+            let weight = t.weight;
+            t.restart(0, 0, weight);
+        }
     }
 
     /// Continues the search to its next solution.
@@ -260,13 +280,25 @@ impl Driver {
     pub(crate) fn run<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
         self.at_cut = false;
         // Budgets and the cut are checked on entering a node: the loop
-        // without them, and the loop without the cut, are copies of their own.
+        // without them, and the loop without the cut, are copies of their own;
+        // so is the loop that reports progress.
         if self.cut != usize::MAX {
-            self.search::<K, true, true>(t, s)
+            self.search::<K, true, true, false>(t, s)
+        } else if self.track.is_some() {
+            let step = self.search::<K, true, false, true>(t, s);
+            let (nodes, solutions) = (self.stats.nodes, self.stats.solutions);
+            if let Some(track) = &mut self.track {
+                match step {
+                    Step::Exhausted => track.report(nodes, solutions, None),
+                    _ if nodes >= track.next => track.report(nodes, solutions, Some(self.level)),
+                    _ => {}
+                }
+            }
+            step
         } else if self.budget != Budget::default() {
-            self.search::<K, true, false>(t, s)
+            self.search::<K, true, false, false>(t, s)
         } else {
-            self.search::<K, false, false>(t, s)
+            self.search::<K, false, false, false>(t, s)
         }
     }
 
@@ -274,7 +306,7 @@ impl Driver {
     /// The level lives in a local while the loop runs (stored on the way
     /// out): in the struct it was loaded and stored around every kernel step.
     #[inline(always)]
-    fn search<K: Kernel, const BUDGET: bool, const CUT: bool>(
+    fn search<K: Kernel, const BUDGET: bool, const CUT: bool, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -286,12 +318,12 @@ impl Driver {
                 if self.phase == Phase::Start {
                     K::start(t, s);
                 }
-                match self.forward::<K, BUDGET, CUT>(t, s, level) {
+                match self.forward::<K, BUDGET, CUT, TRACK>(t, s, level) {
                     Ok(c) => c,
                     Err(step) => return step,
                 }
             }
-            Phase::Backdown => match self.back_down::<K>(t, s, &mut level) {
+            Phase::Backdown => match self.back_down::<K, TRACK>(t, s, &mut level) {
                 Some(c) => c,
                 None => return Step::Exhausted,
             },
@@ -300,7 +332,7 @@ impl Driver {
             let Some(c) = cur else {
                 // The item entered at `level` has no option left.
                 K::leave(t, s, level);
-                match self.back_down::<K>(t, s, &mut level) {
+                match self.back_down::<K, TRACK>(t, s, &mut level) {
                     Some(next) => cur = next,
                     None => return Step::Exhausted,
                 }
@@ -319,7 +351,7 @@ impl Driver {
                 self.phase = Phase::Backdown;
                 return Step::Solution;
             }
-            cur = match self.forward::<K, BUDGET, CUT>(t, s, level) {
+            cur = match self.forward::<K, BUDGET, CUT, TRACK>(t, s, level) {
                 Ok(c) => c,
                 Err(step) => return step,
             };
@@ -329,7 +361,7 @@ impl Driver {
     /// Enters a node at `level`; returns its first option. On a pause the
     /// level is stored.
     #[inline(always)]
-    fn forward<K: Kernel, const BUDGET: bool, const CUT: bool>(
+    fn forward<K: Kernel, const BUDGET: bool, const CUT: bool, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -339,6 +371,13 @@ impl Driver {
             self.level = level;
             self.phase = Phase::Forward;
             return Err(Step::Budget);
+        }
+        if TRACK {
+            if let Some(track) = &mut self.track {
+                if self.stats.nodes >= track.next {
+                    track.report(self.stats.nodes, self.stats.solutions, Some(level));
+                }
+            }
         }
         let before = self.stats;
         self.stats.nodes += 1;
@@ -352,7 +391,13 @@ impl Driver {
                 self.phase = Phase::Backdown;
                 Err(Step::Solution)
             }
-            Enter::Item { first, branch } => {
+            Enter::Item { first, branch, len } => {
+                if TRACK {
+                    if let Some(track) = &mut self.track {
+                        track.lens[level] = len;
+                        track.ranks[level] = 1;
+                    }
+                }
                 if CUT {
                     if branch && self.branches[level] as usize == self.cut {
                         // The first branch point below the cut: paused
@@ -381,7 +426,7 @@ impl Driver {
     /// Goes back a level and moves to the next option there (`Some(None)`:
     /// none left); `None` when level 0 is finished.
     #[inline(always)]
-    fn back_down<K: Kernel>(
+    fn back_down<K: Kernel, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -391,6 +436,11 @@ impl Driver {
             return match K::resume(t, s) {
                 Some((l, c)) => {
                     *level = l;
+                    if TRACK {
+                        if let Some(track) = &mut self.track {
+                            track.ranks[l] += 1;
+                        }
+                    }
                     Some(Some(c))
                 }
                 None => {
@@ -407,6 +457,11 @@ impl Driver {
             return None;
         }
         *level -= 1;
+        if TRACK {
+            if let Some(track) = &mut self.track {
+                track.ranks[*level] += 1;
+            }
+        }
         Some(K::retract(t, s, *level, self.choice[*level]))
     }
 }

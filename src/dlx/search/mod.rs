@@ -28,9 +28,11 @@ pub(crate) mod driver;
 #[cfg(test)]
 pub(crate) mod engine_tests;
 pub(crate) mod estimate;
+pub(crate) mod progress;
 pub(crate) mod split;
 
 pub use estimate::{Estimate, Spread};
+pub use progress::Progress;
 pub use split::Split;
 
 /// How the search picks the item to branch on.
@@ -293,6 +295,28 @@ macro_rules! engine_queries {
                 visit: impl FnMut($crate::dlx::Split<'_>),
             ) -> $crate::dlx::Stats {
                 $crate::dlx::search::split::split(self, depth, visit)
+            }
+
+            /// Reports the progress of every search from now on into
+            /// `to` (every `every` nodes, and at the end): nodes,
+            /// solutions, and the fraction of the tree done by DLX1's
+            /// estimate (see [`Progress`]($crate::dlx::Progress)). `None`
+            /// stops reporting. Meant for long searches shown to a person:
+            /// the search that reports keeps each level's len, a little
+            /// slower than the one that does not.
+            pub fn report_progress(
+                &mut self,
+                to: Option<std::sync::Arc<$crate::dlx::Progress>>,
+                every: u64,
+            ) {
+                let d = self.driver_mut_ref();
+                let depth = d.choice.len();
+                let nodes = d.stats.nodes;
+                d.track = to.map(|to| {
+                    Box::new($crate::dlx::search::progress::Track::new(
+                        to, every, depth, nodes,
+                    ))
+                });
             }
 
             /// Knuth's estimate of the search below the preselected options

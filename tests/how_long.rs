@@ -1,5 +1,6 @@
-//! `dlx cover --estimate N --seed S`: Knuth's random-probe estimate of the
-//! search, checked against the exact counts of the same search.
+//! How long will it take: `dlx cover --estimate N --seed S` (Knuth's
+//! random-probe estimate of the search, checked against the exact counts of
+//! the same search) and the progress line of `--progress`.
 
 mod common;
 use common::{run, text};
@@ -116,4 +117,41 @@ fn the_text_report_names_the_figures_and_refuses_what_it_ignores() {
     }
     let out = run(&["cover", &matrix, "--seed", "3"], b"");
     assert_eq!(out.status.code(), Some(2), "--seed without --estimate");
+}
+
+#[test]
+fn a_forced_progress_line_ends_at_one_hundred_percent_with_the_count() {
+    let matrix = gen(&["queens", "9"]);
+    for extra in [
+        &[][..],
+        &["--jobs", "2"],
+        &["--all"],
+        &["--engine", "masks", "--branching", "first-forced"],
+    ] {
+        let out = run(
+            &[&["cover", &matrix, "--progress"][..], extra].concat(),
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(0), "{extra:?}");
+        let err = text(&out.stderr);
+        let last = err.lines().last().unwrap_or("");
+        assert!(last.starts_with("progress: 100.0%"), "{extra:?}: {err}");
+        assert!(
+            last.contains("352 solutions") && last.contains("done"),
+            "{last}"
+        );
+    }
+    // Not on a pipe by default, nor with --quiet.
+    for quiet in [&[][..], &["--quiet"]] {
+        let out = run(&[&["cover", &matrix][..], quiet].concat(), b"");
+        assert_eq!(text(&out.stderr), "", "{quiet:?}");
+        assert_eq!(text(&out.stdout), "352\n");
+    }
+    for refused in [&["--quiet"][..], &["--split", "4"], &["--estimate", "5"]] {
+        let out = run(
+            &[&["cover", &matrix, "--progress"][..], refused].concat(),
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+    }
 }
