@@ -3,8 +3,9 @@
 
 The search is cut into job lines by `dlx cover MATRIX --split N` on the
 driver; the executors pipe the lines through `dlx cover MATRIX --run-jobs -`
-(RDD.pipe: one dlx process per partition, one job line per partition by
-default, largest jobs first); the result lines come back to the driver and
+(RDD.pipe: one dlx process per partition; the lines, largest jobs first, are
+dealt to the partitions in turn, so that each gets its share of the large
+ones and starts with them); the result lines come back to the driver and
 `dlx cover --merge` adds them up to exactly what one run prints. Its exit
 code is this script's: 0 a count (solutions found), 1 none, 3 not final.
 
@@ -32,7 +33,8 @@ def main():
     ap.add_argument("--master", default=None,
                     help="Spark master when not run by spark-submit, e.g. local[2]")
     ap.add_argument("--partitions", type=int, default=None, metavar="P",
-                    help="dlx processes (default: one per job)")
+                    help="dlx processes, i.e. Spark tasks (default: 4 per core of the "
+                         "cluster, at most one per job)")
     ap.add_argument("--results", metavar="FILE",
                     help="also keep the summary and result lines in FILE (for a later --merge)")
     ap.add_argument("--json", action="store_true", help="print the merge as JSON")
@@ -57,9 +59,13 @@ def main():
     sc = SparkContext(conf=conf)
     sc.setLogLevel("ERROR")
     try:
-        partitions = args.partitions or max(1, len(jobs))
+        partitions = args.partitions or 4 * sc.defaultParallelism
+        partitions = max(1, min(partitions, len(jobs)))
         command = " ".join(shlex.quote(a) for a in [dlx, "cover", matrix, "--run-jobs", "-"] + flags)
-        results = sc.parallelize(jobs, partitions).pipe(command).collect()
+        # Job k of the largest-first list goes to partition k mod P: one
+        # element a partition, the list of its lines (no shuffle).
+        dealt = sc.parallelize([jobs[p::partitions] for p in range(partitions)], partitions)
+        results = dealt.flatMap(lambda lines: lines).pipe(command).collect()
     finally:
         sc.stop()
 
