@@ -224,3 +224,43 @@ fn lines_keyed_as_hadoop_streaming_passes_them_run_and_merge() {
     assert_eq!(total.status.code(), Some(0), "{}", text(&total.stderr));
     assert_eq!(text(&total.stdout), "40\n");
 }
+
+#[test]
+fn merge_all_lists_every_solution_in_one_runs_order() {
+    // Item A branches: option `A B` solves at once (a solution above the
+    // cut), option `A` leads to B's two options (a subtree). In both orders
+    // the merged list is one run's, byte for byte.
+    for text_of in [
+        "A B | x y\nA B\nA\nB x\nB y\n",
+        "A B | x y\nA\nA B\nB x\nB y\n",
+    ] {
+        let matrix = file("ab.dlx", text_of.as_bytes());
+        let one = run(&["cover", &matrix, "--all"], b"");
+        let jobs = run(&["cover", &matrix, "--split", "1"], b"").stdout;
+        let summary = text(&jobs);
+        assert!(summary.contains(r#""above":[{"after":"#), "{summary}");
+        let results = run(&["cover", &matrix, "--run-jobs", "-", "--all"], &jobs);
+        assert_eq!(results.status.code(), Some(0), "{}", text(&results.stderr));
+        let path = file("ab-results", &results.stdout);
+        let merged = run(&["cover", "--merge", &path, "--all"], b"");
+        assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+        assert_eq!(text(&merged.stdout), text(&one.stdout), "{text_of}");
+        assert_eq!(text(&one.stdout).matches("B").count(), 3);
+        let json_one: serde_json::Value =
+            serde_json::from_slice(&run(&["cover", &matrix, "--all", "--json"], b"").stdout)
+                .unwrap();
+        let json_merged: serde_json::Value = serde_json::from_slice(
+            &run(&["cover", "--merge", &path, "--all", "--json"], b"").stdout,
+        )
+        .unwrap();
+        assert_eq!(json_merged["list"], json_one["list"]);
+    }
+    // Results counted without --all cannot be listed.
+    let matrix = file("ab.dlx", b"A B | x y\nA B\nA\nB x\nB y\n");
+    let jobs = run(&["cover", &matrix, "--split", "1"], b"").stdout;
+    let counted = run(&["cover", &matrix, "--run-jobs", "-"], &jobs).stdout;
+    let path = file("counted", &counted);
+    let out = run(&["cover", "--merge", &path, "--all"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("run the jobs with --all"));
+}

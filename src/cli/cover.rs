@@ -68,16 +68,18 @@ pub(crate) struct CoverArgs {
           conflicts_with_all = ["all", "first", "profile", "jobs", "run_jobs", "merge"])]
     split: Option<u64>,
     /// Count each job of JOBS (a file of --split's lines; `-` for stdin):
-    /// one JSON result line per job, the summary line copied through.
+    /// one JSON result line per job, the summary line copied through; with
+    /// --all, each result lists its solutions.
     #[arg(long, value_name = "JOBS",
-          conflicts_with_all = ["all", "first", "profile", "jobs", "merge"])]
+          conflicts_with_all = ["first", "profile", "jobs", "merge"])]
     run_jobs: Option<PathBuf>,
     /// Add up the results of --run-jobs (files with the summary line and
     /// the result lines): the count one run prints, with --json its nodes
-    /// and updates; missing, duplicated or incomplete jobs are listed and
+    /// and updates, with --all its solutions in its order (the jobs run
+    /// with --all); missing, duplicated or incomplete jobs are listed and
     /// the exit code is 3.
     #[arg(long, value_name = "RESULTS", num_args = 1..,
-          conflicts_with_all = ["file", "all", "first", "profile", "jobs"])]
+          conflicts_with_all = ["file", "first", "profile", "jobs"])]
     merge: Option<Vec<PathBuf>>,
     /// Estimate the search from N random probes (Knuth 1975): nodes,
     /// updates and solutions with their spread, and the time at this
@@ -104,7 +106,7 @@ pub(crate) struct CoverArgs {
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
     if let Some(paths) = &args.merge {
-        return super::jobs::merge(paths, args.json);
+        return super::jobs::merge(paths, args.json, args.all);
     }
     if args.run_jobs.as_deref() == Some(std::path::Path::new("-"))
         && args
@@ -152,7 +154,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         return super::jobs::split(&matrix, config, target, &name);
     }
     if let Some(jobs) = &args.run_jobs {
-        return super::jobs::run_jobs(&matrix, config, jobs, &name);
+        return super::jobs::run_jobs(&matrix, config, jobs, args.all, &name);
     }
     if args.jobs > 1 {
         return count_on_threads(&args, &matrix, config);
@@ -362,7 +364,7 @@ fn option_text(matrix: &Matrix, o: OptionId) -> String {
     knuth::option_line(matrix, o)
 }
 
-fn write_solution(
+pub(crate) fn write_solution(
     out: &mut impl Write,
     matrix: &Matrix,
     sol: &[OptionId],
@@ -377,7 +379,8 @@ fn write_solution(
     Ok(())
 }
 
-fn solution_json(matrix: &Matrix, sol: &[OptionId]) -> String {
+/// A solution (or a job's options) as a JSON array of option lines.
+pub(crate) fn solution_json(matrix: &Matrix, sol: &[OptionId]) -> String {
     let mut s = String::from("[");
     for (k, &o) in sol.iter().enumerate() {
         if k > 0 {

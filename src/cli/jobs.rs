@@ -5,9 +5,11 @@
 //!
 //! The lines, one JSON object each:
 //! * the split's summary: `{"split":FP,"engine":E,"branching":R,"depth":D,
-//!   "jobs":N,"solutions":S,"nodes":..,"updates":..,"estimate":..}`, the
-//!   counters of the search above the cut, the solutions met there, and the
-//!   jobs' estimated nodes in all;
+//!   "jobs":N,"solutions":S,"nodes":..,"updates":..,"estimate":..,
+//!   "above":[{"after":K,"solution":[option lines]}]}`, the counters of the
+//!   search above the cut, the solutions met there (each with the number of
+//!   subtrees before it, for one run's order), and the jobs' estimated
+//!   nodes in all;
 //! * a job: `{"job":K,"fingerprint":FP,"engine":E,"branching":R,
 //!   "estimate":..,"options":[ids],"items":[option lines]}`: the subtree
 //!   below the options chosen above the cut, named by their ids *and* their
@@ -15,7 +17,9 @@
 //!   order and written largest estimate first, so that a runner taking
 //!   lines in order starts the stragglers early;
 //! * a result: `{"result":K,"fingerprint":FP,"solutions":..,"nodes":..,
-//!   "updates":..,"seconds":..,"complete":B}`.
+//!   "updates":..,"seconds":..,"complete":B}`, and with `--all`
+//!   `"list":[[option lines]]`, the job's solutions in search order, which
+//!   `--merge --all` prints as one run's `--all` would.
 //!
 //! `FP` is [`dlx::knuth::fingerprint`] of the matrix, in hex: a job is never
 //! run against another matrix, nor with another engine or rule (its counters
@@ -37,9 +41,10 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde_json::Value;
 
+use super::cover::solution_json;
 use super::output::Output;
 use super::{exit, json};
-use dlx::{knuth, Config, Matrix, OptionId, Solver, Split, Stats};
+use dlx::{knuth, Config, Count, Matrix, OptionId, Solver, Split, Stats, Step};
 
 /// What a job must match: the matrix, the engine, the rule.
 struct Identity {
@@ -112,10 +117,15 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
     let mut depth = 0;
     let (prefixes, solutions, above) = loop {
         depth += 1;
-        let (mut prefixes, mut solutions) = (Vec::new(), 0u64);
+        let (mut prefixes, mut solutions) = (Vec::new(), Vec::new());
         let above: Stats = solver.split(depth, |piece| match piece {
             Split::Subtree(p) => prefixes.push(p.to_vec()),
-            Split::Solution(_) => solutions += 1,
+            // Kept with the number of subtrees before it, for --merge --all.
+            Split::Solution(s) => solutions.push(format!(
+                "{{\"after\":{},\"solution\":{}}}",
+                prefixes.len(),
+                solution_json(matrix, s)
+            )),
         });
         let n = prefixes.len() as u64;
         if n >= target || n == 0 || above.updates > SPLIT_UPDATES || depth > matrix.primary_count()
@@ -133,22 +143,16 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         .str("branching", id.branching)
         .num("depth", depth)
         .num("jobs", prefixes.len())
-        .num("solutions", solutions)
+        .num("solutions", solutions.len())
         .num("nodes", above.nodes)
         .num("updates", above.updates)
-        .num("estimate", estimates.iter().sum::<f64>().round());
+        .num("estimate", estimates.iter().sum::<f64>().round())
+        .raw("above", &format!("[{}]", solutions.join(",")));
     out.println(&summary.finish());
     for k in order {
         let prefix = &prefixes[k];
         let ids: Vec<String> = prefix.iter().map(|o| o.as_usize().to_string()).collect();
-        let mut items = String::from("[");
-        for (j, &o) in prefix.iter().enumerate() {
-            if j > 0 {
-                items.push(',');
-            }
-            json::string(&mut items, &knuth::option_line(matrix, o));
-        }
-        items.push(']');
+        let items = solution_json(matrix, prefix);
         let job = json::Object::new()
             .num("job", k)
             .str("fingerprint", &id.fingerprint)
@@ -204,7 +208,7 @@ fn object_of(line: &str) -> &str {
 
 /// `--run-jobs JOBS`: each job line counted, one result line each; the
 /// summary line copied through.
-pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str) -> u8 {
+pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, all: bool, name: &str) -> u8 {
     let Some((mut solver, id)) = solver_for(matrix, config, name) else {
         return exit::BAD_INPUT;
     };
@@ -257,12 +261,36 @@ pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str)
             }
         }
         let before = solver.stats();
-        let count = solver.count();
+        let mut listed = Vec::new();
+        let count = if all {
+            let mut count = Count {
+                solutions: 0,
+                complete: false,
+            };
+            loop {
+                match solver.next_solution() {
+                    Step::Solution => {
+                        count.solutions += 1;
+                        let sol: Vec<OptionId> = solver.solution().collect();
+                        listed.push(solution_json(matrix, &sol));
+                    }
+                    Step::Exhausted => {
+                        break Count {
+                            complete: true,
+                            ..count
+                        }
+                    }
+                    Step::Budget => break count,
+                }
+            }
+        } else {
+            solver.count()
+        };
         let stats = solver.stats() - before;
         if !count.complete {
             code = exit::BUDGET;
         }
-        let result = json::Object::new()
+        let mut result = json::Object::new()
             .num("result", k)
             .str("fingerprint", &id.fingerprint)
             .num("solutions", count.solutions)
@@ -270,6 +298,9 @@ pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, name: &str)
             .num("updates", stats.updates)
             .float("seconds", start.elapsed().as_secs_f64())
             .boolean("complete", count.complete);
+        if all {
+            result = result.raw("list", &format!("[{}]", listed.join(",")));
+        }
         if !out.println(&result.finish()) {
             break;
         }
@@ -305,8 +336,58 @@ fn prefix_of(matrix: &Matrix, job: &Value) -> Result<Vec<OptionId>, String> {
     Ok(prefix)
 }
 
+/// The solutions of the summary (those above the cut) and of each job's
+/// result, in one run's order: job `k`'s after the solutions above the cut
+/// that came before subtree `k`. Missing jobs are passed over (the exit code
+/// says the total is not final); a result without its list is an error.
+fn solutions_in_order(
+    summary: &Value,
+    results: &BTreeMap<u64, Vec<Value>>,
+    jobs: u64,
+) -> Result<Vec<Vec<String>>, String> {
+    let lines = |v: &Value| -> Option<Vec<String>> {
+        v.as_array()?
+            .iter()
+            .map(|l| l.as_str().map(str::to_string))
+            .collect()
+    };
+    let mut above = Vec::new();
+    for a in summary
+        .get("above")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let after = a.get("after").and_then(Value::as_u64);
+        let sol = a.get("solution").and_then(lines);
+        match (after, sol) {
+            (Some(after), Some(sol)) => above.push((after, sol)),
+            _ => return Err("the summary's solutions above the cut are malformed".into()),
+        }
+    }
+    let mut listed = Vec::new();
+    let mut next_above = above.into_iter().peekable();
+    for k in 0..=jobs {
+        while let Some((_, sol)) = next_above.next_if(|(after, _)| *after <= k) {
+            listed.push(sol);
+        }
+        let Some(r) = results.get(&k).and_then(|rs| rs.first()) else {
+            continue;
+        };
+        let Some(sols) = r.get("list").and_then(Value::as_array) else {
+            return Err(format!(
+                "result {k} lists no solutions: run the jobs with --all"
+            ));
+        };
+        for s in sols {
+            listed.push(lines(s).ok_or_else(|| format!("result {k}: a malformed solution"))?);
+        }
+    }
+    Ok(listed)
+}
+
 /// `--merge RESULTS...`: the summary and the results added up.
-pub(crate) fn merge(paths: &[PathBuf], json_out: bool) -> u8 {
+pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool) -> u8 {
     let mut summary: Option<Value> = None;
     let mut results: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
     for path in paths {
@@ -383,7 +464,27 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool) -> u8 {
     let list = |ids: &[u64]| ids.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let complete = missing.is_empty() && duplicated.is_empty() && incomplete.is_empty();
     let mut out = Output::stdout();
-    if json_out {
+    let listed = if all {
+        match solutions_in_order(&summary, &results, jobs) {
+            Ok(listed) => Some(listed),
+            Err(why) => {
+                eprintln!("dlx cover: --merge --all: {why}");
+                return exit::BAD_INPUT;
+            }
+        }
+    } else {
+        None
+    };
+    if let (Some(listed), false) = (&listed, json_out) {
+        for (n, solution) in listed.iter().enumerate() {
+            if n > 0 {
+                out.println("");
+            }
+            for line in solution {
+                out.println(line);
+            }
+        }
+    } else if json_out {
         let obj = json::Object::new()
             .num("solutions", solutions)
             .num("nodes", nodes)
@@ -393,6 +494,16 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool) -> u8 {
             .raw("missing", &format!("[{}]", list(&missing)))
             .raw("duplicated", &format!("[{}]", list(&duplicated)))
             .raw("incomplete", &format!("[{}]", list(&incomplete)));
+        let obj = match &listed {
+            Some(listed) => {
+                let arrays: Vec<String> = listed
+                    .iter()
+                    .map(|sol| Value::from(sol.clone()).to_string())
+                    .collect();
+                obj.raw("list", &format!("[{}]", arrays.join(",")))
+            }
+            None => obj,
+        };
         out.println(&obj.finish());
     } else {
         out.println(&solutions.to_string());

@@ -305,7 +305,8 @@ fn count_with<S: Steps>(
     let subtrees = cut.subtrees();
     let weights = match progress {
         Some(p) => {
-            p.add(cut.above.nodes, cut.above.solutions);
+            let whole = if subtrees == 0 { 1.0 } else { 0.0 };
+            p.add(cut.above.nodes, cut.above.solutions, whole);
             cut.weights(&mut splitter)
         }
         None => Vec::new(),

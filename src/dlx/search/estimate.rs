@@ -207,6 +207,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "thousands of probes: slow under Miri")]
     fn queens_8_is_estimated_within_a_fifth() {
         let m = knuth::read(queens(8).as_bytes()).unwrap();
         let mut one = LinksSolver::new(&m);
