@@ -155,3 +155,68 @@ fn a_forced_progress_line_ends_at_one_hundred_percent_with_the_count() {
         assert_eq!(out.status.code(), Some(2), "{refused:?}");
     }
 }
+
+#[test]
+fn a_timeout_stops_the_search_as_a_budget_does_and_per_job() {
+    // Queens 16 runs for seconds: 20 ms stop it, the answer unknown.
+    let matrix = gen(&["queens", "16"]);
+    let out = run(&["cover", &matrix, "--timeout", "20ms", "--json"], b"");
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["complete"].as_bool(), v["timed_out"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert!(
+        text(&out.stderr).contains("time limit reached"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A budget that runs out first is the budget, not the clock.
+    let out = run(
+        &[
+            "cover",
+            &matrix,
+            "--timeout",
+            "1h",
+            "--node-budget",
+            "100",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["budget_exhausted"].as_bool(), v["timed_out"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(v["nodes"], 100);
+    // A small search under a long timeout is counted whole.
+    let small = gen(&["queens", "8"]);
+    let out = run(&["cover", &small, "--timeout", "1h"], b"");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), "92\n".to_string())
+    );
+    // Per job: each result says it timed out, the merge that it is not final.
+    let jobs = run(&["cover", &matrix, "--split", "2"], b"").stdout;
+    let first: String = text(&jobs)
+        .lines()
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let results = run(
+        &["cover", &matrix, "--run-jobs", "-", "--timeout", "20ms"],
+        first.as_bytes(),
+    );
+    assert_eq!(results.status.code(), Some(3), "{}", text(&results.stderr));
+    let results = text(&results.stdout);
+    assert_eq!(
+        results.matches(r#""timed_out":true"#).count(),
+        2,
+        "{results}"
+    );
+    let out = run(&["cover", &matrix, "--timeout", "1s", "--jobs", "2"], b"");
+    assert_eq!(out.status.code(), Some(2), "--timeout needs --jobs 1");
+}

@@ -3,10 +3,11 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::deadline::Deadline;
 use super::output::Output;
 use super::{count_of, exit, json, progress, BranchingArg, EngineArg};
 use dlx::{knuth, Budget, Config, Matrix, OptionId, Progress, Solver, Step};
@@ -28,6 +29,12 @@ pub(crate) struct CoverArgs {
     /// Stop after N search-tree nodes; the answer is then unknown.
     #[arg(long, value_name = "N")]
     node_budget: Option<u64>,
+    /// Stop after this long (`90s`, `20m`, `1.5`; per job with --run-jobs);
+    /// the answer is then unknown, as with a budget (exit 3). Not with
+    /// --jobs above 1.
+    #[arg(long, value_name = "DURATION", value_parser = super::parse_duration,
+          conflicts_with_all = ["split", "estimate", "merge"])]
+    timeout: Option<Duration>,
     /// Print solutions, nodes, updates and seconds on standard error.
     #[arg(long)]
     stats: bool,
@@ -137,10 +144,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         );
     }
 
-    let mut config = Config::new().budget(Budget {
-        nodes: args.node_budget,
-        updates: args.budget,
-    });
+    let mut config = Config::new().budget(budget_of(&args));
     if let Some(b) = args.branching {
         config = config.branching(b.into());
     }
@@ -154,7 +158,8 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         return super::jobs::split(&matrix, config, target, &name);
     }
     if let Some(jobs) = &args.run_jobs {
-        return super::jobs::run_jobs(&matrix, config, jobs, args.all, &name);
+        let limits = (budget_of(&args), args.timeout.unwrap_or_default());
+        return super::jobs::run_jobs(&matrix, config, jobs, args.all, limits, &name);
     }
     if args.jobs > 1 {
         return count_on_threads(&args, &matrix, config);
@@ -181,8 +186,13 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let start = Instant::now();
     let mut found = 0u64;
     let mut stopped_by_budget = false;
+    let mut deadline = Deadline::new(
+        &mut solver,
+        budget_of(&args),
+        args.timeout.unwrap_or_default(),
+    );
     while found < limit && out.is_ok() {
-        match solver.next_solution() {
+        match deadline.next(&mut solver) {
             Step::Solution => {
                 found += 1;
                 if print {
@@ -218,7 +228,11 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             .str("engine", solver.engine().name())
             .float("seconds", seconds)
             .boolean("complete", complete)
-            .boolean("budget_exhausted", stopped_by_budget);
+            .boolean(
+                "budget_exhausted",
+                stopped_by_budget && !deadline.timed_out(),
+            )
+            .boolean("timed_out", deadline.timed_out());
         if print {
             obj = obj.raw("list", &format!("[{}]", printed.join(",")));
         }
@@ -234,7 +248,12 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     // code of what was done, as its documentation says.)
     let code = if stopped_by_budget {
         eprintln!(
-            "dlx cover: {name}: budget exhausted after {}; the search is incomplete",
+            "dlx cover: {name}: {} after {}; the search is incomplete",
+            if deadline.timed_out() {
+                "time limit reached"
+            } else {
+                "budget exhausted"
+            },
             count_of(found, "solution")
         );
         exit::BUDGET
@@ -278,6 +297,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         (args.first.is_some(), "--first"),
         (args.budget.is_some(), "--budget"),
         (args.node_budget.is_some(), "--node-budget"),
+        (args.timeout.is_some(), "--timeout"),
         (args.profile, "--profile"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
@@ -349,6 +369,14 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         }
     }
     code
+}
+
+/// The budget the flags ask for.
+fn budget_of(args: &CoverArgs) -> Budget {
+    Budget {
+        nodes: args.node_budget,
+        updates: args.budget,
+    }
 }
 
 /// Whether this run shows a progress line (`progress.rs`): forced by

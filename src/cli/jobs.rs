@@ -35,16 +35,17 @@
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde_json::Value;
 
 use super::cover::solution_json;
+use super::deadline::Deadline;
 use super::output::Output;
 use super::{exit, json};
-use dlx::{knuth, Config, Count, Matrix, OptionId, Solver, Split, Stats, Step};
+use dlx::{knuth, Budget, Config, Count, Matrix, OptionId, Solver, Split, Stats, Step};
 
 /// What a job must match: the matrix, the engine, the rule.
 struct Identity {
@@ -208,7 +209,14 @@ fn object_of(line: &str) -> &str {
 
 /// `--run-jobs JOBS`: each job line counted, one result line each; the
 /// summary line copied through.
-pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, all: bool, name: &str) -> u8 {
+pub(crate) fn run_jobs(
+    matrix: &Matrix,
+    config: Config,
+    jobs: &Path,
+    all: bool,
+    (budget, timeout): (Budget, Duration),
+    name: &str,
+) -> u8 {
     let Some((mut solver, id)) = solver_for(matrix, config, name) else {
         return exit::BAD_INPUT;
     };
@@ -262,30 +270,24 @@ pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, all: bool, 
         }
         let before = solver.stats();
         let mut listed = Vec::new();
-        let count = if all {
-            let mut count = Count {
-                solutions: 0,
-                complete: false,
-            };
-            loop {
-                match solver.next_solution() {
-                    Step::Solution => {
-                        count.solutions += 1;
+        let mut deadline = Deadline::new(&mut solver, budget, timeout);
+        let mut count = Count {
+            solutions: 0,
+            complete: false,
+        };
+        loop {
+            match deadline.next(&mut solver) {
+                Step::Solution => {
+                    count.solutions += 1;
+                    if all {
                         let sol: Vec<OptionId> = solver.solution().collect();
                         listed.push(solution_json(matrix, &sol));
                     }
-                    Step::Exhausted => {
-                        break Count {
-                            complete: true,
-                            ..count
-                        }
-                    }
-                    Step::Budget => break count,
                 }
+                Step::Exhausted => break count.complete = true,
+                Step::Budget => break,
             }
-        } else {
-            solver.count()
-        };
+        }
         let stats = solver.stats() - before;
         if !count.complete {
             code = exit::BUDGET;
@@ -297,7 +299,8 @@ pub(crate) fn run_jobs(matrix: &Matrix, config: Config, jobs: &Path, all: bool, 
             .num("nodes", stats.nodes)
             .num("updates", stats.updates)
             .float("seconds", start.elapsed().as_secs_f64())
-            .boolean("complete", count.complete);
+            .boolean("complete", count.complete)
+            .boolean("timed_out", deadline.timed_out());
         if all {
             result = result.raw("list", &format!("[{}]", listed.join(",")));
         }

@@ -17,6 +17,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod cover;
+mod deadline;
 mod estimate;
 mod gen;
 mod jobs;
@@ -101,7 +102,7 @@ impl From<BranchingArg> for dlx::Branching {
 /// The longest duration the command line takes: about 31 years.
 const LONGEST_SECONDS: f64 = 1e9;
 
-/// A duration given on the command line: `1s`, `250ms`, `500us`, `2m`, or
+/// A duration given on the command line: `1s`, `250ms`, `500us`, `2m`, `3h`, or
 /// plain seconds; `0` is allowed (callers read it as "no limit"). A
 /// positive duration is never zero (one too short for a nanosecond is one
 /// nanosecond), and never infinite: past [`LONGEST_SECONDS`] it is an error.
@@ -115,6 +116,8 @@ pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
         (v, 1.0)
     } else if let Some(v) = s.strip_suffix('m') {
         (v, 60.0)
+    } else if let Some(v) = s.strip_suffix('h') {
+        (v, 3600.0)
     } else {
         (s, 1.0)
     };
