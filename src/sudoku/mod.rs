@@ -28,6 +28,7 @@ pub mod cover;
 pub mod format;
 pub mod generate;
 pub mod grid;
+pub mod rules;
 
 pub use cover::{solve_on_threads, DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD};
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
