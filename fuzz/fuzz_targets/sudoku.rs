@@ -1,6 +1,6 @@
 //! Every Sudoku reader: the first byte picks the format (or detection), the
-//! second the alphabet (or the reader's choice), the rest is the input. No
-//! input panics; every grid read is written back in every format that can
+//! second the alphabet (or the reader's choice), the rest is the input (also
+//! read as f-puzzles: JSON, link or compressed string). No input panics; every grid read is written back in every format that can
 //! hold its size, in its alphabet, and reads back (format named) as the
 //! same grid.
 #![no_main]
@@ -13,6 +13,10 @@ fuzz_target!(|data: &[u8]| {
     let [f, a, input @ ..] = data else {
         return;
     };
+    // f-puzzles: JSON, links and LZString-compressed strings never panic.
+    if let Ok(text) = std::str::from_utf8(input) {
+        let _ = dlx::sudoku::fpuzzles::read_pasted(text);
+    }
     let formats = Format::ALL;
     let alphabets = [Alphabet::Digits, Alphabet::Letters, Alphabet::Hex];
     let options = ReadOptions {

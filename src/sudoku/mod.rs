@@ -26,8 +26,10 @@ use std::time::Instant;
 pub mod backtrack;
 pub mod cover;
 pub mod format;
+pub mod fpuzzles;
 pub mod generate;
 pub mod grid;
+pub mod lzstring;
 pub mod rules;
 
 pub use cover::{solve_on_threads, DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD};

@@ -1,0 +1,508 @@
+//! f-puzzles' JSON, the format puzzle setters share variants in (f-puzzles,
+//! SudokuPad and others read it): read into [`Rules`] and givens, and a
+//! solution written back into the same JSON.
+//!
+//! Read: `size` (the side), `grid[r][c]` with `value` and `given` (a given
+//! digit) and `region` (a region number replacing the default box), the
+//! flags `diagonal+` (bottom-left to top-right), `diagonal-`, `antiknight`,
+//! `antiking`, `disjointgroups`, `nonconsecutive`, the arrays `killercage`
+//! (`cells`, `value`: the sum, absent or empty for none) and `extraregion`
+//! (`cells`). Cells are named `R1C1`, 1-based. Default boxes are f-puzzles':
+//! h rows by n/h columns, h the largest divisor of n with h² ≤ n (rows when
+//! n is prime).
+//!
+//! A constraint this layer does not model (thermometers, arrows, ...) is
+//! refused by name, never dropped: a puzzle solved without one of its rules
+//! is a wrong answer. Cosmetic entries (title, author, rules text, lines,
+//! shapes, cosmetic cages, text) and solver settings are passed over; an
+//! empty array or a false flag of any kind is no constraint.
+
+use serde_json::{Map, Value};
+
+use super::rules::{Rules, RulesError};
+
+/// Keys that carry no rule: cosmetics, metadata, the setter's solver
+/// settings, and the solution a setter may store.
+const COSMETIC: [&str; 14] = [
+    "title",
+    "author",
+    "ruleset",
+    "text",
+    "line",
+    "rectangle",
+    "circle",
+    "cage",
+    "solution",
+    "disabledlogic",
+    "truecandidatesoptions",
+    "highlightConflicts",
+    "fogofwar",
+    "fogLights",
+];
+
+/// Keys read as rules (besides `size` and `grid`).
+const FLAGS: [&str; 6] = [
+    "diagonal+",
+    "diagonal-",
+    "antiknight",
+    "antiking",
+    "disjointgroups",
+    "nonconsecutive",
+];
+
+/// Why a text is not an f-puzzles puzzle this layer can solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FpuzzlesError {
+    /// Not JSON, or not an object.
+    Json(String),
+    /// A field missing or of the wrong shape.
+    Field(String),
+    /// A constraint this layer does not model, by its f-puzzles name.
+    Unsupported(String),
+    /// The rules are not a valid rule set.
+    Rules(RulesError),
+}
+
+impl std::fmt::Display for FpuzzlesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FpuzzlesError::Json(why) => write!(f, "not f-puzzles JSON: {why}"),
+            FpuzzlesError::Field(why) => write!(f, "f-puzzles: {why}"),
+            FpuzzlesError::Unsupported(name) => write!(
+                f,
+                "f-puzzles: the constraint `{name}` is not supported; solving without it would give wrong answers"
+            ),
+            FpuzzlesError::Rules(e) => write!(f, "f-puzzles: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FpuzzlesError {}
+
+impl From<RulesError> for FpuzzlesError {
+    fn from(e: RulesError) -> Self {
+        FpuzzlesError::Rules(e)
+    }
+}
+
+/// A puzzle read from f-puzzles: its rules, its givens (row-major, 0 for
+/// empty), and the JSON itself, for writing a solution back.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    /// The rule set.
+    pub rules: Rules,
+    /// The given digits, row-major, 0 where none.
+    pub givens: Vec<u8>,
+    json: Map<String, Value>,
+}
+
+/// f-puzzles' default box height for side n: the largest divisor h of n
+/// with h² ≤ n (1 when there is none but 1).
+pub fn default_box_rows(n: usize) -> usize {
+    (2..=n)
+        .take_while(|h| h * h <= n)
+        .filter(|h| n.is_multiple_of(*h))
+        .last()
+        .unwrap_or(1)
+}
+
+/// The cell `R<r>C<c>` (1-based) as a row-major index.
+fn cell(name: &Value, n: usize) -> Result<usize, FpuzzlesError> {
+    let bad = || FpuzzlesError::Field(format!("{name} is not a cell R1C1 to R{n}C{n}"));
+    let s = name.as_str().ok_or_else(bad)?;
+    let rest = s.strip_prefix(['R', 'r']).ok_or_else(bad)?;
+    let (r, c) = rest.split_once(['C', 'c']).ok_or_else(bad)?;
+    let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+    if r == 0 || c == 0 || r > n || c > n {
+        return Err(bad());
+    }
+    Ok((r - 1) * n + c - 1)
+}
+
+/// The cells of an entry's `cells` array.
+fn cells(entry: &Value, what: &str, n: usize) -> Result<Vec<usize>, FpuzzlesError> {
+    entry
+        .get("cells")
+        .and_then(Value::as_array)
+        .ok_or_else(|| FpuzzlesError::Field(format!("a {what} without \"cells\"")))?
+        .iter()
+        .map(|c| cell(c, n))
+        .collect()
+}
+
+/// Reads a puzzle as people paste it: the JSON; the compressed string
+/// (LZString, base 64) f-puzzles puts in its links; or a whole link, with
+/// the string after `load=` (f-puzzles) or after `fpuzzles` in the path
+/// (SudokuPad), percent-escapes undone.
+pub fn read_pasted(text: &str) -> Result<Puzzle, FpuzzlesError> {
+    let text = text.trim();
+    if text.starts_with('{') {
+        return read(text);
+    }
+    let payload = if let Some((_, after)) = text.split_once("load=") {
+        after.split(['&', '#']).next().unwrap_or("")
+    } else if let Some(at) = text.rfind("fpuzzles") {
+        &text[at + "fpuzzles".len()..]
+    } else {
+        text
+    };
+    let mut packed = String::with_capacity(payload.len());
+    let mut rest = payload;
+    while let Some(ch) = rest.chars().next() {
+        let escape = |code: &str| match code.to_ascii_uppercase().as_str() {
+            "%2B" => Some('+'),
+            "%2F" => Some('/'),
+            "%3D" => Some('='),
+            _ => None,
+        };
+        match rest.get(..3).and_then(escape) {
+            Some(c) => {
+                packed.push(c);
+                rest = &rest[3..];
+            }
+            None => {
+                // A `+` read back from a query string is a space.
+                packed.push(if ch == ' ' { '+' } else { ch });
+                rest = &rest[ch.len_utf8()..];
+            }
+        }
+    }
+    let json = super::lzstring::decompress_from_base64(&packed).ok_or_else(|| {
+        FpuzzlesError::Json("neither JSON nor an f-puzzles link or compressed string".into())
+    })?;
+    read(&json)
+}
+
+/// Reads one f-puzzles puzzle (the JSON object, as the tool exports it).
+pub fn read(text: &str) -> Result<Puzzle, FpuzzlesError> {
+    let value: Value =
+        serde_json::from_str(text.trim()).map_err(|e| FpuzzlesError::Json(e.to_string()))?;
+    let Value::Object(json) = value else {
+        return Err(FpuzzlesError::Json("not an object".into()));
+    };
+    for (key, v) in &json {
+        let empty = matches!(v, Value::Null | Value::Bool(false))
+            || v.as_array().is_some_and(Vec::is_empty);
+        let known = key == "size"
+            || key == "grid"
+            || key == "killercage"
+            || key == "extraregion"
+            || FLAGS.contains(&key.as_str())
+            || COSMETIC.contains(&key.as_str());
+        if !known && !empty {
+            return Err(FpuzzlesError::Unsupported(key.clone()));
+        }
+    }
+    let n = json
+        .get("size")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| FpuzzlesError::Field("no \"size\"".into()))? as usize;
+    if n == 0 || n > super::rules::MAX_SIDE {
+        return Err(RulesError::Side(n).into());
+    }
+    let grid = json
+        .get("grid")
+        .and_then(Value::as_array)
+        .filter(|rows| rows.len() == n)
+        .ok_or_else(|| FpuzzlesError::Field(format!("\"grid\" is not {n} rows")))?;
+    let h = default_box_rows(n);
+    let w = n / h;
+    let mut regions = Vec::with_capacity(n * n);
+    let mut givens = Vec::with_capacity(n * n);
+    for (r, row) in grid.iter().enumerate() {
+        let row = row
+            .as_array()
+            .filter(|cs| cs.len() == n)
+            .ok_or_else(|| FpuzzlesError::Field(format!("row {} is not {n} cells", r + 1)))?;
+        for (c, cell) in row.iter().enumerate() {
+            let region = match cell.get("region") {
+                None => (r / h) * (n / w) + c / w,
+                Some(v) => v.as_u64().ok_or_else(|| {
+                    FpuzzlesError::Field(format!(
+                        "R{}C{}: a cell outside every region",
+                        r + 1,
+                        c + 1
+                    ))
+                })? as usize,
+            };
+            regions.push(region);
+            let given = cell.get("given").and_then(Value::as_bool) == Some(true);
+            let digit = match cell.get("value").and_then(Value::as_u64) {
+                Some(d) if given => {
+                    if d == 0 || d as usize > n {
+                        return Err(FpuzzlesError::Field(format!(
+                            "R{}C{}: {d} is not a digit 1 to {n}",
+                            r + 1,
+                            c + 1
+                        )));
+                    }
+                    d as u8
+                }
+                _ => 0,
+            };
+            givens.push(digit);
+        }
+    }
+    let mut rules = Rules::jigsaw(&regions)?;
+    let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
+    if flag("diagonal-") {
+        let down: Vec<usize> = (0..n).map(|i| i * n + i).collect();
+        rules = rules.extra_region(&down)?;
+    }
+    if flag("diagonal+") {
+        let up: Vec<usize> = (0..n).map(|i| (n - 1 - i) * n + i).collect();
+        rules = rules.extra_region(&up)?;
+    }
+    if flag("antiking") {
+        rules = rules.anti_king();
+    }
+    if flag("antiknight") {
+        rules = rules.anti_knight();
+    }
+    if flag("nonconsecutive") {
+        rules = rules.non_consecutive();
+    }
+    if flag("disjointgroups") {
+        // The cells at one place in every default box.
+        for place in 0..n {
+            let (pr, pc) = (place / w, place % w);
+            let group: Vec<usize> = (0..n)
+                .map(|b| ((b / (n / w)) * h + pr) * n + (b % (n / w)) * w + pc)
+                .collect();
+            rules = rules.extra_region(&group)?;
+        }
+    }
+    for entry in json
+        .get("extraregion")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        rules = rules.extra_region(&cells(entry, "extra region", n)?)?;
+    }
+    for entry in json
+        .get("killercage")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let sum = match entry.get("value") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.trim().is_empty() => None,
+            Some(Value::String(s)) => Some(s.trim().parse::<u32>().map_err(|_| {
+                FpuzzlesError::Field(format!("a killer cage's sum `{s}` is not a number"))
+            })?),
+            Some(Value::Number(x)) => x.as_u64().map(|x| x as u32),
+            Some(other) => {
+                return Err(FpuzzlesError::Field(format!(
+                    "a killer cage's sum {other} is not a number"
+                )))
+            }
+        };
+        rules = rules.cage(&cells(entry, "killer cage", n)?, sum)?;
+    }
+    Ok(Puzzle {
+        rules,
+        givens,
+        json,
+    })
+}
+
+impl Puzzle {
+    /// The puzzle's JSON with `solution` (row-major digits) entered in its
+    /// empty cells, as f-puzzles shows a solved grid; givens stay givens.
+    pub fn with_solution(&self, solution: &[u8]) -> String {
+        let mut json = self.json.clone();
+        let n = self.rules.side();
+        if let Some(Value::Array(rows)) = json.get_mut("grid") {
+            for (r, row) in rows.iter_mut().enumerate() {
+                let Value::Array(cs) = row else { continue };
+                for (c, cell) in cs.iter_mut().enumerate() {
+                    let k = r * n + c;
+                    if let (Value::Object(o), Some(&d)) = (cell, solution.get(k)) {
+                        if self.givens.get(k) == Some(&0) && d != 0 {
+                            o.insert("value".into(), Value::from(d));
+                        }
+                    }
+                }
+            }
+        }
+        Value::Object(json).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{default_box_rows, read, FpuzzlesError};
+    use crate::sudoku::rules::{check, Rules};
+
+    /// An f-puzzles JSON of side n with `givens` (row-major) and `more`
+    /// fields (already JSON, with a leading comma).
+    fn json(n: usize, givens: &[u8], more: &str) -> String {
+        let rows: Vec<String> = (0..n)
+            .map(|r| {
+                let cells: Vec<String> = (0..n)
+                    .map(|c| match givens[r * n + c] {
+                        0 => "{}".to_string(),
+                        d => format!(r#"{{"value":{d},"given":true}}"#),
+                    })
+                    .collect();
+                format!("[{}]", cells.join(","))
+            })
+            .collect();
+        format!(
+            r#"{{"size":{n},"title":"t","grid":[{}]{more}}}"#,
+            rows.join(",")
+        )
+    }
+
+    fn digits(line: &str) -> Vec<u8> {
+        line.bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect()
+    }
+
+    #[test]
+    fn default_boxes_are_f_puzzles_own() {
+        let sizes: Vec<(usize, usize)> = [4, 5, 6, 8, 9, 10, 12, 15, 16]
+            .iter()
+            .map(|&n| (n, default_box_rows(n)))
+            .collect();
+        assert_eq!(
+            sizes,
+            [
+                (4, 2),
+                (5, 1),
+                (6, 2),
+                (8, 2),
+                (9, 3),
+                (10, 2),
+                (12, 3),
+                (15, 3),
+                (16, 4)
+            ]
+        );
+        let p = read(&json(6, &[0; 36], "")).unwrap();
+        assert_eq!(p.rules.regions(), Rules::boxes(2, 3).unwrap().regions());
+    }
+
+    #[test]
+    fn a_classic_puzzle_reads_and_solves_and_its_solution_writes_back() {
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let givens = digits(line);
+        let p = read(&json(9, &givens, "")).unwrap();
+        assert_eq!(p.givens, givens);
+        assert_eq!(p.rules, Rules::boxes(3, 3).unwrap());
+        let (count, first) = p.rules.matrix().unwrap().count(&p.givens, 2);
+        assert_eq!(count.solutions, 1);
+        let solution = first.unwrap();
+        check(&p.rules, &givens, &solution).unwrap();
+        // Written back, the solution is in the grid and the givens stay.
+        let back = p.with_solution(&solution);
+        let again = read(&back).unwrap();
+        assert_eq!(again.givens, givens);
+        assert!(back.contains(r#""title":"t""#));
+        let v: serde_json::Value = serde_json::from_str(&back).unwrap();
+        assert_eq!(v["grid"][0][2]["value"], solution[2]);
+    }
+
+    #[test]
+    fn flags_cages_and_extra_regions_become_rules() {
+        let more = r#","diagonal+":true,"diagonal-":true,"antiking":true,"antiknight":false,
+            "nonconsecutive":true,"disjointgroups":false,
+            "killercage":[{"cells":["R1C1","R1C2"],"value":"3"},{"cells":["R4C4","R3C4"],"value":""}],
+            "extraregion":[{"cells":["R2C2","R2C3","R3C3"]}],
+            "thermometer":[],"arrow":[]"#;
+        let p = read(&json(4, &[0; 16], more)).unwrap();
+        let want = Rules::boxes(2, 2)
+            .unwrap()
+            .extra_region(&[0, 5, 10, 15])
+            .unwrap()
+            .extra_region(&[12, 9, 6, 3])
+            .unwrap()
+            .anti_king()
+            .non_consecutive()
+            .extra_region(&[5, 6, 10])
+            .unwrap()
+            .cage(&[0, 1], Some(3))
+            .unwrap()
+            .cage(&[15, 11], None)
+            .unwrap();
+        assert_eq!(p.rules, want);
+        // Disjoint groups: the same place in every box.
+        let p = read(&json(4, &[0; 16], r#","disjointgroups":true"#)).unwrap();
+        assert_eq!(p.rules.extra_regions()[0], [0, 2, 8, 10]);
+        assert_eq!(p.rules.extra_regions()[3], [5, 7, 13, 15]);
+    }
+
+    #[test]
+    fn links_and_compressed_strings_read_as_the_json() {
+        // `{"size":4,"grid":[[{}]]}` compressed by lz-string: a grid of one
+        // row, refused for its shape after decompressing.
+        let packed = "N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF8BdEooA";
+        for pasted in [
+            packed.to_string(),
+            format!("https://www.f-puzzles.com/?load={packed}"),
+            format!("https://sudokupad.app/fpuzzles{packed}"),
+        ] {
+            let err = super::read_pasted(&pasted).unwrap_err();
+            assert_eq!(
+                err,
+                FpuzzlesError::Field("\"grid\" is not 4 rows".into()),
+                "{pasted}"
+            );
+        }
+        assert!(matches!(
+            super::read_pasted("https://example.com/?load=!!!"),
+            Err(FpuzzlesError::Json(_))
+        ));
+        // A 4×4 anti-king puzzle, compressed by lz-string, read as its JSON.
+        let plain = r#"{"size":4,"grid":[[{"value":1,"given":true},{},{},{}],[{},{},{"value":3,"given":true},{}],[{},{"value":4,"given":true},{},{}],[{},{},{},{"value":2,"given":true}]],"antiking":true}"#;
+        let packed = "N4IgzglgXgpiBcAWANCA5gJwgEwQbT1ADcBDAGwFc54BGVNCImAOwQBcMqBfZYHv3lwC6yQv34hSlagGZ6jFu04xxIsb0nkqCFOgWt4HboMFqB5iVO3wATPKYGjKoSJAlmbCAGsIzNEu4gA=";
+        let want = super::read(plain).unwrap();
+        let link = format!(
+            "https://www.f-puzzles.com/?load={}",
+            packed.replace('+', "%2B").replace('=', "%3D")
+        );
+        for pasted in [packed, &link] {
+            let got = super::read_pasted(pasted).unwrap();
+            assert_eq!(
+                (got.rules, got.givens),
+                (want.rules.clone(), want.givens.clone())
+            );
+        }
+        assert_eq!(want.rules, Rules::boxes(2, 2).unwrap().anti_king());
+    }
+
+    #[test]
+    fn what_is_not_modelled_is_refused_by_name() {
+        let thermo = r#","thermometer":[{"lines":[["R1C1","R1C2"]]}]"#;
+        assert_eq!(
+            read(&json(4, &[0; 16], thermo)).unwrap_err(),
+            FpuzzlesError::Unsupported("thermometer".into())
+        );
+        let err = read(&json(4, &[0; 16], r#","whispers":[{"lines":[["R1C1"]]}]"#)).unwrap_err();
+        assert!(
+            err.to_string().contains("`whispers` is not supported"),
+            "{err}"
+        );
+        let bad_cell = r#","extraregion":[{"cells":["R5C1"]}]"#;
+        assert!(matches!(
+            read(&json(4, &[0; 16], bad_cell)),
+            Err(FpuzzlesError::Field(_))
+        ));
+        let bad_sum = r#","killercage":[{"cells":["R1C1","R1C2"],"value":"x"}]"#;
+        assert!(matches!(
+            read(&json(4, &[0; 16], bad_sum)),
+            Err(FpuzzlesError::Field(_))
+        ));
+        let impossible = r#","killercage":[{"cells":["R1C1","R1C2"],"value":"99"}]"#;
+        assert!(matches!(
+            read(&json(4, &[0; 16], impossible)),
+            Err(FpuzzlesError::Rules(_))
+        ));
+        assert!(matches!(read("[1,2]"), Err(FpuzzlesError::Json(_))));
+        assert!(matches!(read("{\"size\":4}"), Err(FpuzzlesError::Field(_))));
+    }
+}
