@@ -17,11 +17,13 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::output::Output;
 use super::{exit, json};
 use dlx::sudoku::format::{self, Format, ReadOptions, Reader, Record};
+use dlx::sudoku::fpuzzles;
 use dlx::sudoku::{
     Alphabet, Answer, Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver,
 };
 
 mod bench;
+mod variant;
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum SudokuCommand {
@@ -168,7 +170,7 @@ pub(crate) struct CountArgs {
     limit: Option<u64>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum FormatArg {
     Line,
     Poj3074,
@@ -178,11 +180,16 @@ pub(crate) enum FormatArg {
     Hdu1426,
     Leetcode,
     Grid,
+    /// f-puzzles: its JSON, a link, or the link's compressed string, one
+    /// puzzle a line; variants (jigsaw, extra regions, anti-king/knight,
+    /// non-consecutive, killer cages) included.
+    Fpuzzles,
 }
 
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
+impl FormatArg {
+    /// The classic format named (`None`: f-puzzles).
+    fn classic(self) -> Option<Format> {
+        Some(match self {
             FormatArg::Line => Format::Line,
             FormatArg::Poj3074 => Format::Poj3074,
             FormatArg::Poj2676 => Format::Poj2676,
@@ -191,7 +198,8 @@ impl From<FormatArg> for Format {
             FormatArg::Hdu1426 => Format::Hdu1426,
             FormatArg::Leetcode => Format::Leetcode,
             FormatArg::Grid => Format::Grid,
-        }
+            FormatArg::Fpuzzles => return None,
+        })
     }
 }
 
@@ -282,13 +290,19 @@ fn generate(args: GenerateArgs) -> u8 {
     for k in 0..args.count {
         buf.clear();
         let puzzle = g.puzzle();
-        format::write_answer(
-            &mut buf,
-            args.output_format.into(),
-            k == 0,
-            k + 1,
-            format::Answer::Grid(&puzzle, alphabet),
-        );
+        match args.output_format.classic() {
+            Some(f) => format::write_answer(
+                &mut buf,
+                f,
+                k == 0,
+                k + 1,
+                format::Answer::Grid(&puzzle, alphabet),
+            ),
+            None => {
+                buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), None));
+                buf.push('\n');
+            }
+        }
         if !out.print(&buf) {
             break;
         }
@@ -550,7 +564,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     let jobs = super::jobs(args.jobs.unwrap_or(usize::MAX));
     let matrices = Matrices::new();
     let options = ReadOptions {
-        format: args.format.map(Format::from),
+        format: args.format.and_then(FormatArg::classic),
         alphabet: args.alphabet.map(Alphabet::from),
     };
     let files: Vec<Option<PathBuf>> = if args.files.is_empty() {
@@ -566,12 +580,13 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     let mut last_progress = Instant::now();
     let mut first_answer = true;
     let mut buf = String::new();
+    let mut cache = variant::Cache::default();
     for file in &files {
         if !out.is_ok() {
             break;
         }
         let name = super::input_name(file.as_ref());
-        let input = match super::open_input(file.as_deref()) {
+        let mut input = match super::open_input(file.as_deref()) {
             Ok(i) => i,
             Err(e) => {
                 eprintln!("dlx sudoku: {name}: {e}");
@@ -579,6 +594,20 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                 continue;
             }
         };
+        if variant::wanted(args, &mut input) {
+            let got = variant::answer_input(
+                input,
+                &name,
+                mode,
+                limit,
+                args,
+                &mut out,
+                &mut totals,
+                &mut cache,
+            );
+            code = exit::worse(code, got);
+            continue;
+        }
         let reader = Reader::new(input, options);
         let mut count_in_file = 0u64;
         let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
@@ -728,9 +757,28 @@ fn report(
         buf.push('\n');
         return status;
     }
-    let out_format = args.output_format.map(Format::from).unwrap_or(r.format);
+    let out_format = args
+        .output_format
+        .map_or(Some(r.format), FormatArg::classic);
     match mode {
+        Mode::Solve if out_format.is_none() => match (&r.grid, &o.solution) {
+            (Ok(puzzle), Some(solution)) => {
+                buf.push_str(&fpuzzles::write(
+                    puzzle.side(),
+                    puzzle.cells(),
+                    Some(solution.cells()),
+                ));
+                buf.push('\n');
+            }
+            // Nothing solved: echoed as it came, as in every format.
+            _ if !r.raw.is_empty() => {
+                buf.push_str(&r.raw);
+                buf.push('\n');
+            }
+            _ => {}
+        },
         Mode::Solve => {
+            let out_format = out_format.unwrap_or(r.format);
             let answer = match &o.solution {
                 Some(g) => format::Answer::Grid(g, r.alphabet),
                 None => format::Answer::Raw(&r.raw),

@@ -308,6 +308,38 @@ pub fn read(text: &str) -> Result<Puzzle, FpuzzlesError> {
     })
 }
 
+/// A classic grid as f-puzzles JSON: `size` and `grid`, the `givens`
+/// (row-major, 0 for empty) marked given, and `solution`'s digits, when
+/// there is one, entered in the other cells.
+pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
+    let rows: Vec<Value> = (0..side)
+        .map(|r| {
+            let cells: Vec<Value> = (0..side)
+                .map(|c| {
+                    let k = r * side + c;
+                    let mut cell = Map::new();
+                    match (givens.get(k), solution.and_then(|s| s.get(k))) {
+                        (Some(&g), _) if g != 0 => {
+                            cell.insert("value".into(), Value::from(g));
+                            cell.insert("given".into(), Value::Bool(true));
+                        }
+                        (_, Some(&d)) if d != 0 => {
+                            cell.insert("value".into(), Value::from(d));
+                        }
+                        _ => {}
+                    }
+                    Value::Object(cell)
+                })
+                .collect();
+            Value::Array(cells)
+        })
+        .collect();
+    let mut json = Map::new();
+    json.insert("size".into(), Value::from(side));
+    json.insert("grid".into(), Value::Array(rows));
+    Value::Object(json).to_string()
+}
+
 impl Puzzle {
     /// The puzzle's JSON with `solution` (row-major digits) entered in its
     /// empty cells, as f-puzzles shows a solved grid; givens stay givens.
@@ -360,6 +392,23 @@ mod tests {
         line.bytes()
             .map(|b| if b == b'.' { 0 } else { b - b'0' })
             .collect()
+    }
+
+    #[test]
+    fn a_classic_grid_written_reads_back() {
+        let givens = digits("1..4..1.4...2..3");
+        let solution = digits("1234341243212143");
+        let text = super::write(4, &givens, Some(&solution));
+        let p = read(&text).unwrap();
+        assert_eq!(p.givens, givens);
+        assert_eq!(p.rules, Rules::boxes(2, 2).unwrap());
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["grid"][0][1]["value"], 2);
+        assert_eq!(v["grid"][0][1].get("given"), None);
+        assert_eq!(
+            read(&super::write(4, &givens, None)).unwrap().givens,
+            givens
+        );
     }
 
     #[test]

@@ -1,0 +1,204 @@
+//! Variant puzzles through `dlx sudoku solve`, `count` and `check`: f-puzzles
+//! JSON, links and compressed strings, detected per input or named by
+//! `--format fpuzzles`; every answer checked by the rules' own checker.
+
+mod common;
+use common::{run, text};
+use dlx::sudoku::fpuzzles;
+use dlx::sudoku::rules::{check, Rules};
+
+/// A unique puzzle of `rules`: the first solution of the empty grid, then
+/// cells emptied in order while the puzzle stays unique.
+fn unique_puzzle(rules: &Rules) -> (Vec<u8>, Vec<u8>) {
+    let m = rules.matrix().unwrap();
+    let n = rules.side();
+    let (_, first) = m.count(&vec![0; n * n], 1);
+    let solution = first.unwrap();
+    let mut givens = solution.clone();
+    for k in 0..n * n {
+        let keep = givens[k];
+        givens[k] = 0;
+        if m.count(&givens, 2).0.solutions != 1 {
+            givens[k] = keep;
+        }
+    }
+    (givens, solution)
+}
+
+/// f-puzzles JSON of side n with `givens` and `more` fields (with a leading
+/// comma).
+fn json(n: usize, givens: &[u8], more: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&fpuzzles::write(n, givens, None)).unwrap();
+    let extra: serde_json::Value = serde_json::from_str(&format!("{{\"x\":0{more}}}")).unwrap();
+    for (k, x) in extra.as_object().unwrap() {
+        if k != "x" {
+            v[k] = x.clone();
+        }
+    }
+    v.to_string()
+}
+
+fn line(cells: &[u8]) -> String {
+    cells
+        .iter()
+        .map(|d| char::from_digit(u32::from(*d), 10).unwrap())
+        .collect()
+}
+
+/// Solves, counts and checks a unique puzzle of `base` plus a cage on the
+/// first two cells, written as f-puzzles with `flags` (which must say the
+/// same rules as `base`).
+fn solve_count_check(n: usize, base: Rules, flags: &str) {
+    // The rules first, to find a cage sum the grid allows.
+    let (_, first) = base.matrix().unwrap().count(&vec![0; n * n], 1);
+    let first = first.unwrap();
+    let sum = u32::from(first[0]) + u32::from(first[1]);
+    let rules = base.cage(&[0, 1], Some(sum)).unwrap();
+    let (givens, _) = unique_puzzle(&rules);
+    let more = format!(
+        r#"{flags},"killercage":[{{"cells":["R1C1","R1C2"],"value":"{sum}"}}],"title":"variant""#
+    );
+    let puzzle = json(n, &givens, &more);
+    let read = fpuzzles::read(&puzzle).unwrap();
+    assert_eq!((&read.rules, &read.givens), (&rules, &givens));
+    let solved = run(&["sudoku", "solve"], format!("{puzzle}\n").as_bytes());
+    assert_eq!(solved.status.code(), Some(0), "{}", text(&solved.stderr));
+    let got: Vec<u8> = text(&solved.stdout)
+        .trim()
+        .chars()
+        .map(|c| c.to_digit(10).unwrap() as u8)
+        .collect();
+    check(&read.rules, &givens, &got).unwrap();
+    for (cmd, want) in [("count", "1\n"), ("check", "unique\n")] {
+        let out = run(&["sudoku", cmd, "--format", "fpuzzles"], puzzle.as_bytes());
+        assert_eq!(text(&out.stdout), want, "{cmd}: {}", text(&out.stderr));
+    }
+    // The JSON back, with the solution entered and the rest kept.
+    let out = run(
+        &["sudoku", "solve", "--output-format", "fpuzzles"],
+        puzzle.as_bytes(),
+    );
+    let back = text(&out.stdout);
+    assert!(back.contains(r#""title":"variant""#), "{back}");
+    let v: serde_json::Value = serde_json::from_str(back.trim()).unwrap();
+    let cells: Vec<u8> = (0..n * n)
+        .map(|k| v["grid"][k / n][k % n]["value"].as_u64().unwrap() as u8)
+        .collect();
+    assert_eq!(cells, got);
+    // --json: one object, every field.
+    let out = run(&["sudoku", "check", "--json"], puzzle.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "unique");
+    assert_eq!(v["solution"], line(&got));
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn killer_x_anti_knight_and_non_consecutive_puzzles_are_solved_counted_and_checked() {
+    let six = Rules::boxes(2, 3).unwrap().diagonals();
+    solve_count_check(6, six, r#","diagonal+":true,"diagonal-":true"#);
+    let nine = Rules::boxes(3, 3).unwrap().anti_knight().non_consecutive();
+    solve_count_check(9, nine, r#","antiknight":true,"nonconsecutive":true"#);
+    let king = Rules::boxes(3, 3).unwrap().anti_king();
+    solve_count_check(9, king, r#","antiking":true"#);
+}
+
+#[test]
+fn inputs_are_detected_one_by_one_and_classic_grids_write_f_puzzles() {
+    let dir = std::env::temp_dir().join(format!("dlx-variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = Rules::jigsaw(&[
+        0, 0, 1, 1, //
+        0, 2, 2, 1, //
+        0, 2, 3, 1, //
+        2, 3, 3, 3,
+    ])
+    .unwrap();
+    let (givens, solution) = unique_puzzle(&rules);
+    let mut regions = String::new();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&fpuzzles::write(4, &givens, None)).unwrap();
+    for k in 0..16 {
+        v["grid"][k / 4][k % 4]["region"] = rules.regions()[k].into();
+        regions.push(char::from(b'0' + rules.regions()[k] as u8));
+    }
+    let jigsaw = dir.join("jigsaw.json");
+    std::fs::write(&jigsaw, format!("{v}\n")).unwrap();
+    let classic = dir.join("classic.txt");
+    std::fs::write(&classic, "1..4..1.4...2..3\n").unwrap();
+    let (j, c) = (jigsaw.to_str().unwrap(), classic.to_str().unwrap());
+    let out = run(&["sudoku", "solve", c, j, c], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let want = format!("1234341243212143\n{}\n1234341243212143\n", line(&solution));
+    assert_eq!(text(&out.stdout), want, "regions {regions}");
+    // A classic grid written as f-puzzles reads back as its givens and solution.
+    let out = run(&["sudoku", "solve", "--output-format", "fpuzzles", c], b"");
+    let p = fpuzzles::read(text(&out.stdout).trim()).unwrap();
+    assert_eq!(line(&p.givens).replace('0', "."), "1..4..1.4...2..3");
+    // Generated puzzles too.
+    let out = run(
+        &[
+            "sudoku",
+            "generate",
+            "--box-side",
+            "2",
+            "--count",
+            "2",
+            "--output-format",
+            "fpuzzles",
+        ],
+        b"",
+    );
+    let lines = text(&out.stdout);
+    assert_eq!(lines.lines().count(), 2);
+    for l in lines.lines() {
+        let p = fpuzzles::read(l).unwrap();
+        let m = p.rules.matrix().unwrap();
+        assert_eq!(m.count(&p.givens, 2).0.solutions, 1);
+    }
+}
+
+#[test]
+fn what_cannot_be_honoured_is_refused() {
+    let puzzle = fpuzzles::write(4, &[1, 0, 0, 4, 0, 0, 1, 0, 4, 0, 0, 0, 2, 0, 0, 3], None);
+    for flags in [
+        &["--solver", "backtrack"][..],
+        &["--jobs", "2"],
+        &["--lookahead-after", "5"],
+        &["--output-format", "grid"],
+    ] {
+        let out = run(
+            &[&["sudoku", "solve"][..], flags].concat(),
+            puzzle.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        assert!(
+            text(&out.stderr).contains("f-puzzles"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    let thermo = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"thermometer":[{"lines":[["R1C1","R1C2"]]}]}"#;
+    let out = run(&["sudoku", "check"], thermo.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stdout).starts_with("invalid: "),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stderr).contains("`thermometer` is not supported"));
+    // A puzzle with no solution: echoed, exit 1; a timeout: exit 3.
+    let none = fpuzzles::write(4, &[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], None);
+    let out = run(&["sudoku", "solve"], none.as_bytes());
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(1), format!("{none}\n"))
+    );
+    let empty16 = fpuzzles::write(16, &[0; 256], None);
+    let out = run(
+        &["sudoku", "count", "--timeout", "20ms"],
+        empty16.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("timeout: at least "));
+}
