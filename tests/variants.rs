@@ -85,6 +85,23 @@ fn solve_count_check(n: usize, base: Rules, flags: &str) {
         .map(|k| v["grid"][k / n][k % n]["value"].as_u64().unwrap() as u8)
         .collect();
     assert_eq!(cells, got);
+    // Starting over with lookahead at once, or never, answers the same.
+    for after in ["1", "never"] {
+        let out = run(
+            &["sudoku", "solve", "--lookahead-after", after],
+            puzzle.as_bytes(),
+        );
+        assert_eq!(
+            text(&out.stdout),
+            text(&solved.stdout),
+            "--lookahead-after {after}"
+        );
+    }
+    let out = run(
+        &["sudoku", "count", "--branching", "lookahead"],
+        puzzle.as_bytes(),
+    );
+    assert_eq!(text(&out.stdout), "1\n");
     // --json: one object, every field.
     let out = run(&["sudoku", "check", "--json"], puzzle.as_bytes());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -164,7 +181,6 @@ fn what_cannot_be_honoured_is_refused() {
     for flags in [
         &["--solver", "backtrack"][..],
         &["--jobs", "2"],
-        &["--lookahead-after", "5"],
         &["--output-format", "grid"],
     ] {
         let out = run(
