@@ -527,6 +527,24 @@ struct Totals {
     nodes: u64,
 }
 
+impl Totals {
+    /// Counts one answered puzzle (`answer`: `None` when not searched).
+    fn add(&mut self, status: Status, answer: Option<&Answer>, solved: bool) {
+        match status {
+            Status::Invalid => self.invalid += 1,
+            Status::None => self.none += 1,
+            Status::Unique => self.unique += 1,
+            Status::Multiple => self.multiple += 1,
+            _ => {}
+        }
+        if let Some(a) = answer {
+            self.timeouts += u64::from(a.timed_out);
+            self.nodes += a.nodes;
+        }
+        self.solved += u64::from(solved);
+    }
+}
+
 /// Why `args` cannot run in `mode`: a flag that would be ignored, or an
 /// engine that does not take the rule.
 fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
@@ -715,22 +733,7 @@ fn report(
         (Err(_), _) | (_, None) => Status::Invalid,
         (Ok(_), Some(a)) => a.status(),
     };
-    match status {
-        Status::Invalid => totals.invalid += 1,
-        Status::None => totals.none += 1,
-        Status::Unique => totals.unique += 1,
-        Status::Multiple => totals.multiple += 1,
-        _ => {}
-    }
-    if o.answer.is_some_and(|a| a.timed_out) {
-        totals.timeouts += 1;
-    }
-    if o.solution.is_some() {
-        totals.solved += 1;
-    }
-    if let Some(a) = &o.answer {
-        totals.nodes += a.nodes;
-    }
+    totals.add(status, o.answer.as_ref(), o.solution.is_some());
     // Only a puzzle with something to say costs a message.
     let say = |what: &dyn std::fmt::Display| {
         eprintln!(

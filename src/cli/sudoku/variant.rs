@@ -229,18 +229,12 @@ pub(super) fn answer_input(
             Err(_) => Status::Invalid,
             Ok(s) => s.answer.status(),
         };
-        match status {
-            Status::Invalid => totals.invalid += 1,
-            Status::None => totals.none += 1,
-            Status::Unique => totals.unique += 1,
-            Status::Multiple => totals.multiple += 1,
-            _ => {}
-        }
-        if let Ok(s) = &solved {
-            totals.nodes += s.answer.nodes;
-            totals.solved += u64::from(s.solution.is_some());
-            totals.timeouts += u64::from(s.answer.timed_out);
-        }
+        let answer = solved.as_ref().ok();
+        totals.add(
+            status,
+            answer.map(|s| &s.answer),
+            answer.is_some_and(|s| s.solution.is_some()),
+        );
         match &solved {
             Err(e) => say(&format!("invalid: {e}")),
             Ok(s) if s.answer.timed_out => say(&format!(
