@@ -189,7 +189,7 @@ fn what_cannot_be_honoured_is_refused() {
         );
         assert_eq!(out.status.code(), Some(2), "{flags:?}");
         assert!(
-            text(&out.stderr).contains("f-puzzles"),
+            text(&out.stderr).contains("variant"),
             "{}",
             text(&out.stderr)
         );

@@ -30,11 +30,6 @@ impl Deadline {
     /// `budget` and `timeout` (zero: no time limit).
     pub(crate) fn new(solver: &mut Solver<'_>, budget: Budget, timeout: Duration) -> Deadline {
         let at = (!timeout.is_zero()).then(|| Instant::now() + timeout);
-        Deadline::until(solver, budget, at)
-    }
-
-    /// [`new`](Self::new) with the deadline an instant (`None`: none).
-    pub(crate) fn until(solver: &mut Solver<'_>, budget: Budget, at: Option<Instant>) -> Deadline {
         solver.restart();
         let stats = solver.stats();
         Deadline {
@@ -44,16 +39,6 @@ impl Deadline {
             start: (stats.nodes, stats.updates),
             timed_out: false,
         }
-    }
-
-    /// Moves the budget, still counted from the search's start.
-    pub(crate) fn set_budget(&mut self, budget: Budget) {
-        self.budget = budget;
-    }
-
-    /// Nodes since the search started.
-    pub(crate) fn nodes(&self, solver: &Solver<'_>) -> u64 {
-        solver.stats().nodes - self.start.0
     }
 
     /// Whether the clock stopped the search.

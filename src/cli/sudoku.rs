@@ -23,6 +23,7 @@ use dlx::sudoku::{
 };
 
 mod bench;
+mod generate;
 mod variant;
 
 #[derive(Subcommand, Debug)]
@@ -36,27 +37,7 @@ pub(crate) enum SudokuCommand {
     /// Measure solvers (DLX and the backtracking baselines) on puzzle files.
     Bench(bench::BenchArgs),
     /// Make puzzles with exactly one solution, reproducibly from a seed.
-    Generate(GenerateArgs),
-}
-
-#[derive(Args, Debug)]
-pub(crate) struct GenerateArgs {
-    /// Box side: 2 (4×4), 3 (9×9), 4 (16×16), 5 (25×25), up to 8.
-    #[arg(long, default_value_t = 3)]
-    box_side: usize,
-    /// How many puzzles.
-    #[arg(long, default_value_t = 10)]
-    count: usize,
-    /// The random seed: the same seed gives the same puzzles.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Search nodes allowed for one uniqueness check while removing clues
-    /// (1 or more).
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
-    node_budget: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "line")]
-    output_format: FormatArg,
+    Generate(generate::GenerateArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -184,10 +165,16 @@ pub(crate) enum FormatArg {
     /// puzzle a line; variants (jigsaw, extra regions, anti-king/knight,
     /// non-consecutive, killer cages) included.
     Fpuzzles,
+    /// Plain text for variants: a grid line, then the rules as words (`x`,
+    /// `windoku`, `antiking`, `antiknight`, `nonconsecutive`, `disjoint`,
+    /// `regions=…`, `region=R1C1,…`, `cage=SUM:R1C1,…`, `boxes=RxC`); for
+    /// classic grids the same as `line`.
+    Variant,
 }
 
 impl FormatArg {
-    /// The classic format named (`None`: f-puzzles).
+    /// The classic format named (`None`: f-puzzles; the variant text form
+    /// of a classic grid is its line).
     fn classic(self) -> Option<Format> {
         Some(match self {
             FormatArg::Line => Format::Line,
@@ -198,6 +185,7 @@ impl FormatArg {
             FormatArg::Hdu1426 => Format::Hdu1426,
             FormatArg::Leetcode => Format::Leetcode,
             FormatArg::Grid => Format::Grid,
+            FormatArg::Variant => Format::Line,
             FormatArg::Fpuzzles => return None,
         })
     }
@@ -256,58 +244,8 @@ pub(crate) fn run(cmd: SudokuCommand) -> u8 {
         SudokuCommand::Count(a) => answer_all(&a.common, Mode::Count, a.limit.unwrap_or(u64::MAX)),
         SudokuCommand::Check(a) => answer_all(&a, Mode::Check, 2),
         SudokuCommand::Bench(a) => bench::run(a),
-        SudokuCommand::Generate(a) => generate(a),
+        SudokuCommand::Generate(a) => generate::run(a),
     }
-}
-
-fn generate(args: GenerateArgs) -> u8 {
-    let Some(cover) = dlx::sudoku::SudokuMatrix::new(args.box_side) else {
-        eprintln!(
-            "dlx sudoku generate: box side {} is not from 2 to 8",
-            args.box_side
-        );
-        return exit::BAD_INPUT;
-    };
-    if args.box_side >= 6 && args.count > 0 {
-        // Measured on a 2-core VM (2026-11-23): 36×36 took 47 s for one
-        // puzzle; 49×49 did not finish one in 120 s.
-        eprintln!(
-            "dlx sudoku generate: {n}×{n} puzzles are slow to make: {} each on a current core \
-             (every cell emptied is a uniqueness check over the whole grid)",
-            if args.box_side == 6 {
-                "about a minute"
-            } else {
-                "many minutes"
-            },
-            n = args.box_side * args.box_side
-        );
-    }
-    let mut g = dlx::sudoku::generate::Generator::new(&cover, args.seed);
-    g.node_budget = args.node_budget;
-    let alphabet = Alphabet::default_for(args.box_side * args.box_side);
-    let mut out = Output::stdout();
-    let mut buf = String::new();
-    for k in 0..args.count {
-        buf.clear();
-        let puzzle = g.puzzle();
-        match args.output_format.classic() {
-            Some(f) => format::write_answer(
-                &mut buf,
-                f,
-                k == 0,
-                k + 1,
-                format::Answer::Grid(&puzzle, alphabet),
-            ),
-            None => {
-                buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), None));
-                buf.push('\n');
-            }
-        }
-        if !out.print(&buf) {
-            break;
-        }
-    }
-    out.finish("dlx sudoku generate", exit::FOUND)
 }
 
 /// One puzzle answered.

@@ -24,14 +24,14 @@
 //! order.
 
 use super::grid::Grid;
+use super::rules::{Rules, RulesMatrix};
 use super::{Answer, Limits, SudokuSolver};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::dlx::{
-    Branching, Budget, Config, Cut, EngineError, EngineKind, Matrix, MatrixBuilder, OptionId,
-    Solver, Step,
+    Branching, Budget, Config, Cut, EngineError, EngineKind, Matrix, OptionId, Solver, Step,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -44,39 +44,21 @@ use crate::dlx::{
 /// lookahead tens of thousands. Starting over wastes at most this many nodes.
 pub const LOOKAHEAD_AFTER: u64 = 100_000;
 
-/// The exact-cover matrix of the empty grid of one size.
+/// The exact-cover matrix of the empty grid of one size: the classic
+/// rules of [`Rules::boxes`] with square boxes, the same mapping the
+/// variants use, so classic Sudoku and its variants are one code.
 #[derive(Debug)]
 pub struct SudokuMatrix {
     box_side: usize,
-    matrix: Matrix,
+    cover: RulesMatrix,
 }
 
 impl SudokuMatrix {
     /// Builds the matrix for box side `b` (see [`super::grid::BOX_SIDES`]).
     pub fn new(box_side: usize) -> Option<SudokuMatrix> {
         Grid::empty(box_side)?;
-        let n = box_side * box_side;
-        let nn = n * n;
-        let mut b = MatrixBuilder::new();
-        let first = b.primary_items(4 * nn).ok()?;
-        debug_assert_eq!(first.as_usize(), 0);
-        let item = |k: usize| crate::dlx::ItemId::must(k);
-        for r in 0..n {
-            for c in 0..n {
-                let x = (r / box_side) * box_side + c / box_side;
-                for d in 0..n {
-                    b.option(&[
-                        item(r * n + c),
-                        item(nn + r * n + d),
-                        item(2 * nn + c * n + d),
-                        item(3 * nn + x * n + d),
-                    ])
-                    .ok()?;
-                }
-            }
-        }
-        let matrix = b.build().ok()?;
-        Some(SudokuMatrix { box_side, matrix })
+        let cover = Rules::boxes(box_side, box_side).ok()?.matrix().ok()?;
+        Some(SudokuMatrix { box_side, cover })
     }
 
     /// The box side this matrix is for.
@@ -86,29 +68,30 @@ impl SudokuMatrix {
 
     /// The exact-cover matrix itself.
     pub fn matrix(&self) -> &Matrix {
-        &self.matrix
+        self.cover.matrix()
+    }
+
+    /// The same matrix with its rules: what the variants' code takes.
+    pub fn rules_matrix(&self) -> &RulesMatrix {
+        &self.cover
     }
 
     /// The option placing digit `d` (1-based) at (r, c).
     pub fn option(&self, r: usize, c: usize, d: u8) -> OptionId {
         let n = self.box_side * self.box_side;
-        self.cell_option(r * n + c, d)
-    }
-
-    /// The option placing digit `d` (1-based) in cell `k` (row-major).
-    fn cell_option(&self, k: usize, d: u8) -> OptionId {
-        OptionId::must(k * self.box_side * self.box_side + d as usize - 1)
+        self.cover.option(r * n + c, d)
     }
 }
 
-/// The DLX Sudoku solver for one grid size, over a shared [`SudokuMatrix`]:
+/// The DLX Sudoku solver for one rule set, over a shared [`SudokuMatrix`]
+/// (classic) or [`RulesMatrix`] (any rules):
 /// a [`Solver`] of the library's choice for the rule (first-forced by
 /// default: the masks engine),
 /// and, made the first time a puzzle needs it, a second one with
 /// [`Branching::Lookahead`].
 #[derive(Debug)]
 pub struct DlxSudoku<'m> {
-    cover: &'m SudokuMatrix,
+    cover: &'m RulesMatrix,
     config: Config,
     solver: Solver<'m>,
     /// The lookahead solver, once needed (the same as `solver` when the
@@ -128,7 +111,14 @@ const LOOKAHEAD_CHUNK: u64 = 32;
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`, first-forced, by the library's engine.
     pub fn new(cover: &'m SudokuMatrix) -> Self {
-        let solver = Solver::with_rule(&cover.matrix, Branching::FirstForced);
+        DlxSudoku::on_rules(cover.rules_matrix())
+    }
+
+    /// A solver over the matrix of any rule set (variants), first-forced,
+    /// by the library's engine; its puzzles are solved by
+    /// [`solve_cells`](Self::solve_cells).
+    pub fn on_rules(cover: &'m RulesMatrix) -> Self {
+        let solver = Solver::with_rule(cover.matrix(), Branching::FirstForced);
         DlxSudoku::over(
             cover,
             Config::new().branching(Branching::FirstForced),
@@ -137,13 +127,13 @@ impl<'m> DlxSudoku<'m> {
     }
 
     /// The solver over `cover` that `config` asked for.
-    fn over(cover: &'m SudokuMatrix, config: Config, solver: Solver<'m>) -> Self {
+    fn over(cover: &'m RulesMatrix, config: Config, solver: Solver<'m>) -> Self {
         DlxSudoku {
             cover,
             config,
             solver,
             look: None,
-            givens: Vec::with_capacity(cover.matrix.primary_count()),
+            givens: Vec::with_capacity(cover.matrix().primary_count()),
             lookahead_after: Some(LOOKAHEAD_AFTER),
         }
     }
@@ -151,13 +141,14 @@ impl<'m> DlxSudoku<'m> {
     /// A solver over `cover` as `config` asks (an engine, a rule), or why
     /// the engine cannot take this size or rule.
     pub fn with_config(cover: &'m SudokuMatrix, config: Config) -> Result<Self, EngineError> {
-        let solver = Solver::with_config(&cover.matrix, config)?;
-        Ok(DlxSudoku::over(cover, config, solver))
+        DlxSudoku::for_rules(cover.rules_matrix(), config)
     }
 
-    /// The box side this solver handles.
-    pub fn box_side(&self) -> usize {
-        self.cover.box_side
+    /// A solver over the matrix of any rule set (variants), as `config`
+    /// asks; its puzzles are solved by [`solve_cells`](Self::solve_cells).
+    pub fn for_rules(cover: &'m RulesMatrix, config: Config) -> Result<Self, EngineError> {
+        let solver = Solver::with_config(cover.matrix(), config)?;
+        Ok(DlxSudoku::over(cover, config, solver))
     }
 
     /// The engine of the configured search.
@@ -171,7 +162,7 @@ impl<'m> DlxSudoku<'m> {
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
         *self = DlxSudoku {
             lookahead_after: self.lookahead_after,
-            ..Self::with_config(self.cover, self.config.branching(branching))?
+            ..Self::for_rules(self.cover, self.config.branching(branching))?
         };
         Ok(())
     }
@@ -185,17 +176,47 @@ impl<'m> DlxSudoku<'m> {
     }
 }
 
-/// Writes the placements of `options` (of the matrix for box side `b`)
-/// into `out`.
-fn place(b: usize, options: impl IntoIterator<Item = OptionId>, out: &mut Grid) {
+/// Writes the placements of `options` (of a matrix for side `n`) into
+/// `out`, row-major; options past the cells' (killer cages' digit sets)
+/// place nothing.
+fn place(n: usize, options: impl IntoIterator<Item = OptionId>, out: &mut [u8]) {
     // One 32-bit division per option (options are cell-major, n per cell):
     // a solution is written once per puzzle, and 64-bit divisions by a
     // variable showed in the profile of easy puzzles.
-    let n = (b * b) as u32;
+    let n = n as u32;
     for o in options {
         let k = o.as_usize() as u32;
-        let cell = k / n;
-        out.set_cell(cell as usize, (k - cell * n + 1) as u8);
+        let cell = (k / n) as usize;
+        if let Some(slot) = out.get_mut(cell) {
+            *slot = (k % n + 1) as u8;
+        }
+    }
+}
+
+/// Where a search writes its first solution: a [`Grid`], or row-major cells
+/// of any side. Made the right size when the first solution is written, so
+/// it is left alone when there is none.
+pub trait Cells {
+    /// The `n²` cells to write, resized for side `n` if need be.
+    fn cells_for(&mut self, n: usize) -> &mut [u8];
+}
+
+impl Cells for Grid {
+    fn cells_for(&mut self, n: usize) -> &mut [u8] {
+        if self.side() != n {
+            let b = (1..=n).find(|b| b * b == n).unwrap_or(0);
+            if let Some(g) = Grid::empty(b) {
+                *self = g;
+            }
+        }
+        self.cells_mut()
+    }
+}
+
+impl Cells for Vec<u8> {
+    fn cells_for(&mut self, n: usize) -> &mut [u8] {
+        self.resize(n * n, 0);
+        self
     }
 }
 
@@ -204,7 +225,7 @@ trait Search {
     fn set_budget(&mut self, budget: Budget);
     fn next_solution(&mut self) -> Step;
     fn nodes(&self) -> u64;
-    fn write_solution(&self, box_side: usize, out: &mut Grid);
+    fn write_solution(&self, n: usize, out: &mut [u8]);
 }
 
 macro_rules! search {
@@ -219,8 +240,8 @@ macro_rules! search {
             fn nodes(&self) -> u64 {
                 self.stats().nodes
             }
-            fn write_solution(&self, box_side: usize, out: &mut Grid) {
-                place(box_side, self.solution(), out);
+            fn write_solution(&self, n: usize, out: &mut [u8]) {
+                place(n, self.solution(), out);
             }
         }
     };
@@ -236,18 +257,18 @@ enum Drive {
     Switch,
 }
 
-/// Runs a search (givens preselected) for `puzzle`, adding solutions to
+/// Runs a search (givens preselected) for a puzzle of side `n`, adding solutions to
 /// `answer` up to the limit, the first written to `solution`. Looks at the
 /// clock every `chunk` nodes when there is a deadline, and stops with
 /// [`Drive::Switch`] after `switch_after` nodes without a new solution.
 fn drive(
     s: &mut impl Search,
-    puzzle: &Grid,
+    n: usize,
     limits: &Limits,
     chunk: u64,
     switch_after: Option<u64>,
     answer: &mut Answer,
-    solution: &mut Grid,
+    solution: &mut impl Cells,
 ) -> Drive {
     let phase_start = s.nodes();
     // When the latest solution was found (or the search began): a search
@@ -274,11 +295,8 @@ fn drive(
                 last_found = s.nodes();
                 answer.solutions += 1;
                 if answer.solutions == 1 {
-                    if solution.box_side() != puzzle.box_side() {
-                        *solution = puzzle.clone();
-                    }
                     // Every cell is written: givens are preselected options.
-                    s.write_solution(puzzle.box_side(), solution);
+                    s.write_solution(n, solution.cells_for(n));
                 }
                 if answer.solutions >= limits.solutions {
                     return Drive::Done;
@@ -305,20 +323,31 @@ fn drive(
     }
 }
 
-impl SudokuSolver for DlxSudoku<'_> {
-    fn name(&self) -> &'static str {
-        "dlx"
-    }
-
-    fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
+impl DlxSudoku<'_> {
+    /// Solves the puzzle `givens` (row-major, 0 for an empty cell, the
+    /// side of this solver's rules), counting solutions up to
+    /// `limits.solutions` and writing the first into `solution` (left alone
+    /// when there is none). Givens of the wrong size or past n, or that
+    /// clash, have no solution.
+    pub fn solve_cells(
+        &mut self,
+        givens: &[u8],
+        limits: &Limits,
+        solution: &mut impl Cells,
+    ) -> Answer {
         let mut answer = Answer::default();
-        if puzzle.box_side() != self.cover.box_side || limits.solutions == 0 {
+        let n = self.cover.rules().side();
+        if limits.solutions == 0 {
+            return answer;
+        }
+        if givens.len() != n * n || givens.iter().any(|&d| d as usize > n) {
+            answer.complete = true;
             return answer;
         }
         self.givens.clear();
-        for (k, &d) in puzzle.cells().iter().enumerate() {
+        for (k, &d) in givens.iter().enumerate() {
             if d != 0 {
-                self.givens.push(self.cover.cell_option(k, d));
+                self.givens.push(self.cover.option(k, d));
             }
         }
         let looking = self.solver.branching() == Branching::Lookahead;
@@ -334,15 +363,7 @@ impl SudokuSolver for DlxSudoku<'_> {
             DEADLINE_CHUNK
         };
         let s = &mut self.solver;
-        let d = drive(
-            s,
-            puzzle,
-            limits,
-            chunk,
-            switch_after,
-            &mut answer,
-            solution,
-        );
+        let d = drive(s, n, limits, chunk, switch_after, &mut answer, solution);
         answer.nodes = s.stats().nodes;
         if d == Drive::Done {
             return answer;
@@ -354,7 +375,7 @@ impl SudokuSolver for DlxSudoku<'_> {
             Some(look) => look,
             None => self
                 .look
-                .insert(Solver::with_rule(&self.cover.matrix, Branching::Lookahead)),
+                .insert(Solver::with_rule(self.cover.matrix(), Branching::Lookahead)),
         };
         if look.preselect_all(&self.givens).is_err() {
             answer.complete = true;
@@ -364,7 +385,7 @@ impl SudokuSolver for DlxSudoku<'_> {
         answer.solutions = 0;
         drive(
             look,
-            puzzle,
+            n,
             limits,
             LOOKAHEAD_CHUNK,
             None,
@@ -376,6 +397,19 @@ impl SudokuSolver for DlxSudoku<'_> {
         }
         answer.nodes = nodes + look.stats().nodes;
         answer
+    }
+}
+
+impl SudokuSolver for DlxSudoku<'_> {
+    fn name(&self) -> &'static str {
+        "dlx"
+    }
+
+    fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
+        if puzzle.side() != self.cover.rules().side() {
+            return Answer::default();
+        }
+        self.solve_cells(puzzle.cells(), limits, solution)
     }
 }
 
@@ -415,7 +449,7 @@ pub fn solve_on_threads(
     } else {
         Branching::FirstForced
     };
-    let Ok(mut splitter) = Solver::with_config(&cover.matrix, Config::new().branching(branching))
+    let Ok(mut splitter) = Solver::with_config(cover.matrix(), Config::new().branching(branching))
     else {
         return answer;
     };
@@ -431,7 +465,7 @@ pub fn solve_on_threads(
         if out.box_side() != puzzle.box_side() {
             *out = puzzle.clone();
         }
-        place(cover.box_side, options.iter().copied(), out);
+        place(n, options.iter().copied(), out.cells_mut());
     };
     // Each subtree's answer and, when it has one, its first solution.
     let results: Vec<Mutex<Option<Subtree>>> =

@@ -264,13 +264,7 @@ pub fn read(text: &str) -> Result<Puzzle, FpuzzlesError> {
     }
     if flag("disjointgroups") {
         // The cells at one place in every default box.
-        for place in 0..n {
-            let (pr, pc) = (place / w, place % w);
-            let group: Vec<usize> = (0..n)
-                .map(|b| ((b / (n / w)) * h + pr) * n + (b % (n / w)) * w + pc)
-                .collect();
-            rules = rules.extra_region(&group)?;
-        }
+        rules = rules.disjoint_groups(h, w)?;
     }
     for entry in json
         .get("extraregion")
@@ -310,8 +304,27 @@ pub fn read(text: &str) -> Result<Puzzle, FpuzzlesError> {
 
 /// A classic grid as f-puzzles JSON: `size` and `grid`, the `givens`
 /// (row-major, 0 for empty) marked given, and `solution`'s digits, when
-/// there is one, entered in the other cells.
+/// there is one, entered in the other cells. Boxes are f-puzzles' default.
 pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
+    let h = default_box_rows(side);
+    match Rules::boxes(h, side / h.max(1)) {
+        Ok(rules) => write_rules(&rules, givens, solution),
+        Err(_) => String::from("{}"),
+    }
+}
+
+/// A puzzle of any rules as f-puzzles JSON, loadable into the tool: the
+/// grid as [`write`] writes it, each cell's `region` where the regions are
+/// not f-puzzles' default boxes, `diagonal-` / `diagonal+` for the main
+/// diagonals among the extra regions and `extraregion` for the others,
+/// `antiking`, `antiknight`, `nonconsecutive`, and `killercage` with each
+/// sum as text (f-puzzles' own form).
+pub fn write_rules(rules: &Rules, givens: &[u8], solution: Option<&[u8]>) -> String {
+    let side = rules.side();
+    let name = |k: usize| Value::from(format!("R{}C{}", k / side + 1, k % side + 1));
+    let h = default_box_rows(side);
+    let default = Rules::boxes(h, side / h.max(1)).ok();
+    let jigsaw = default.as_ref().map(Rules::regions) != Some(rules.regions());
     let rows: Vec<Value> = (0..side)
         .map(|r| {
             let cells: Vec<Value> = (0..side)
@@ -328,6 +341,9 @@ pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
                         }
                         _ => {}
                     }
+                    if jigsaw {
+                        cell.insert("region".into(), Value::from(rules.regions()[k]));
+                    }
                     Value::Object(cell)
                 })
                 .collect();
@@ -337,6 +353,50 @@ pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
     let mut json = Map::new();
     json.insert("size".into(), Value::from(side));
     json.insert("grid".into(), Value::Array(rows));
+    let down: Vec<usize> = (0..side).map(|i| i * side + i).collect();
+    let up: Vec<usize> = (0..side).map(|i| (side - 1 - i) * side + i).collect();
+    let mut extra = Vec::new();
+    for region in rules.extra_regions() {
+        if *region == down && !json.contains_key("diagonal-") {
+            json.insert("diagonal-".into(), Value::Bool(true));
+        } else if *region == up && !json.contains_key("diagonal+") {
+            json.insert("diagonal+".into(), Value::Bool(true));
+        } else {
+            let cells = region.iter().map(|&k| name(k)).collect();
+            let mut entry = Map::new();
+            entry.insert("cells".into(), Value::Array(cells));
+            extra.push(Value::Object(entry));
+        }
+    }
+    let flags = [
+        ("antiking", rules.has_anti_king()),
+        ("antiknight", rules.has_anti_knight()),
+        ("nonconsecutive", rules.has_non_consecutive()),
+    ];
+    for (key, on) in flags {
+        if on {
+            json.insert(key.into(), Value::Bool(true));
+        }
+    }
+    if !extra.is_empty() {
+        json.insert("extraregion".into(), Value::Array(extra));
+    }
+    let cages: Vec<Value> = rules
+        .cages()
+        .iter()
+        .map(|cage| {
+            let mut entry = Map::new();
+            let cells = cage.cells.iter().map(|&k| name(k)).collect();
+            entry.insert("cells".into(), Value::Array(cells));
+            if let Some(sum) = cage.sum {
+                entry.insert("value".into(), Value::from(sum.to_string()));
+            }
+            Value::Object(entry)
+        })
+        .collect();
+    if !cages.is_empty() {
+        json.insert("killercage".into(), Value::Array(cages));
+    }
     Value::Object(json).to_string()
 }
 
@@ -409,6 +469,37 @@ mod tests {
             read(&super::write(4, &givens, None)).unwrap().givens,
             givens
         );
+    }
+
+    #[test]
+    fn every_rule_written_reads_back() {
+        use crate::sudoku::generate::variant::{Variant, VariantGenerator};
+        let mut g = VariantGenerator::new(2, 3, &Variant::ALL[..2], 1).unwrap();
+        let jigsaw_x = g.puzzle().unwrap();
+        let mut g = VariantGenerator::new(2, 3, &[Variant::AntiKing, Variant::Killer], 1).unwrap();
+        let king_killer = g.puzzle().unwrap();
+        let mut g = VariantGenerator::new(2, 3, &[Variant::NonConsecutive], 1).unwrap();
+        let non_consecutive = g.puzzle().unwrap();
+        let mut g = VariantGenerator::new(2, 3, &[Variant::AntiKnight], 1).unwrap();
+        let knight = g.puzzle().unwrap();
+        let windows = Rules::boxes(2, 2)
+            .unwrap()
+            .extra_region(&[5, 6, 9, 10])
+            .unwrap()
+            .cage(&[0, 1], None)
+            .unwrap();
+        for (rules, givens) in [
+            (jigsaw_x.rules, jigsaw_x.givens),
+            (king_killer.rules, king_killer.givens),
+            (non_consecutive.rules, non_consecutive.givens),
+            (knight.rules, knight.givens),
+            (windows, vec![0; 16]),
+        ] {
+            let text = super::write_rules(&rules, &givens, None);
+            let back = read(&text).unwrap();
+            assert_eq!(back.rules, rules, "{text}");
+            assert_eq!(back.givens, givens);
+        }
     }
 
     #[test]

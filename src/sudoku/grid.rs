@@ -105,6 +105,11 @@ impl Grid {
         &self.cells
     }
 
+    /// The cells to write, for the solvers (values stay `0..=n`).
+    pub(crate) fn cells_mut(&mut self) -> &mut [u8] {
+        &mut self.cells
+    }
+
     /// The cell at row `r`, column `c` (0 when empty).
     pub fn get(&self, r: usize, c: usize) -> u8 {
         self.cells[r * self.side() + c]

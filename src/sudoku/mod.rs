@@ -30,6 +30,7 @@ pub mod fpuzzles;
 pub mod generate;
 pub mod grid;
 pub mod lzstring;
+pub mod rule_line;
 pub mod rules;
 
 pub use cover::{solve_on_threads, DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD};

@@ -50,7 +50,8 @@
 
 use std::fmt;
 
-use crate::dlx::{Branching, BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId, Solver};
+use crate::dlx::{BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId};
+use crate::sudoku::{DlxSudoku, Limits};
 
 /// The largest side: digits are `u8`, and a 64×64 grid is the largest any
 /// format here writes.
@@ -258,6 +259,48 @@ impl Rules {
         r
     }
 
+    /// Adds windoku's windows: for a side n = b², the (b−1)² b×b windows
+    /// one cell in from the boxes' edges (four on 9×9, at rows and columns
+    /// 2–4 and 6–8). A side that is not a square is an error.
+    pub fn windoku(self) -> Result<Rules, RulesError> {
+        let n = self.side;
+        let Some(b) = (1..=n).find(|b| b * b == n) else {
+            return Err(RulesError::Shape {
+                rule: "windoku",
+                why: format!("windows need a side that is a square, not {n}"),
+            });
+        };
+        let mut r = self;
+        for wr in 0..b - 1 {
+            for wc in 0..b - 1 {
+                let (r0, c0) = (1 + wr * (b + 1), 1 + wc * (b + 1));
+                let window: Vec<usize> = (0..n).map(|i| (r0 + i / b) * n + c0 + i % b).collect();
+                r = r.extra_region(&window)?;
+            }
+        }
+        Ok(r)
+    }
+
+    /// Adds disjoint groups: the cells at one place in every box of
+    /// `rows × cols` (n groups). Boxes that do not tile the grid are an
+    /// error.
+    pub fn disjoint_groups(self, rows: usize, cols: usize) -> Result<Rules, RulesError> {
+        let n = self.side;
+        if rows * cols != n {
+            return Err(RulesError::Boxes { rows, cols });
+        }
+        let per_row = n / cols;
+        let mut r = self;
+        for place in 0..n {
+            let (pr, pc) = (place / cols, place % cols);
+            let group: Vec<usize> = (0..n)
+                .map(|x| ((x / per_row) * rows + pr) * n + (x % per_row) * cols + pc)
+                .collect();
+            r = r.extra_region(&group)?;
+        }
+        Ok(r)
+    }
+
     /// No two cells a king's move apart hold the same digit.
     pub fn anti_king(mut self) -> Rules {
         self.anti_king = true;
@@ -298,6 +341,21 @@ impl Rules {
     /// The extra regions, in the order given.
     pub fn extra_regions(&self) -> &[Vec<usize>] {
         &self.extra
+    }
+
+    /// Whether cells a king's move apart differ.
+    pub fn has_anti_king(&self) -> bool {
+        self.anti_king
+    }
+
+    /// Whether cells a knight's move apart differ.
+    pub fn has_anti_knight(&self) -> bool {
+        self.anti_knight
+    }
+
+    /// Whether orthogonal neighbours hold no consecutive digits.
+    pub fn has_non_consecutive(&self) -> bool {
+        self.non_consecutive
     }
 
     /// The killer cages, in the order given.
@@ -534,44 +592,14 @@ impl RulesMatrix {
     /// empty cell) up to `limit`, and returns the first. Givens that clash
     /// (or a digit past n) have no solution.
     pub fn count(&self, givens: &[u8], limit: u64) -> (Count, Option<Vec<u8>>) {
-        let none = Count {
-            solutions: 0,
-            complete: true,
+        let mut s = DlxSudoku::on_rules(self);
+        let mut first = Vec::new();
+        let answer = s.solve_cells(givens, &Limits::count_to(limit), &mut first);
+        let count = Count {
+            solutions: answer.solutions,
+            complete: answer.complete,
         };
-        let n = self.rules.side;
-        if givens.len() != n * n || givens.iter().any(|&d| d as usize > n) {
-            return (none, None);
-        }
-        let mut s = Solver::with_rule(&self.matrix, Branching::FirstForced);
-        for (k, &d) in givens.iter().enumerate() {
-            if d != 0 && s.preselect(self.option(k, d)).is_err() {
-                return (none, None);
-            }
-        }
-        let mut first = None;
-        let mut solutions = 0;
-        let complete = loop {
-            if solutions >= limit {
-                break false;
-            }
-            match s.next_solution() {
-                crate::dlx::Step::Solution => {
-                    solutions += 1;
-                    if first.is_none() {
-                        first = Some(self.grid_of(s.solution()));
-                    }
-                }
-                crate::dlx::Step::Exhausted => break true,
-                crate::dlx::Step::Budget => break false,
-            }
-        };
-        (
-            Count {
-                solutions,
-                complete,
-            },
-            first,
-        )
+        (count, (answer.solutions > 0).then_some(first))
     }
 }
 

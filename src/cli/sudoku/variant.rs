@@ -1,10 +1,13 @@
-//! Variant puzzles on `dlx sudoku solve`, `count` and `check`: f-puzzles'
-//! JSON, links and compressed strings, one puzzle a line (`--format
-//! fpuzzles`, or detected when an input starts with `{` or a link). Each
-//! puzzle's rules become a matrix (`dlx::sudoku::rules`), built once for a
-//! run of puzzles with the same rules; the givens are preselected and the
-//! core searches. Answers as for classic puzzles: the solution as a line
-//! (`--output-format fpuzzles`: the JSON with the solution entered), the
+//! Variant puzzles on `dlx sudoku solve`, `count` and `check`, one puzzle a
+//! line: f-puzzles' JSON, links and compressed strings (`--format
+//! fpuzzles`, or detected when an input starts with `{` or a link), and the
+//! plain-text form, a grid line followed by rule words
+//! (`dlx::sudoku::rule_line`; `--format variant`, or detected by its
+//! words). Each puzzle's rules become a matrix (`dlx::sudoku::rules`),
+//! built once with its solver for a run of puzzles with the same rules;
+//! the givens are preselected and the core searches. Answers as for
+//! classic puzzles: the solution as a line (`--output-format fpuzzles`:
+//! the JSON with the solution entered; `variant`: the text form), the
 //! count, or unique/multiple/none/invalid/timeout; `--json` one object a
 //! puzzle.
 //!
@@ -21,21 +24,22 @@
 use std::io::BufRead;
 use std::time::Instant;
 
-use super::super::deadline::Deadline;
 use super::super::output::Output;
 use super::super::{exit, json};
 use super::{CommonArgs, FormatArg, Mode, SolverArg, Totals};
 use dlx::sudoku::fpuzzles::{self, Puzzle};
+use dlx::sudoku::rule_line;
 use dlx::sudoku::rules::{Rules, RulesMatrix};
-use dlx::sudoku::{Alphabet, Answer, Status};
-use dlx::{Branching, Budget, Config, Solver, Step};
+use dlx::sudoku::{Alphabet, Answer, DlxSudoku, Limits, Status};
+use dlx::Config;
 
-/// Whether `input` is read as f-puzzles: `--format fpuzzles`, or no format
-/// named and its first byte (after a byte-order mark and white space, in
-/// the first buffer) is `{`, or its first line is a link to a puzzle.
+/// Whether `input` is read as variants: `--format fpuzzles` or `variant`,
+/// or no format named and its first byte (after a byte-order mark and white
+/// space, in the first buffer) is `{`, or its first line is a link to a
+/// puzzle or a grid followed by rule words.
 pub(super) fn wanted(args: &CommonArgs, input: &mut dyn BufRead) -> bool {
     match args.format {
-        Some(FormatArg::Fpuzzles) => return true,
+        Some(FormatArg::Fpuzzles | FormatArg::Variant) => return true,
         Some(_) => return false,
         None => {}
     }
@@ -55,129 +59,82 @@ pub(super) fn wanted(args: &CommonArgs, input: &mut dyn BufRead) -> bool {
     let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
     first.first() == Some(&b'{')
         || (line.starts_with(b"http") && (has(b"load=") || has(b"fpuzzles")))
+        || std::str::from_utf8(line).is_ok_and(rule_line::looks_like)
 }
 
 /// Why these flags cannot run on variant puzzles, if they cannot.
 pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
     if args.solver != SolverArg::Dlx {
-        return Some("the backtracking baselines take classic grids only, not f-puzzles");
+        return Some("the backtracking baselines take classic grids only, not variants");
     }
     if args.jobs.is_some_and(|j| j > 1) {
         return Some(
-            "f-puzzles puzzles are solved one at a time: --jobs above 1 is for classic grids",
+            "variant puzzles are solved one at a time: --jobs above 1 is for classic grids",
         );
     }
-    if args
-        .output_format
-        .is_some_and(|f| !matches!(f, FormatArg::Line | FormatArg::Fpuzzles))
-    {
-        return Some("f-puzzles puzzles are written as a line or as f-puzzles JSON");
+    if args.output_format.is_some_and(|f| {
+        !matches!(
+            f,
+            FormatArg::Line | FormatArg::Fpuzzles | FormatArg::Variant
+        )
+    }) {
+        return Some("variant puzzles are written as a line, as f-puzzles JSON or as variant text");
     }
     None
 }
 
-/// The matrix of the last rules seen, kept while puzzles share them.
+/// The matrix of the last rules seen, kept while puzzles share them (and
+/// from one input to the next).
 #[derive(Default)]
 pub(super) struct Cache {
     matrix: Option<RulesMatrix>,
 }
 
-impl Cache {
-    fn matrix(&mut self, rules: &Rules) -> Result<&RulesMatrix, String> {
-        if self.matrix.as_ref().is_none_or(|m| m.rules() != rules) {
-            self.matrix = Some(rules.matrix().map_err(|e| e.to_string())?);
-        }
-        self.matrix.as_ref().ok_or_else(|| "no matrix".to_string())
+/// The solver's configuration from the flags: the engine and rule named
+/// (first-forced by default), the switch to lookahead.
+fn config(args: &CommonArgs) -> (Config, Option<u64>) {
+    let mut config = Config::new().branching(args.rule());
+    if let Some(kind) = args.engine.kind() {
+        config = config.engine(kind);
     }
+    let after = args
+        .lookahead_after
+        .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0);
+    (config, after)
+}
+
+/// A variant puzzle read: its rules and givens, and the f-puzzles JSON it
+/// came as, if it did (a solution is written back into it).
+struct Read {
+    rules: Rules,
+    givens: Vec<u8>,
+    fpuzzles: Option<Puzzle>,
+}
+
+/// Reads one line as the format named, else f-puzzles when it starts with
+/// `{` or a link, else the text form.
+fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String> {
+    let json = text.starts_with('{') || text.starts_with("http");
+    if format == Some(FormatArg::Fpuzzles) || (format.is_none() && json) {
+        let p = fpuzzles::read_pasted(text).map_err(|e| e.to_string())?;
+        return Ok(Read {
+            rules: p.rules.clone(),
+            givens: p.givens.clone(),
+            fpuzzles: Some(p),
+        });
+    }
+    let (rules, givens) = rule_line::read(text).map_err(|e| e.to_string())?;
+    Ok(Read {
+        rules,
+        givens,
+        fpuzzles: None,
+    })
 }
 
 /// One puzzle's answer: what the search found and the first solution.
 struct Solved {
     answer: Answer,
     solution: Option<Vec<u8>>,
-}
-
-/// Searches `puzzle` up to `limit` solutions within `--timeout`, by the
-/// engine and rule the flags name (first-forced by default), starting over
-/// with lookahead after `--lookahead-after` nodes without a new solution.
-fn solve(
-    matrix: &RulesMatrix,
-    puzzle: &Puzzle,
-    limit: u64,
-    args: &CommonArgs,
-) -> Result<Solved, String> {
-    let at = (!args.timeout.is_zero()).then(|| Instant::now() + args.timeout);
-    let after = args
-        .lookahead_after
-        .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0)
-        .filter(|_| args.rule() != Branching::Lookahead);
-    let mut config = Config::new().branching(args.rule());
-    if let Some(kind) = args.engine.kind() {
-        config = config.engine(kind);
-    }
-    if let Some(solved) = search(matrix, puzzle, limit, config, at, after)? {
-        return Ok(solved);
-    }
-    // Started over: the nodes of the first search count too.
-    let lookahead = Config::new().branching(Branching::Lookahead);
-    let mut solved = search(matrix, puzzle, limit, lookahead, at, None)?
-        .ok_or_else(|| "the lookahead search stopped without an answer".to_string())?;
-    solved.answer.nodes += after.unwrap_or(0);
-    Ok(solved)
-}
-
-/// One search by `config`; `None` when `switch_after` nodes went by
-/// without a new solution (the caller starts over with lookahead).
-fn search(
-    matrix: &RulesMatrix,
-    puzzle: &Puzzle,
-    limit: u64,
-    config: Config,
-    at: Option<Instant>,
-    switch_after: Option<u64>,
-) -> Result<Option<Solved>, String> {
-    let mut s = Solver::with_config(matrix.matrix(), config).map_err(|e| e.to_string())?;
-    let mut answer = Answer::default();
-    for (k, &d) in puzzle.givens.iter().enumerate() {
-        if d != 0 && s.preselect(matrix.option(k, d)).is_err() {
-            // Givens that clash: no solution.
-            answer.complete = true;
-            return Ok(Some(Solved {
-                answer,
-                solution: None,
-            }));
-        }
-    }
-    let switch = |last_found: u64| Budget {
-        nodes: switch_after.map(|n| last_found.saturating_add(n)),
-        updates: None,
-    };
-    let mut deadline = Deadline::until(&mut s, switch(0), at);
-    let mut solution = None;
-    while answer.solutions < limit {
-        match deadline.next(&mut s) {
-            Step::Solution => {
-                answer.solutions += 1;
-                if solution.is_none() {
-                    solution = Some(matrix.grid_of(s.solution()));
-                }
-                let found_at = deadline.nodes(&s);
-                deadline.set_budget(switch(found_at));
-            }
-            Step::Exhausted => {
-                answer.complete = true;
-                break;
-            }
-            Step::Budget if deadline.timed_out() => {
-                answer.timed_out = true;
-                break;
-            }
-            // `switch_after` nodes without a new solution.
-            Step::Budget => return Ok(None),
-        }
-    }
-    answer.nodes = s.stats().nodes;
-    Ok(Some(Solved { answer, solution }))
 }
 
 /// Answers every puzzle of `input` (one a line) into `out`; returns the
@@ -197,6 +154,12 @@ pub(super) fn answer_input(
         eprintln!("dlx sudoku: {name}: {why}");
         return exit::BAD_INPUT;
     }
+    let (config, after) = config(args);
+    let limits = || Limits {
+        solutions: limit,
+        deadline: (!args.timeout.is_zero()).then(|| Instant::now() + args.timeout),
+    };
+    let mut solver: Option<Result<DlxSudoku, String>> = None;
     let mut code = exit::FOUND;
     let mut index = 0u64;
     for (n, line) in input.lines().enumerate() {
@@ -220,11 +183,41 @@ pub(super) fn answer_input(
                 n + 1
             )
         };
-        let read = fpuzzles::read_pasted(text).map_err(|e| e.to_string());
-        let solved = read.as_ref().map_err(Clone::clone).and_then(|p| {
-            let m = cache.matrix(&p.rules)?;
-            solve(m, p, limit, args)
-        });
+        let read = read(text, args.format);
+        let solved = match &read {
+            Err(e) => Err(e.clone()),
+            Ok(p) => {
+                if cache.matrix.as_ref().is_none_or(|m| m.rules() != &p.rules) {
+                    // New rules: a new matrix and its solver, the old ones
+                    // dropped first.
+                    solver = None;
+                    cache.matrix = None;
+                    match p.rules.matrix() {
+                        Ok(m) => cache.matrix = Some(m),
+                        Err(e) => solver = Some(Err(e.to_string())),
+                    }
+                }
+                if let (None, Some(m)) = (&solver, &cache.matrix) {
+                    let made = DlxSudoku::for_rules(m, config).map_err(|e| e.to_string());
+                    solver = Some(made.map(|mut s| {
+                        s.set_lookahead_after(after);
+                        s
+                    }));
+                }
+                match solver.as_mut() {
+                    Some(Ok(s)) => {
+                        let mut grid = Vec::new();
+                        let answer = s.solve_cells(&p.givens, &limits(), &mut grid);
+                        Ok(Solved {
+                            answer,
+                            solution: (answer.solutions > 0).then_some(grid),
+                        })
+                    }
+                    Some(Err(e)) => Err(e.clone()),
+                    None => Err("no solver".to_string()),
+                }
+            }
+        };
         let status = match &solved {
             Err(_) => Status::Invalid,
             Ok(s) => s.answer.status(),
@@ -295,7 +288,13 @@ pub(super) fn answer_input(
                     solved.as_ref().ok().and_then(|s| s.solution.as_ref()),
                 ) {
                     (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Fpuzzles) => {
-                        p.with_solution(sol)
+                        match &p.fpuzzles {
+                            Some(json) => json.with_solution(sol),
+                            None => fpuzzles::write_rules(&p.rules, &p.givens, Some(sol)),
+                        }
+                    }
+                    (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Variant) => {
+                        rule_line::write(&p.rules, sol)
                     }
                     (Ok(_), Some(sol)) => as_line(sol),
                     // Nothing solved: echoed as it came.

@@ -1,20 +1,30 @@
-//! A puzzle generator: reproducible from a seed, any supported size, every
-//! puzzle with exactly one solution.
+//! Puzzle generators: reproducible from a seed, every puzzle with exactly
+//! one solution. This module makes classic puzzles of any supported size;
+//! [`variant`] makes variants (jigsaw, X, windoku, anti-king, anti-knight,
+//! non-consecutive, killer) over [`Rules`](super::rules::Rules); both empty
+//! cells the same way ([`remove_clues`]), one cell or one orbit of a
+//! [`Symmetry`] at a time.
 //!
 //! 1. A solved grid: the canonical pattern `(b·(r mod b) + r div b + c) mod n`
 //!    under random symmetries that keep it valid — digits relabelled, rows
 //!    permuted within bands and bands permuted, the same for columns, and a
 //!    transposition.
-//! 2. Cells are emptied in random order; an emptied cell is put back when the
-//!    puzzle would no longer be unique (DLX counts to 2). A node budget bounds
-//!    each check: a check that runs out keeps the cell, so generation never
-//!    stalls on large grids and every puzzle stays provably unique.
+//! 2. Cells are emptied in random order (whole orbits of the symmetry asked
+//!    for); an emptied cell is put back when the puzzle would no longer be
+//!    unique (DLX counts to 2). A node budget bounds each check: a check
+//!    that runs out keeps the cell, so generation never stalls on large
+//!    grids and every puzzle stays provably unique.
 //!
 //! The puzzles are *minimal* only when every check finished (always for 9×9).
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+
+pub mod symmetry;
+pub mod variant;
+
+pub use symmetry::Symmetry;
 
 use super::grid::Grid;
 use super::{DlxSudoku, SudokuMatrix};
@@ -27,6 +37,8 @@ pub struct Generator<'m> {
     rng: StdRng,
     /// Search nodes allowed for one uniqueness check.
     pub node_budget: u64,
+    /// The symmetry the givens keep (default none).
+    pub symmetry: Symmetry,
 }
 
 impl<'m> Generator<'m> {
@@ -42,6 +54,7 @@ impl<'m> Generator<'m> {
             solver,
             rng: StdRng::seed_from_u64(seed),
             node_budget: 20_000,
+            symmetry: Symmetry::None,
         }
     }
 
@@ -80,56 +93,83 @@ impl<'m> Generator<'m> {
         out
     }
 
-    /// Whether `puzzle` has exactly one solution: `Some(true)`/`Some(false)`,
-    /// or `None` when the check ran out of its node budget.
-    fn unique(&mut self, puzzle: &Grid) -> Option<bool> {
-        self.solver.reset();
-        let n = puzzle.side();
-        for (k, &d) in puzzle.cells().iter().enumerate() {
-            if d != 0
-                && self
-                    .solver
-                    .preselect(self.cover.option(k / n, k % n, d))
-                    .is_err()
-            {
-                return Some(false);
-            }
-        }
-        self.solver.set_budget(Budget {
-            nodes: Some(self.node_budget),
-            updates: None,
-        });
-        let mut found = 0;
-        loop {
-            match self.solver.next_solution() {
-                Step::Solution => {
-                    found += 1;
-                    if found == 2 {
-                        return Some(false);
-                    }
-                }
-                Step::Exhausted => return Some(found == 1),
-                Step::Budget => return None,
-            }
-        }
-    }
-
     /// A puzzle with exactly one solution.
     pub fn puzzle(&mut self) -> Grid {
         let solved = self.solved_grid();
-        let mut puzzle = solved.clone();
-        let n = puzzle.side();
-        let mut cells: Vec<usize> = (0..n * n).collect();
-        cells.shuffle(&mut self.rng);
-        for k in cells {
-            let (r, c) = (k / n, k % n);
-            let d = puzzle.get(r, c);
-            puzzle.set(r, c, 0);
-            if self.unique(&puzzle) != Some(true) {
-                puzzle.set(r, c, d);
+        let n = solved.side();
+        let orbits = self.symmetry.orbits(n);
+        let cover = self.cover.rules_matrix();
+        let budget = self.node_budget;
+        let solver = &mut self.solver;
+        let cells = remove_clues(solved.cells(), &orbits, &mut self.rng, |cells| {
+            solutions_within(solver, cover, cells, budget).map(|(found, _)| found == 1)
+        });
+        Grid::from_cells(cells).unwrap_or(solved)
+    }
+}
+
+/// Empties the orbits of `solution` (row-major cells) in random order, each
+/// put back when `unique` does not answer `Some(true)` for the grid without
+/// it (`None`: the check ran out of its budget). With one cell an orbit and
+/// a check that always finishes, the puzzle is minimal.
+pub fn remove_clues(
+    solution: &[u8],
+    orbits: &[Vec<usize>],
+    rng: &mut impl Rng,
+    mut unique: impl FnMut(&[u8]) -> Option<bool>,
+) -> Vec<u8> {
+    let mut puzzle = solution.to_vec();
+    let mut order: Vec<usize> = (0..orbits.len()).collect();
+    order.shuffle(rng);
+    for o in order {
+        let orbit = &orbits[o];
+        for &k in orbit {
+            puzzle[k] = 0;
+        }
+        if unique(&puzzle) != Some(true) {
+            for &k in orbit {
+                puzzle[k] = solution[k];
             }
         }
-        puzzle
+    }
+    puzzle
+}
+
+/// The solutions of the puzzle `givens` (side of `cover`'s rules) up to two,
+/// and the first, by `solver` (over `cover`'s matrix) within `budget`
+/// nodes: `None` when the budget ran out first. Clashing givens have none.
+pub(crate) fn solutions_within(
+    solver: &mut Solver<'_>,
+    cover: &super::rules::RulesMatrix,
+    givens: &[u8],
+    budget: u64,
+) -> Option<(u64, Option<Vec<u8>>)> {
+    solver.reset();
+    for (k, &d) in givens.iter().enumerate() {
+        if d != 0 && solver.preselect(cover.option(k, d)).is_err() {
+            return Some((0, None));
+        }
+    }
+    solver.set_budget(Budget {
+        nodes: Some(budget),
+        updates: None,
+    });
+    let mut found = 0;
+    let mut first = None;
+    loop {
+        match solver.next_solution() {
+            Step::Solution => {
+                found += 1;
+                if first.is_none() {
+                    first = Some(cover.grid_of(solver.solution()));
+                }
+                if found == 2 {
+                    return Some((found, first));
+                }
+            }
+            Step::Exhausted => return Some((found, first)),
+            Step::Budget => return None,
+        }
     }
 }
 

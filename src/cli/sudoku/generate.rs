@@ -1,0 +1,204 @@
+//! `dlx sudoku generate`: classic puzzles of box side 2 to 8, and variants
+//! (`--variant jigsaw,x,windoku,anti-king,anti-knight,non-consecutive,killer`,
+//! any together, on any grid f-puzzles makes with `--size`), every puzzle
+//! unique, the same from the same seed; `--symmetry` keeps the givens
+//! symmetric.
+//!
+//! Classic grids of square boxes go through the classic generator (its
+//! seeds give the puzzles they always gave); variants, and sizes whose
+//! boxes are not square (6×6, 8×8, 12×12), through
+//! `dlx::sudoku::generate::variant`, written as variant text (the grid
+//! line and its rule words: `line` and `variant` are the same there) or
+//! f-puzzles JSON.
+
+use clap::{Args, ValueEnum};
+
+use super::super::exit;
+use super::super::output::Output;
+use super::FormatArg;
+use dlx::sudoku::format;
+use dlx::sudoku::fpuzzles::{self, default_box_rows};
+use dlx::sudoku::generate::variant::{Variant, VariantGenerator};
+use dlx::sudoku::generate::{Generator, Symmetry};
+use dlx::sudoku::{rule_line, Alphabet};
+
+#[derive(Args, Debug)]
+pub(crate) struct GenerateArgs {
+    /// Box side: 2 (4×4), 3 (9×9), 4 (16×16), 5 (25×25), up to 8.
+    #[arg(long, default_value_t = 3, conflicts_with = "size")]
+    box_side: usize,
+    /// The grid's side, 4 to 16, with f-puzzles' boxes (6×6: 2×3, 8×8:
+    /// 2×4, 12×12: 3×4); instead of --box-side.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(4..=16))]
+    size: Option<u64>,
+    /// Variant rules, any together, comma-separated: jigsaw (random
+    /// regions), x, windoku, anti-king, anti-knight, non-consecutive,
+    /// killer (cages over the whole grid, drawn from the solution).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    variant: Vec<VariantArg>,
+    /// Symmetry of the givens: none, rot180, rot90, mirror (left-right),
+    /// diagonal (the main diagonal).
+    #[arg(long, value_enum, default_value = "none")]
+    symmetry: SymmetryArg,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 10)]
+    count: usize,
+    /// The random seed: the same seed gives the same puzzles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search nodes allowed for one uniqueness check while removing clues
+    /// (1 or more).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    node_budget: u64,
+    /// Output format (default: line; variants are written as variant text
+    /// or fpuzzles only).
+    #[arg(long, value_enum)]
+    output_format: Option<FormatArg>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum VariantArg {
+    Jigsaw,
+    X,
+    Windoku,
+    AntiKing,
+    AntiKnight,
+    NonConsecutive,
+    Killer,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Jigsaw => Variant::Jigsaw,
+            VariantArg::X => Variant::X,
+            VariantArg::Windoku => Variant::Windoku,
+            VariantArg::AntiKing => Variant::AntiKing,
+            VariantArg::AntiKnight => Variant::AntiKnight,
+            VariantArg::NonConsecutive => Variant::NonConsecutive,
+            VariantArg::Killer => Variant::Killer,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum SymmetryArg {
+    None,
+    Rot180,
+    Rot90,
+    Mirror,
+    Diagonal,
+}
+
+impl From<SymmetryArg> for Symmetry {
+    fn from(s: SymmetryArg) -> Symmetry {
+        match s {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Rot180 => Symmetry::Rot180,
+            SymmetryArg::Rot90 => Symmetry::Rot90,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+            SymmetryArg::Diagonal => Symmetry::Diagonal,
+        }
+    }
+}
+
+pub(crate) fn run(args: GenerateArgs) -> u8 {
+    let (rows, cols) = match args.size {
+        Some(n) => {
+            let n = n as usize;
+            (default_box_rows(n), n / default_box_rows(n))
+        }
+        None => (args.box_side, args.box_side),
+    };
+    if args.variant.is_empty() && rows == cols {
+        return classic(&args, rows);
+    }
+    let format = args.output_format.unwrap_or(FormatArg::Variant);
+    if !matches!(
+        format,
+        FormatArg::Line | FormatArg::Variant | FormatArg::Fpuzzles
+    ) {
+        eprintln!(
+            "dlx sudoku generate: variants and grids of {rows}×{cols} boxes are written as \
+             variant text (line) or fpuzzles"
+        );
+        return exit::BAD_INPUT;
+    }
+    let variants: Vec<Variant> = args.variant.iter().map(|&v| v.into()).collect();
+    let mut g = match VariantGenerator::new(rows, cols, &variants, args.seed) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("dlx sudoku generate: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    g.node_budget = args.node_budget;
+    g.symmetry = args.symmetry.into();
+    let mut out = Output::stdout();
+    for _ in 0..args.count {
+        let p = match g.puzzle() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("dlx sudoku generate: {e}");
+                return out.finish("dlx sudoku generate", exit::NONE);
+            }
+        };
+        let line = match format {
+            FormatArg::Fpuzzles => fpuzzles::write_rules(&p.rules, &p.givens, None),
+            _ => rule_line::write(&p.rules, &p.givens),
+        };
+        if !out.println(&line) {
+            break;
+        }
+    }
+    out.finish("dlx sudoku generate", exit::FOUND)
+}
+
+/// Classic puzzles of box side `b`, by the classic generator.
+fn classic(args: &GenerateArgs, b: usize) -> u8 {
+    let Some(cover) = dlx::sudoku::SudokuMatrix::new(b) else {
+        eprintln!("dlx sudoku generate: box side {b} is not from 2 to 8");
+        return exit::BAD_INPUT;
+    };
+    if b >= 6 && args.count > 0 {
+        // Measured on a 2-core VM (2026-11-23): 36×36 took 47 s for one
+        // puzzle; 49×49 did not finish one in 120 s.
+        eprintln!(
+            "dlx sudoku generate: {n}×{n} puzzles are slow to make: {} each on a current core \
+             (every cell emptied is a uniqueness check over the whole grid)",
+            if b == 6 {
+                "about a minute"
+            } else {
+                "many minutes"
+            },
+            n = b * b
+        );
+    }
+    let mut g = Generator::new(&cover, args.seed);
+    g.node_budget = args.node_budget;
+    g.symmetry = args.symmetry.into();
+    let alphabet = Alphabet::default_for(b * b);
+    let mut out = Output::stdout();
+    let mut buf = String::new();
+    for k in 0..args.count {
+        buf.clear();
+        let puzzle = g.puzzle();
+        match args.output_format.unwrap_or(FormatArg::Line).classic() {
+            Some(f) => format::write_answer(
+                &mut buf,
+                f,
+                k == 0,
+                k + 1,
+                format::Answer::Grid(&puzzle, alphabet),
+            ),
+            None => {
+                buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), None));
+                buf.push('\n');
+            }
+        }
+        if !out.print(&buf) {
+            break;
+        }
+    }
+    out.finish("dlx sudoku generate", exit::FOUND)
+}
