@@ -11,7 +11,7 @@
 //! line and its rule words: `line` and `variant` are the same there) or
 //! f-puzzles JSON.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::super::exit;
 use super::super::output::Output;
@@ -34,12 +34,12 @@ pub(crate) struct GenerateArgs {
     /// Variant rules, any together, comma-separated: jigsaw (random
     /// regions), x, windoku, anti-king, anti-knight, non-consecutive,
     /// killer (cages over the whole grid, drawn from the solution).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    variant: Vec<VariantArg>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_variant)]
+    variant: Vec<Variant>,
     /// Symmetry of the givens: none, rot180, rot90, mirror (left-right),
     /// diagonal (the main diagonal).
-    #[arg(long, value_enum, default_value = "none")]
-    symmetry: SymmetryArg,
+    #[arg(long, default_value = "none", value_parser = parse_symmetry)]
+    symmetry: Symmetry,
     /// How many puzzles.
     #[arg(long, default_value_t = 10)]
     count: usize,
@@ -56,50 +56,20 @@ pub(crate) struct GenerateArgs {
     output_format: Option<FormatArg>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum VariantArg {
-    Jigsaw,
-    X,
-    Windoku,
-    AntiKing,
-    AntiKnight,
-    NonConsecutive,
-    Killer,
+/// A variant by its name (`Variant::name`).
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    Variant::ALL
+        .into_iter()
+        .find(|v| v.name() == s)
+        .ok_or_else(|| format!("one of {}", Variant::ALL.map(Variant::name).join(", ")))
 }
 
-impl From<VariantArg> for Variant {
-    fn from(v: VariantArg) -> Variant {
-        match v {
-            VariantArg::Jigsaw => Variant::Jigsaw,
-            VariantArg::X => Variant::X,
-            VariantArg::Windoku => Variant::Windoku,
-            VariantArg::AntiKing => Variant::AntiKing,
-            VariantArg::AntiKnight => Variant::AntiKnight,
-            VariantArg::NonConsecutive => Variant::NonConsecutive,
-            VariantArg::Killer => Variant::Killer,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum SymmetryArg {
-    None,
-    Rot180,
-    Rot90,
-    Mirror,
-    Diagonal,
-}
-
-impl From<SymmetryArg> for Symmetry {
-    fn from(s: SymmetryArg) -> Symmetry {
-        match s {
-            SymmetryArg::None => Symmetry::None,
-            SymmetryArg::Rot180 => Symmetry::Rot180,
-            SymmetryArg::Rot90 => Symmetry::Rot90,
-            SymmetryArg::Mirror => Symmetry::Mirror,
-            SymmetryArg::Diagonal => Symmetry::Diagonal,
-        }
-    }
+/// A symmetry by its name (`Symmetry::name`).
+fn parse_symmetry(s: &str) -> Result<Symmetry, String> {
+    Symmetry::ALL
+        .into_iter()
+        .find(|v| v.name() == s)
+        .ok_or_else(|| format!("one of {}", Symmetry::ALL.map(Symmetry::name).join(", ")))
 }
 
 pub(crate) fn run(args: GenerateArgs) -> u8 {
@@ -124,8 +94,7 @@ pub(crate) fn run(args: GenerateArgs) -> u8 {
         );
         return exit::BAD_INPUT;
     }
-    let variants: Vec<Variant> = args.variant.iter().map(|&v| v.into()).collect();
-    let mut g = match VariantGenerator::new(rows, cols, &variants, args.seed) {
+    let mut g = match VariantGenerator::new(rows, cols, &args.variant, args.seed) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("dlx sudoku generate: {e}");
@@ -133,7 +102,7 @@ pub(crate) fn run(args: GenerateArgs) -> u8 {
         }
     };
     g.node_budget = args.node_budget;
-    g.symmetry = args.symmetry.into();
+    g.symmetry = args.symmetry;
     let mut out = Output::stdout();
     for _ in 0..args.count {
         let p = match g.puzzle() {
@@ -176,7 +145,7 @@ fn classic(args: &GenerateArgs, b: usize) -> u8 {
     }
     let mut g = Generator::new(&cover, args.seed);
     g.node_budget = args.node_budget;
-    g.symmetry = args.symmetry.into();
+    g.symmetry = args.symmetry;
     let alphabet = Alphabet::default_for(b * b);
     let mut out = Output::stdout();
     let mut buf = String::new();
