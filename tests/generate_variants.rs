@@ -187,3 +187,64 @@ fn the_shipped_variant_sets_are_unique_and_remade_by_their_commands() {
         }
     }
 }
+
+#[test]
+fn variants_on_several_threads_answer_as_one_and_bench_measures_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    // Every shipped variant set in one input: the rules change from line to
+    // line and from set to set, an f-puzzles line and a broken one among them.
+    let mut input = String::new();
+    for file in [
+        "generated_jigsaw_seed1.txt",
+        "generated_killer_seed1.txt",
+        "generated_x_seed1.txt",
+    ] {
+        input.push_str(&std::fs::read_to_string(dir.join(file)).unwrap());
+    }
+    let x = generate(&[
+        "--variant",
+        "x",
+        "--count",
+        "1",
+        "--output-format",
+        "fpuzzles",
+    ]);
+    input.push_str(&format!("{}\n{} thermo\n", x[0], ".".repeat(81)));
+    let answers: Vec<String> = ["1", "2", "3"]
+        .iter()
+        .map(|jobs| {
+            let out = run(&["sudoku", "check", "--jobs", jobs], input.as_bytes());
+            assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+            text(&out.stdout)
+        })
+        .collect();
+    assert_eq!(answers[0], answers[1]);
+    assert_eq!(answers[0], answers[2]);
+    let lines: Vec<&str> = answers[0].lines().collect();
+    assert_eq!(lines.len(), 62);
+    assert!(lines[..61].iter().all(|l| *l == "unique"), "{lines:?}");
+    assert!(lines[61].starts_with("invalid: "), "{}", lines[61]);
+    let killer = dir.join("generated_killer_seed1.txt");
+    let out = run(
+        &[
+            "sudoku",
+            "bench",
+            "--jobs",
+            "2",
+            "--csv",
+            killer.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.starts_with("dlx,"), "{csv}");
+    assert!(row.contains(",20,20,20,0,0,0,0,"), "{csv}");
+    assert_eq!(
+        csv.lines().count(),
+        2,
+        "the baselines take classic grids only: {csv}"
+    );
+    assert!(text(&out.stderr).contains("classic grids only"));
+}

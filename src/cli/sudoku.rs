@@ -536,7 +536,6 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     let mut last_progress = Instant::now();
     let mut first_answer = true;
     let mut buf = String::new();
-    let mut cache = variant::Cache::default();
     for file in &files {
         if !out.is_ok() {
             break;
@@ -551,16 +550,8 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             }
         };
         if variant::wanted(args, &mut input) {
-            let got = variant::answer_input(
-                input,
-                &name,
-                mode,
-                limit,
-                args,
-                &mut out,
-                &mut totals,
-                &mut cache,
-            );
+            let got =
+                variant::answer_input(input, &name, mode, limit, jobs, args, &mut out, &mut totals);
             code = exit::worse(code, got);
             continue;
         }

@@ -209,7 +209,7 @@ pub fn option_line(matrix: &Matrix, option: super::OptionId) -> String {
     line
 }
 
-/// A fingerprint of `matrix`: 64-bit FNV-1a of the text [`write`] prints.
+/// A fingerprint of `matrix`: 64-bit FNV-1a of the text [`write()`] prints.
 /// Matrices that print the same text have the same fingerprint, on every
 /// machine and version of this crate that prints it the same; it names the
 /// problem a job of a cut search belongs to (`dlx cover --split`).

@@ -314,7 +314,7 @@ pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
 }
 
 /// A puzzle of any rules as f-puzzles JSON, loadable into the tool: the
-/// grid as [`write`] writes it, each cell's `region` where the regions are
+/// grid as [`write()`] writes it, each cell's `region` where the regions are
 /// not f-puzzles' default boxes, `diagonal-` / `diagonal+` for the main
 /// diagonals among the extra regions and `extraregion` for the others,
 /// `antiking`, `antiknight`, `nonconsecutive`, and `killercage` with each

@@ -23,8 +23,8 @@
 //!   sum.
 //!
 //! A word not listed is an error naming it, never passed over: a puzzle
-//! solved without one of its rules is a wrong answer. [`write`] writes what
-//! [`read`] reads back to equal rules.
+//! solved without one of its rules is a wrong answer. [`write()`] writes what
+//! [`read()`] reads back to equal rules.
 
 use std::fmt;
 

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -140,6 +141,14 @@ pub(crate) fn run(mut args: BenchArgs) -> u8 {
                 continue;
             }
         };
+        let mut input = input;
+        if super::variant::detected(None, &mut input) {
+            code = exit::worse(
+                code,
+                bench_variants(input, &setups, &args, &name, &mut rows),
+            );
+            continue;
+        }
         let records: Vec<Record> = Reader::new(input, ReadOptions::default())
             .take(args.max_puzzles.unwrap_or(usize::MAX))
             .collect();
@@ -280,6 +289,22 @@ fn measure(
         }
     });
     let seconds = start.elapsed().as_secs_f64();
+    let results = results
+        .into_iter()
+        .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()));
+    row_of(results, setup, engine, file, seconds)
+}
+
+/// The row of one solver's `results` on one file (a puzzle not measured:
+/// `None`).
+fn row_of(
+    results: impl ExactSizeIterator<Item = Option<Measured>>,
+    setup: &Setup,
+    engine: String,
+    file: &str,
+    seconds: f64,
+) -> Row {
+    let puzzles = results.len();
     let mut row = Row {
         solver: setup.kind.name(),
         engine,
@@ -289,7 +314,7 @@ fn measure(
             "-"
         },
         file: file.to_string(),
-        puzzles: records.len(),
+        puzzles,
         solved: 0,
         unique: 0,
         multiple: 0,
@@ -297,13 +322,11 @@ fn measure(
         invalid: 0,
         timeouts: 0,
         seconds,
-        micros: Vec::with_capacity(records.len()),
-        nodes: Vec::with_capacity(records.len()),
+        micros: Vec::with_capacity(puzzles),
+        nodes: Vec::with_capacity(puzzles),
     };
     for r in results {
-        let Some((status, micros, nodes, solved)) =
-            r.into_inner().unwrap_or_else(|e| e.into_inner())
-        else {
+        let Some((status, micros, nodes, solved)) = r else {
             continue;
         };
         match status {
@@ -322,6 +345,109 @@ fn measure(
     }
     row.micros.sort_by(f64::total_cmp);
     row
+}
+
+/// Measures the DLX setups on a file of variant puzzles (f-puzzles or
+/// variant text), read first and untimed, on `args.jobs` threads; each
+/// thread builds the matrix and solver of each rule set it meets, and that
+/// building is timed with the puzzle (a file of one rule set builds once a
+/// thread). The baselines take classic grids only: they are passed over,
+/// with a note. Returns the exit code.
+fn bench_variants(
+    input: Box<dyn std::io::BufRead + Send>,
+    setups: &[Setup],
+    args: &BenchArgs,
+    name: &str,
+    rows: &mut Vec<Row>,
+) -> u8 {
+    let mut code = exit::FOUND;
+    let mut puzzles = Vec::new();
+    for (n, line) in input.lines().enumerate() {
+        let Ok(line) = line else {
+            eprintln!("dlx sudoku bench: {name}: line {} is unreadable", n + 1);
+            code = exit::BAD_INPUT;
+            break;
+        };
+        let text = line.trim_start_matches('\u{feff}').trim();
+        if text.is_empty() {
+            continue;
+        }
+        if puzzles.len() >= args.max_puzzles.unwrap_or(usize::MAX) {
+            break;
+        }
+        let read = super::variant::read(text, None);
+        if let Err(e) = &read {
+            eprintln!(
+                "dlx sudoku bench: {name}: puzzle {}: invalid: {e}",
+                puzzles.len() + 1
+            );
+            code = exit::BAD_INPUT;
+        }
+        puzzles.push(read);
+    }
+    let timeout = (!args.timeout_per_puzzle.is_zero()).then_some(args.timeout_per_puzzle);
+    for setup in setups {
+        if setup.kind != SolverKind::Dlx {
+            eprintln!(
+                "dlx sudoku bench: {name}: {} takes classic grids only: not run on variants",
+                setup.kind.name()
+            );
+            continue;
+        }
+        let mut config = dlx::Config::new().branching(setup.rule);
+        if let Some(e) = setup.engine {
+            config = config.engine(e);
+        }
+        let settings = super::variant::Settings::new(config, args.limit, timeout);
+        let slots: Vec<std::sync::Mutex<Option<(Measured, EngineKind)>>> = puzzles
+            .iter()
+            .map(|_| std::sync::Mutex::new(None))
+            .collect();
+        let next = AtomicUsize::new(0);
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            for _ in 0..args.jobs.min(puzzles.len()) {
+                scope.spawn(|| {
+                    super::variant::solve_each(
+                        &settings,
+                        || {
+                            let k = next.fetch_add(1, Ordering::Relaxed);
+                            Some((k, puzzles.get(k)?))
+                        },
+                        |k, _, solved, micros| {
+                            let measured = match solved {
+                                Ok(s) => Some((
+                                    (
+                                        s.answer.status(),
+                                        micros,
+                                        s.answer.nodes,
+                                        s.answer.solutions > 0,
+                                    ),
+                                    s.engine,
+                                )),
+                                Err(_) => None,
+                            };
+                            if let (Some(m), Ok(mut slot)) = (measured, slots[k].lock()) {
+                                *slot = Some(m);
+                            }
+                        },
+                    );
+                });
+            }
+        });
+        let seconds = start.elapsed().as_secs_f64();
+        let results: Vec<Option<(Measured, EngineKind)>> = slots
+            .into_iter()
+            .map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        let engines: BTreeSet<&str> = results.iter().flatten().map(|(_, e)| e.name()).collect();
+        let engine = engines.into_iter().collect::<Vec<_>>().join("+");
+        let measured = results
+            .into_iter()
+            .map(|r| Some(r.map_or((Status::Invalid, 0.0, 0, false), |(m, _)| m)));
+        rows.push(row_of(measured, setup, engine, name, seconds));
+    }
+    code
 }
 
 /// The report of `rows`, as `args` asks (table, JSON or CSV).

@@ -16,13 +16,19 @@
 //! over with lookahead, which killer cages need most (20 minimal killer
 //! puzzles: 6.5 million nodes a puzzle first-forced, 120 with lookahead).
 //!
-//! The puzzles of one input are solved one after the other on the calling
-//! thread, by the DLX solver: `--jobs` above 1, the backtracking baselines
-//! (classic grids only) and output formats of classic grids are refused for
-//! them, never ignored.
+//! With one job the puzzles of an input are solved in turn on the calling
+//! thread, each answer written as soon as it is found; with more, batches of
+//! [`BATCH`] lines are spread over the threads (each builds the matrices of
+//! the rules it meets) and written in input order. The backtracking
+//! baselines (classic grids only) and output formats of classic grids are
+//! refused for variants, never ignored. `dlx sudoku bench` measures variant
+//! files through [`solve_each`] too.
 
+use std::borrow::Borrow;
 use std::io::BufRead;
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use super::super::output::Output;
 use super::super::{exit, json};
@@ -31,14 +37,19 @@ use dlx::sudoku::fpuzzles::{self, Puzzle};
 use dlx::sudoku::rule_line;
 use dlx::sudoku::rules::{Rules, RulesMatrix};
 use dlx::sudoku::{Alphabet, Answer, DlxSudoku, Limits, Status};
-use dlx::Config;
+use dlx::{Config, EngineKind};
 
 /// Whether `input` is read as variants: `--format fpuzzles` or `variant`,
 /// or no format named and its first byte (after a byte-order mark and white
 /// space, in the first buffer) is `{`, or its first line is a link to a
 /// puzzle or a grid followed by rule words.
 pub(super) fn wanted(args: &CommonArgs, input: &mut dyn BufRead) -> bool {
-    match args.format {
+    detected(args.format, input)
+}
+
+/// [`wanted`] for the format named, if any.
+pub(super) fn detected(format: Option<FormatArg>, input: &mut dyn BufRead) -> bool {
+    match format {
         Some(FormatArg::Fpuzzles | FormatArg::Variant) => return true,
         Some(_) => return false,
         None => {}
@@ -67,11 +78,6 @@ pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
     if args.solver != SolverArg::Dlx {
         return Some("the backtracking baselines take classic grids only, not variants");
     }
-    if args.jobs.is_some_and(|j| j > 1) {
-        return Some(
-            "variant puzzles are solved one at a time: --jobs above 1 is for classic grids",
-        );
-    }
     if args.output_format.is_some_and(|f| {
         !matches!(
             f,
@@ -83,29 +89,48 @@ pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
     None
 }
 
-/// The matrix of the last rules seen, kept while puzzles share them (and
-/// from one input to the next).
-#[derive(Default)]
-pub(super) struct Cache {
-    matrix: Option<RulesMatrix>,
+/// How each puzzle is searched: the engine and rule the flags name
+/// (first-forced by default), the switch to lookahead, the limit and the
+/// time allowed a puzzle.
+#[derive(Clone, Copy)]
+pub(super) struct Settings {
+    pub(super) config: Config,
+    pub(super) lookahead_after: Option<u64>,
+    pub(super) limit: u64,
+    pub(super) timeout: Option<Duration>,
 }
 
-/// The solver's configuration from the flags: the engine and rule named
-/// (first-forced by default), the switch to lookahead.
-fn config(args: &CommonArgs) -> (Config, Option<u64>) {
-    let mut config = Config::new().branching(args.rule());
-    if let Some(kind) = args.engine.kind() {
-        config = config.engine(kind);
+impl Settings {
+    /// Settings for `config`: the switch to lookahead at its default.
+    pub(super) fn new(config: Config, limit: u64, timeout: Option<Duration>) -> Settings {
+        Settings {
+            config,
+            lookahead_after: Some(dlx::sudoku::LOOKAHEAD_AFTER),
+            limit,
+            timeout,
+        }
     }
-    let after = args
-        .lookahead_after
-        .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0);
-    (config, after)
+
+    /// The settings `args` ask for, counting to `limit`.
+    fn of(args: &CommonArgs, limit: u64) -> Settings {
+        let mut config = Config::new().branching(args.rule());
+        if let Some(kind) = args.engine.kind() {
+            config = config.engine(kind);
+        }
+        Settings {
+            config,
+            lookahead_after: args
+                .lookahead_after
+                .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
+            limit,
+            timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+        }
+    }
 }
 
 /// A variant puzzle read: its rules and givens, and the f-puzzles JSON it
 /// came as, if it did (a solution is written back into it).
-struct Read {
+pub(super) struct Read {
     rules: Rules,
     givens: Vec<u8>,
     fpuzzles: Option<Puzzle>,
@@ -113,7 +138,7 @@ struct Read {
 
 /// Reads one line as the format named, else f-puzzles when it starts with
 /// `{` or a link, else the text form.
-fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String> {
+pub(super) fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String> {
     let json = text.starts_with('{') || text.starts_with("http");
     if format == Some(FormatArg::Fpuzzles) || (format.is_none() && json) {
         let p = fpuzzles::read_pasted(text).map_err(|e| e.to_string())?;
@@ -132,85 +157,58 @@ fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String> {
 }
 
 /// One puzzle's answer: what the search found and the first solution.
-struct Solved {
-    answer: Answer,
-    solution: Option<Vec<u8>>,
+pub(super) struct Solved {
+    pub(super) answer: Answer,
+    pub(super) solution: Option<Vec<u8>>,
+    /// The engine that searched.
+    pub(super) engine: EngineKind,
 }
 
-/// Answers every puzzle of `input` (one a line) into `out`; returns the
-/// exit code they call for.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn answer_input(
-    input: Box<dyn BufRead + Send>,
-    name: &str,
-    mode: Mode,
-    limit: u64,
-    args: &CommonArgs,
-    out: &mut Output,
-    totals: &mut Totals,
-    cache: &mut Cache,
-) -> u8 {
-    if let Some(why) = refusal(args) {
-        eprintln!("dlx sudoku: {name}: {why}");
-        return exit::BAD_INPUT;
-    }
-    let (config, after) = config(args);
-    let limits = || Limits {
-        solutions: limit,
-        deadline: (!args.timeout.is_zero()).then(|| Instant::now() + args.timeout),
-    };
+/// Solves the puzzles `next` hands out, in turn on this thread, each by the
+/// matrix and solver of its rules — built once for a run of puzzles with
+/// the same rules — and hands each answer to `done` with the puzzle's key
+/// and the microseconds it took (building included).
+pub(super) fn solve_each<K, R: Borrow<Result<Read, String>>>(
+    settings: &Settings,
+    mut next: impl FnMut() -> Option<(K, R)>,
+    mut done: impl FnMut(K, R, Result<Solved, String>, f64),
+) {
+    let mut matrix: Option<RulesMatrix> = None;
     let mut solver: Option<Result<DlxSudoku, String>> = None;
-    let mut code = exit::FOUND;
-    let mut index = 0u64;
-    for (n, line) in input.lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("dlx sudoku: {name}: line {}: {e}", n + 1);
-                return exit::worse(code, exit::BAD_INPUT);
-            }
-        };
-        let text = line.trim_start_matches('\u{feff}').trim();
-        if text.is_empty() {
-            continue;
-        }
-        index += 1;
-        totals.puzzles += 1;
+    while let Some((key, read)) = next() {
         let start = Instant::now();
-        let say = |what: &str| {
-            eprintln!(
-                "dlx sudoku: {name}: puzzle {index} (line {}): {what}",
-                n + 1
-            )
-        };
-        let read = read(text, args.format);
-        let solved = match &read {
+        let solved = match read.borrow() {
             Err(e) => Err(e.clone()),
             Ok(p) => {
-                if cache.matrix.as_ref().is_none_or(|m| m.rules() != &p.rules) {
+                if matrix.as_ref().is_none_or(|m| m.rules() != &p.rules) {
                     // New rules: a new matrix and its solver, the old ones
                     // dropped first.
                     solver = None;
-                    cache.matrix = None;
+                    matrix = None;
                     match p.rules.matrix() {
-                        Ok(m) => cache.matrix = Some(m),
+                        Ok(m) => matrix = Some(m),
                         Err(e) => solver = Some(Err(e.to_string())),
                     }
                 }
-                if let (None, Some(m)) = (&solver, &cache.matrix) {
-                    let made = DlxSudoku::for_rules(m, config).map_err(|e| e.to_string());
+                if let (None, Some(m)) = (&solver, &matrix) {
+                    let made = DlxSudoku::for_rules(m, settings.config).map_err(|e| e.to_string());
                     solver = Some(made.map(|mut s| {
-                        s.set_lookahead_after(after);
+                        s.set_lookahead_after(settings.lookahead_after);
                         s
                     }));
                 }
                 match solver.as_mut() {
                     Some(Ok(s)) => {
+                        let limits = Limits {
+                            solutions: settings.limit,
+                            deadline: settings.timeout.map(|t| start + t),
+                        };
                         let mut grid = Vec::new();
-                        let answer = s.solve_cells(&p.givens, &limits(), &mut grid);
+                        let answer = s.solve_cells(&p.givens, &limits, &mut grid);
                         Ok(Solved {
                             answer,
                             solution: (answer.solutions > 0).then_some(grid),
+                            engine: s.engine(),
                         })
                     }
                     Some(Err(e)) => Err(e.clone()),
@@ -218,108 +216,252 @@ pub(super) fn answer_input(
                 }
             }
         };
-        let status = match &solved {
-            Err(_) => Status::Invalid,
-            Ok(s) => s.answer.status(),
-        };
-        let answer = solved.as_ref().ok();
-        totals.add(
-            status,
-            answer.map(|s| &s.answer),
-            answer.is_some_and(|s| s.solution.is_some()),
-        );
-        match &solved {
-            Err(e) => say(&format!("invalid: {e}")),
-            Ok(s) if s.answer.timed_out => say(&format!(
-                "timed out after {:?} with {} found",
-                args.timeout,
-                super::super::count_of(s.answer.solutions, "solution")
-            )),
-            Ok(_) if status == Status::None && mode == Mode::Solve => say("no solution"),
-            Ok(_) => {}
+        done(key, read, solved, start.elapsed().as_secs_f64() * 1e6);
+    }
+}
+
+/// One puzzle line of an input: its line number (from 0), its index among
+/// the puzzles (from 1), and its text, trimmed.
+struct Line {
+    n: usize,
+    index: u64,
+    text: String,
+}
+
+/// Lines read at a time when puzzles are spread over threads; each thread
+/// builds its matrices again for every batch.
+const BATCH: usize = 2048;
+
+/// Answers every puzzle of `input` (one a line) into `out`, on `jobs`
+/// threads in batches (one thread: each answer as soon as it is found);
+/// returns the exit code they call for. Answers keep the input's order.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn answer_input(
+    input: Box<dyn BufRead + Send>,
+    name: &str,
+    mode: Mode,
+    limit: u64,
+    jobs: usize,
+    args: &CommonArgs,
+    out: &mut Output,
+    totals: &mut Totals,
+) -> u8 {
+    if let Some(why) = refusal(args) {
+        eprintln!("dlx sudoku: {name}: {why}");
+        return exit::BAD_INPUT;
+    }
+    let settings = Settings::of(args, limit);
+    let mut code = exit::FOUND;
+    let mut index = 0u64;
+    let mut lines = input.lines().enumerate();
+    // The next puzzle line, or `None` at the end or on an error reading.
+    let mut next_line = |code: &mut u8| -> Option<Line> {
+        for (n, line) in lines.by_ref() {
+            let line = match line {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("dlx sudoku: {name}: line {}: {e}", n + 1);
+                    *code = exit::worse(*code, exit::BAD_INPUT);
+                    return None;
+                }
+            };
+            let text = line.trim_start_matches('\u{feff}').trim();
+            if !text.is_empty() {
+                index += 1;
+                return Some(Line {
+                    n,
+                    index,
+                    text: text.to_string(),
+                });
+            }
         }
-        code = exit::worse(
-            code,
-            match (&solved, status) {
-                (Err(_), _) => exit::BAD_INPUT,
-                (Ok(s), _) if s.answer.timed_out => exit::BUDGET,
-                (_, Status::None) if mode != Mode::Check => exit::NONE,
-                _ => exit::FOUND,
+        None
+    };
+    let mut answered = 0u64;
+    let mut go_on = true;
+    if jobs <= 1 {
+        let mut reading = exit::FOUND;
+        let more = std::cell::Cell::new(true);
+        solve_each(
+            &settings,
+            || {
+                let line = next_line(&mut reading).filter(|_| more.get())?;
+                let read = read(&line.text, args.format);
+                Some((line, read))
+            },
+            |line, read, solved, micros| {
+                answered += 1;
+                let (c, go_on) =
+                    report(&line, &read, &solved, micros, name, mode, args, out, totals);
+                code = exit::worse(code, c);
+                more.set(go_on);
             },
         );
-        let side = read.as_ref().map_or(0, |p| p.rules.side());
-        let alphabet =
-            args.alphabet
-                .map(Alphabet::from)
-                .unwrap_or(if side <= Alphabet::Digits.max_side() {
-                    Alphabet::Digits
-                } else {
-                    Alphabet::Letters
-                });
-        let as_line = |cells: &[u8]| -> String {
-            cells
-                .iter()
-                .map(|&d| if d == 0 { '.' } else { alphabet.symbol(d) })
-                .collect()
-        };
-        let text_out = if args.json {
-            let (answer, solution) = match &solved {
-                Ok(s) => (s.answer, s.solution.as_deref().map(as_line)),
-                Err(_) => (Answer::default(), None),
-            };
-            json::Object::new()
-                .str("file", name)
-                .num("index", index)
-                .num("line", n + 1)
-                .str("puzzle", text)
-                .opt_str("solution", solution.as_deref())
-                .str("status", status.as_str())
-                .num("solutions", answer.solutions)
-                .boolean("complete", answer.complete)
-                .boolean("timed_out", answer.timed_out)
-                .num("nodes", answer.nodes)
-                .opt_str("error", solved.as_ref().err().map(String::as_str))
-                .float("micros", start.elapsed().as_secs_f64() * 1e6)
-                .finish()
-        } else {
-            match mode {
-                Mode::Solve => match (
-                    &read,
-                    solved.as_ref().ok().and_then(|s| s.solution.as_ref()),
-                ) {
-                    (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Fpuzzles) => {
-                        match &p.fpuzzles {
-                            Some(json) => json.with_solution(sol),
-                            None => fpuzzles::write_rules(&p.rules, &p.givens, Some(sol)),
-                        }
-                    }
-                    (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Variant) => {
-                        rule_line::write(&p.rules, sol)
-                    }
-                    (Ok(_), Some(sol)) => as_line(sol),
-                    // Nothing solved: echoed as it came.
-                    _ => text.to_string(),
-                },
-                Mode::Count => match &solved {
-                    Err(e) => format!("invalid: {e}"),
-                    Ok(s) if s.answer.timed_out => {
-                        format!("timeout: at least {}", s.answer.solutions)
-                    }
-                    Ok(s) => s.answer.solutions.to_string(),
-                },
-                Mode::Check => match &solved {
-                    Err(e) => format!("invalid: {e}"),
-                    Ok(_) => status.as_str().to_string(),
-                },
+        code = exit::worse(code, reading);
+    } else {
+        while go_on {
+            let batch: Vec<Line> = std::iter::from_fn(|| next_line(&mut code))
+                .take(BATCH)
+                .collect();
+            if batch.is_empty() {
+                break;
             }
-        };
-        if !out.println(&text_out) {
-            break;
+            let slots: Vec<Mutex<Option<Done>>> = batch.iter().map(|_| Mutex::new(None)).collect();
+            let taken = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..jobs.min(batch.len()) {
+                    scope.spawn(|| {
+                        solve_each(
+                            &settings,
+                            || {
+                                let k = taken.fetch_add(1, Ordering::Relaxed);
+                                let line = batch.get(k)?;
+                                Some((k, read(&line.text, args.format)))
+                            },
+                            |k, read, solved, micros| {
+                                if let Ok(mut slot) = slots[k].lock() {
+                                    *slot = Some((read, solved, micros));
+                                }
+                            },
+                        );
+                    });
+                }
+            });
+            for (line, slot) in batch.iter().zip(slots) {
+                let Some((read, solved, micros)) = slot.into_inner().ok().flatten() else {
+                    continue;
+                };
+                answered += 1;
+                let (c, more) = report(line, &read, &solved, micros, name, mode, args, out, totals);
+                code = exit::worse(code, c);
+                if !more {
+                    go_on = false;
+                    break;
+                }
+            }
         }
     }
-    if index == 0 && out.is_ok() {
+    if answered == 0 && out.is_ok() {
         eprintln!("dlx sudoku: {name}: no puzzles in the input");
         code = exit::worse(code, exit::BAD_INPUT);
     }
     code
+}
+
+/// A puzzle answered on a worker thread: as read, as solved, microseconds.
+type Done = (Result<Read, String>, Result<Solved, String>, f64);
+
+/// Writes one puzzle's answer (and its messages on standard error) and
+/// adds it to the totals; returns the exit code it calls for and whether
+/// the output can take more.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    line: &Line,
+    read: &Result<Read, String>,
+    solved: &Result<Solved, String>,
+    micros: f64,
+    name: &str,
+    mode: Mode,
+    args: &CommonArgs,
+    out: &mut Output,
+    totals: &mut Totals,
+) -> (u8, bool) {
+    let (n, index, text) = (line.n, line.index, line.text.as_str());
+    totals.puzzles += 1;
+    let say = |what: &str| {
+        eprintln!(
+            "dlx sudoku: {name}: puzzle {index} (line {}): {what}",
+            n + 1
+        )
+    };
+    let status = match solved {
+        Err(_) => Status::Invalid,
+        Ok(s) => s.answer.status(),
+    };
+    let answer = solved.as_ref().ok();
+    totals.add(
+        status,
+        answer.map(|s| &s.answer),
+        answer.is_some_and(|s| s.solution.is_some()),
+    );
+    match solved {
+        Err(e) => say(&format!("invalid: {e}")),
+        Ok(s) if s.answer.timed_out => say(&format!(
+            "timed out after {:?} with {} found",
+            args.timeout,
+            super::super::count_of(s.answer.solutions, "solution")
+        )),
+        Ok(_) if status == Status::None && mode == Mode::Solve => say("no solution"),
+        Ok(_) => {}
+    }
+    let code = match (solved, status) {
+        (Err(_), _) => exit::BAD_INPUT,
+        (Ok(s), _) if s.answer.timed_out => exit::BUDGET,
+        (_, Status::None) if mode != Mode::Check => exit::NONE,
+        _ => exit::FOUND,
+    };
+    let side = read.as_ref().map_or(0, |p| p.rules.side());
+    let alphabet =
+        args.alphabet
+            .map(Alphabet::from)
+            .unwrap_or(if side <= Alphabet::Digits.max_side() {
+                Alphabet::Digits
+            } else {
+                Alphabet::Letters
+            });
+    let as_line = |cells: &[u8]| -> String {
+        cells
+            .iter()
+            .map(|&d| if d == 0 { '.' } else { alphabet.symbol(d) })
+            .collect()
+    };
+    let text_out = if args.json {
+        let (answer, solution) = match solved {
+            Ok(s) => (s.answer, s.solution.as_deref().map(as_line)),
+            Err(_) => (Answer::default(), None),
+        };
+        json::Object::new()
+            .str("file", name)
+            .num("index", index)
+            .num("line", n + 1)
+            .str("puzzle", text)
+            .opt_str("solution", solution.as_deref())
+            .str("status", status.as_str())
+            .num("solutions", answer.solutions)
+            .boolean("complete", answer.complete)
+            .boolean("timed_out", answer.timed_out)
+            .num("nodes", answer.nodes)
+            .opt_str("error", solved.as_ref().err().map(String::as_str))
+            .float("micros", micros)
+            .finish()
+    } else {
+        match mode {
+            Mode::Solve => match (read, solved.as_ref().ok().and_then(|s| s.solution.as_ref())) {
+                (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Fpuzzles) => {
+                    match &p.fpuzzles {
+                        Some(json) => json.with_solution(sol),
+                        None => fpuzzles::write_rules(&p.rules, &p.givens, Some(sol)),
+                    }
+                }
+                (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Variant) => {
+                    rule_line::write(&p.rules, sol)
+                }
+                (Ok(_), Some(sol)) => as_line(sol),
+                // Nothing solved: echoed as it came.
+                _ => text.to_string(),
+            },
+            Mode::Count => match solved {
+                Err(e) => format!("invalid: {e}"),
+                Ok(s) if s.answer.timed_out => {
+                    format!("timeout: at least {}", s.answer.solutions)
+                }
+                Ok(s) => s.answer.solutions.to_string(),
+            },
+            Mode::Check => match solved {
+                Err(e) => format!("invalid: {e}"),
+                Ok(_) => status.as_str().to_string(),
+            },
+        }
+    };
+    (code, out.println(&text_out))
 }
