@@ -214,3 +214,32 @@ fn what_cannot_be_honoured_is_refused() {
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     assert!(text(&out.stdout).starts_with("timeout: at least "));
 }
+
+#[test]
+fn public_puzzles_of_every_rule_solve_to_their_solutions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let puzzles = std::fs::read_to_string(dir.join("public_variants.txt")).unwrap();
+    let solutions = std::fs::read_to_string(dir.join("public_variants.solutions.txt")).unwrap();
+    let out = run(&["sudoku", "solve"], puzzles.as_bytes());
+    assert_eq!(text(&out.stdout), solutions, "{}", text(&out.stderr));
+    let out = run(&["sudoku", "check", "--jobs", "2"], puzzles.as_bytes());
+    assert_eq!(text(&out.stdout), "unique\n".repeat(8));
+    for (line, solution) in puzzles.lines().zip(solutions.lines()) {
+        let (rules, givens) = dlx::sudoku::rule_line::read(line).unwrap();
+        let cells: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+        check(&rules, &givens, &cells).unwrap();
+    }
+    // Without its second given the Miracle has 8 solutions; the Sudoku-X
+    // with another digit in R1C1 has none, and without its diagonals
+    // millions.
+    let lines: Vec<&str> = puzzles.lines().collect();
+    let mut miracle = lines[7].to_string();
+    miracle.replace_range(51..52, ".");
+    let out = run(&["sudoku", "count"], miracle.as_bytes());
+    assert_eq!(text(&out.stdout), "8\n");
+    let x = format!("1{}", &lines[1][1..]);
+    let out = run(&["sudoku", "check"], x.as_bytes());
+    assert_eq!(text(&out.stdout), "none\n");
+    let out = run(&["sudoku", "check"], lines[1][..81].as_bytes());
+    assert_eq!(text(&out.stdout), "multiple\n");
+}
