@@ -240,6 +240,6 @@ fn public_puzzles_of_every_rule_solve_to_their_solutions() {
     let x = format!("1{}", &lines[1][1..]);
     let out = run(&["sudoku", "check"], x.as_bytes());
     assert_eq!(text(&out.stdout), "none\n");
-    let out = run(&["sudoku", "check"], lines[1][..81].as_bytes());
+    let out = run(&["sudoku", "check"], &lines[1].as_bytes()[..81]);
     assert_eq!(text(&out.stdout), "multiple\n");
 }
