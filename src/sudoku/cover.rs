@@ -186,9 +186,9 @@ fn place(n: usize, options: impl IntoIterator<Item = OptionId>, out: &mut [u8]) 
     let n = n as u32;
     for o in options {
         let k = o.as_usize() as u32;
-        let cell = (k / n) as usize;
-        if let Some(slot) = out.get_mut(cell) {
-            *slot = (k % n + 1) as u8;
+        let cell = k / n;
+        if let Some(slot) = out.get_mut(cell as usize) {
+            *slot = (k - cell * n + 1) as u8;
         }
     }
 }
@@ -335,13 +335,22 @@ impl DlxSudoku<'_> {
         limits: &Limits,
         solution: &mut impl Cells,
     ) -> Answer {
+        let n = self.cover.rules().side();
+        if givens.len() != n * n || givens.iter().any(|&d| d as usize > n) {
+            return Answer {
+                complete: limits.solutions > 0,
+                ..Answer::default()
+            };
+        }
+        self.solve_valid(givens, limits, solution)
+    }
+
+    /// [`solve_cells`](Self::solve_cells) for givens known to be n² digits
+    /// of 0..=n (a [`Grid`]'s).
+    fn solve_valid(&mut self, givens: &[u8], limits: &Limits, solution: &mut impl Cells) -> Answer {
         let mut answer = Answer::default();
         let n = self.cover.rules().side();
         if limits.solutions == 0 {
-            return answer;
-        }
-        if givens.len() != n * n || givens.iter().any(|&d| d as usize > n) {
-            answer.complete = true;
             return answer;
         }
         self.givens.clear();
@@ -409,7 +418,8 @@ impl SudokuSolver for DlxSudoku<'_> {
         if puzzle.side() != self.cover.rules().side() {
             return Answer::default();
         }
-        self.solve_cells(puzzle.cells(), limits, solution)
+        // A grid's cells are digits of 0..=n by construction.
+        self.solve_valid(puzzle.cells(), limits, solution)
     }
 }
 
