@@ -1,6 +1,7 @@
 //! Every Sudoku reader: the first byte picks the format (or detection), the
 //! second the alphabet (or the reader's choice), the rest is the input (also
-//! read as f-puzzles: JSON, link or compressed string). No input panics; every grid read is written back in every format that can
+//! read as f-puzzles: JSON, link or compressed string, and as variant
+//! text). No input panics; every grid read is written back in every format that can
 //! hold its size, in its alphabet, and reads back (format named) as the
 //! same grid.
 #![no_main]
@@ -14,8 +15,16 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // f-puzzles: JSON, links and LZString-compressed strings never panic.
+    // Variant text: what reads writes back to the same rules and givens.
     if let Ok(text) = std::str::from_utf8(input) {
         let _ = dlx::sudoku::fpuzzles::read_pasted(text);
+        for line in text.lines().take(8) {
+            if let Ok((rules, givens)) = dlx::sudoku::rule_line::read(line) {
+                let again = dlx::sudoku::rule_line::write(&rules, &givens);
+                let back = dlx::sudoku::rule_line::read(&again);
+                assert_eq!(back.as_ref().ok(), Some(&(rules, givens)), "{again}");
+            }
+        }
     }
     let formats = Format::ALL;
     let alphabets = [Alphabet::Digits, Alphabet::Letters, Alphabet::Hex];
