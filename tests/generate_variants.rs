@@ -114,6 +114,14 @@ fn symmetric_givens_for_classic_and_variant_puzzles() {
             }
         }
     }
+    // Grids that are not classic say their boxes, and read back.
+    for size in ["6", "8", "12", "5"] {
+        let lines = generate(&["--size", size, "--count", "2"]);
+        let input = lines.join("\n");
+        let out = run(&["sudoku", "check"], input.as_bytes());
+        assert_eq!(text(&out.stdout), "unique\nunique\n", "{size}: {input}");
+        assert!(lines[0].contains(" boxes="), "{}", lines[0]);
+    }
     // No symmetry is the generator as it always was.
     assert_eq!(
         generate(&["--count", "5"]),

@@ -11,7 +11,8 @@
 //!   cell, digits in [`Alphabet::default_for`] n (`1`–`9` up to 9×9,
 //!   letters beyond);
 //! * `boxes=RxC` — boxes of R rows and C columns (default: f-puzzles',
-//!   [`default_box_rows`]);
+//!   [`default_box_rows`]; [`write()`] names them on grids whose side is
+//!   not a square, so that the line is not taken for a classic one);
 //! * `regions=…` — jigsaw: n² symbols, each naming its cell's region (any
 //!   n distinct symbols, n cells each; the form sudokuwiki and others use);
 //! * `x` (both diagonals), `diagonal-` (top-left to bottom-right),
@@ -235,6 +236,10 @@ pub fn write(rules: &Rules, cells: &[u8]) -> String {
         let names = Alphabet::Letters;
         out.push_str(" regions=");
         out.extend(rules.regions().iter().map(|&x| names.symbol(x as u8 + 1)));
+    } else if h * h != n {
+        // Not a classic grid (6×6, 8×8, 12×12, a prime side): the boxes
+        // say so, and tell this form from a classic line.
+        out.push_str(&format!(" boxes={h}x{}", n / h));
     }
     let name = |k: usize| format!("R{}C{}", k / n + 1, k % n + 1);
     let down: Vec<usize> = (0..n).map(|i| i * n + i).collect();
