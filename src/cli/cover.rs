@@ -23,6 +23,13 @@ pub(crate) struct CoverArgs {
     /// Stop after N solutions (1 or more), and print them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     first: Option<u64>,
+    /// Print the K cheapest solutions (options' costs, DLX5's `|n`),
+    /// cheapest first, each after a line `| cost N`; ties in search order.
+    /// The whole tree is searched; with a budget or timeout the answer is
+    /// the best found so far, not proven (exit 3).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["all", "first", "jobs", "split", "run_jobs", "merge", "estimate"])]
+    best: Option<u64>,
     /// Stop after N updates (link removals); the answer is then unknown.
     #[arg(long, value_name = "N")]
     budget: Option<u64>,
@@ -175,6 +182,9 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         solver.enable_profile();
     }
     let print = args.all || args.first.is_some();
+    let mut cheapest = args
+        .best
+        .map(|k| dlx::Cheapest::new(usize::try_from(k).unwrap_or(usize::MAX)));
     let shown = show_progress(&args, print).then(|| {
         let p = Arc::new(Progress::new());
         solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
@@ -195,6 +205,10 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         match deadline.next(&mut solver) {
             Step::Solution => {
                 found += 1;
+                if let Some(c) = cheapest.as_mut() {
+                    let cost = matrix.cost_of(solver.solution());
+                    c.offer(cost, || solver.solution().collect());
+                }
                 if print {
                     let sol: Vec<OptionId> = solver.solution().collect();
                     if args.json {
@@ -218,6 +232,16 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let seconds = start.elapsed().as_secs_f64();
     let complete = solver.is_exhausted();
     let stats = solver.stats();
+    let best = cheapest.map(|c| c.finish(complete));
+    if let (Some(best), false) = (&best, args.json) {
+        for (k, c) in best.solutions.iter().enumerate() {
+            if k > 0 {
+                out.println("");
+            }
+            out.println(&format!("| cost {}", c.cost));
+            let _ = write_solution(&mut out, &matrix, &c.options, false);
+        }
+    }
     if args.json {
         let mut obj = json::Object::new()
             .num("solutions", found)
@@ -236,25 +260,43 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         if print {
             obj = obj.raw("list", &format!("[{}]", printed.join(",")));
         }
+        if let Some(best) = &best {
+            let list: Vec<String> = best
+                .solutions
+                .iter()
+                .map(|c| {
+                    json::Object::new()
+                        .num("cost", c.cost)
+                        .raw("options", &solution_json(&matrix, &c.options))
+                        .finish()
+                })
+                .collect();
+            obj = obj.raw("best", &format!("[{}]", list.join(",")));
+        }
         if let Some(profile) = solver.profile() {
             let levels: Vec<String> = profile.iter().map(u64::to_string).collect();
             obj = obj.raw("profile", &format!("[{}]", levels.join(",")));
         }
         out.println(&obj.finish());
-    } else if !print {
+    } else if !print && best.is_none() {
         out.println(&found.to_string());
     }
     // (A pipe closed by its reader stopped the search: `finish` keeps the
     // code of what was done, as its documentation says.)
     let code = if stopped_by_budget {
         eprintln!(
-            "dlx cover: {name}: {} after {}; the search is incomplete",
+            "dlx cover: {name}: {} after {}; the search is incomplete{}",
             if deadline.timed_out() {
                 "time limit reached"
             } else {
                 "budget exhausted"
             },
-            count_of(found, "solution")
+            count_of(found, "solution"),
+            if best.is_some() {
+                " (the cheapest found so far, not proven the cheapest)"
+            } else {
+                ""
+            }
         );
         exit::BUDGET
     } else if found > 0 {

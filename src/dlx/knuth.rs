@@ -5,6 +5,7 @@
 //! A B C | x y        <- the item line: primary items, `|`, secondary items
 //! A B x              <- each further line is one option
 //! C y:red            <- `name:color` colors a secondary item (DLX2)
+//! A C y:red |3       <- `|n` adds n to the option's cost (DLX5)
 //! ```
 //!
 //! Blank lines and comment lines are skipped everywhere. Without a `|` on the
@@ -12,7 +13,10 @@
 //! accepted; in addition names may be longer than 8 characters, the last line
 //! may lack its newline, and CRLF line ends are fine. An option that names no
 //! primary item is kept but ignored by the search, as in DLX1
-//! ([`Matrix::ignored_options`]).
+//! ([`Matrix::ignored_options`]). A token `|n` in an option line (n a
+//! nonnegative integer) adds n to that option's cost, as DLX5 reads it
+//! (repeated tokens add up); costs change no count, only which solutions
+//! are cheapest ([`Solver::best`](crate::dlx::Solver::best)).
 //!
 //! Errors are [`ParseError`]s that name the line (1-based) and the problem.
 
@@ -44,6 +48,9 @@ pub enum ParseErrorKind {
     LineTooLong,
     /// The matrix builder refused an item or option.
     Build(BuildError),
+    /// A `|` token in an option line that is not `|n` with n a
+    /// nonnegative integer (DLX5's cost), or costs past 2⁶⁴ − 1: the token.
+    Cost(String),
 }
 
 impl ParseError {
@@ -71,6 +78,12 @@ impl fmt::Display for ParseError {
                 write!(f, "line {}: longer than {MAX_LINE} bytes", self.line)
             }
             ParseErrorKind::Build(e) => write!(f, "line {}: {e}", self.line),
+            ParseErrorKind::Cost(token) => write!(
+                f,
+                "line {}: `{token}` is not a cost `|n` (n a nonnegative integer), or the costs \
+                 add up past 18446744073709551615",
+                self.line
+            ),
         }
     }
 }
@@ -145,9 +158,24 @@ pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
                 }
             }
         } else {
-            builder
-                .option_by_names(body.split_whitespace())
+            // DLX5's costs: `|n` tokens, added up.
+            let mut cost = 0u64;
+            for token in body.split_whitespace() {
+                if let Some(n) = token.strip_prefix('|') {
+                    cost = n
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))
+                        .and_then(|n| cost.checked_add(n))
+                        .ok_or_else(|| err(ParseErrorKind::Cost(token.to_string())))?;
+                }
+            }
+            let option = builder
+                .option_by_names(body.split_whitespace().filter(|t| !t.starts_with('|')))
                 .map_err(build)?;
+            if cost > 0 {
+                builder.set_cost(option, cost).map_err(build)?;
+            }
         }
     }
     if !have_items {
@@ -193,7 +221,8 @@ pub fn write(matrix: &Matrix, mut out: impl Write) -> io::Result<()> {
 }
 
 /// An option as the line Knuth's format gives it: its items' names, each
-/// with `:color` where it has one, separated by spaces.
+/// with `:color` where it has one, separated by spaces, and `|n` after
+/// them when its cost n is not 0.
 pub fn option_line(matrix: &Matrix, option: super::OptionId) -> String {
     let mut line = String::new();
     for (item, color) in matrix.option_items(option) {
@@ -205,6 +234,10 @@ pub fn option_line(matrix: &Matrix, option: super::OptionId) -> String {
             line.push(':');
             line.push_str(matrix.color_name(c));
         }
+    }
+    let cost = matrix.cost(option);
+    if cost > 0 {
+        line.push_str(&format!(" |{cost}"));
     }
     line
 }
@@ -299,6 +332,35 @@ mod tests {
         let mut b = MatrixBuilder::new();
         b.secondary("x").unwrap();
         assert!(write(&b.build().unwrap(), Vec::new()).is_err());
+    }
+
+    #[test]
+    fn costs_are_read_added_up_and_written_back() {
+        let m = read("A B | x\nA x:r |3\nB |2 |5\nA B\n".as_bytes()).unwrap();
+        assert!(m.has_costs());
+        let costs: Vec<u64> = (0..3)
+            .map(|k| m.cost(crate::dlx::OptionId::must(k)))
+            .collect();
+        assert_eq!(costs, [3, 7, 0]);
+        let mut out = Vec::new();
+        write(&m, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "A B | x\nA x:r |3\nB |7\nA B\n"
+        );
+        assert!(!read("A\nA\n".as_bytes()).unwrap().has_costs());
+        assert!(!read("A\nA |0\n".as_bytes()).unwrap().has_costs());
+        for bad in [
+            "A\nA |\n",
+            "A\nA |x\n",
+            "A\nA |-1\n",
+            "A\nA |+1\n",
+            "A\nA |18446744073709551615 |1\n",
+        ] {
+            let e = err(bad);
+            assert_eq!(e.line(), 2, "{bad}");
+            assert!(matches!(e.kind(), ParseErrorKind::Cost(_)), "{bad}: {e}");
+        }
     }
 
     #[test]

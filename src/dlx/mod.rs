@@ -83,7 +83,8 @@ pub use parallel::{
     SPLIT_UPDATES, SUBTREES_PER_JOB,
 };
 pub use search::{
-    Branching, Budget, Count, Estimate, PreselectError, Progress, Split, Spread, Step,
+    Best, Branching, Budget, Cheapest, Costed, Count, Estimate, PreselectError, Progress, Split,
+    Spread, Step,
 };
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;

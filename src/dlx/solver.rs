@@ -247,6 +247,15 @@ impl<'m> Solver<'m> {
         }
     }
 
+    /// The `k` cheapest solutions of a fresh search (options' costs, DLX5's
+    /// `|n`), cheapest first, ties in search order; within the budget, and
+    /// [`Best::complete`](crate::dlx::Best::complete) false when it ran out
+    /// (the best found so far, not proven). See [`Cheapest`](crate::dlx::Cheapest).
+    pub fn best(&mut self, k: usize) -> crate::dlx::Best {
+        let matrix = self.matrix();
+        super::search::best::best(self, matrix, k)
+    }
+
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         each!(&mut self.inner, s => s.next_solution())

@@ -50,6 +50,11 @@ pub enum BuildErrorKind {
     },
     /// The matrix has no items at all.
     NoItems,
+    /// A cost given to an option that was never added.
+    UnknownOption {
+        /// The option's index.
+        option: usize,
+    },
     /// More items, options or nodes than 32-bit indices can address.
     TooLarge {
         /// The kind of thing concerned.
@@ -108,7 +113,7 @@ impl fmt::Display for BuildError {
             | RepeatedItem { name }
             | ColorOnPrimary { name }
             | EmptyColor { name } => Shown(name),
-            NoItems | TooLarge { .. } => Shown(""),
+            NoItems | TooLarge { .. } | UnknownOption { .. } => Shown(""),
         };
         match &self.kind {
             DuplicateItem { .. } => write!(f, "duplicate item name `{name}`"),
@@ -125,6 +130,7 @@ impl fmt::Display for BuildError {
             ColorOnPrimary { .. } => write!(f, "primary item `{name}` cannot have a color"),
             EmptyColor { .. } => write!(f, "item `{name}:` has an empty color"),
             NoItems => write!(f, "the matrix has no items"),
+            UnknownOption { option } => write!(f, "option {option} was never added"),
             TooLarge { what } => write!(f, "too many {what} for 32-bit indices"),
         }
     }
@@ -151,6 +157,8 @@ pub struct MatrixBuilder {
     /// Per item: 1 + the last option that used it (Knuth's `aux`), for the
     /// repeated-item check.
     stamp: Vec<u32>,
+    /// Options' costs, as far as the last option given one (0 beyond).
+    costs: Vec<u64>,
 }
 
 impl MatrixBuilder {
@@ -370,6 +378,23 @@ impl MatrixBuilder {
         self.colored_option(resolved)
     }
 
+    /// Gives `option` (already added) a cost, replacing any before: DLX5's
+    /// costs, which [`Solver::best`](crate::dlx::Solver::best) minimizes.
+    /// Costs do not change which options cover which items.
+    pub fn set_cost(&mut self, option: OptionId, cost: u64) -> Result<(), BuildError> {
+        let k = option.as_usize();
+        if k >= self.has_primary.len() {
+            return Err(BuildError::new(BuildErrorKind::UnknownOption { option: k }));
+        }
+        if cost > 0 && self.costs.len() <= k {
+            self.costs.resize(k + 1, 0);
+        }
+        if let Some(c) = self.costs.get_mut(k) {
+            *c = cost;
+        }
+        Ok(())
+    }
+
     /// Lays out the dancing structure.
     pub fn build(self) -> Result<Matrix, BuildError> {
         let n = self.names.len();
@@ -461,6 +486,13 @@ impl MatrixBuilder {
             option_start: self.option_start,
             option_node,
             ignored,
+            costs: if self.costs.iter().any(|&c| c > 0) {
+                let mut costs = self.costs;
+                costs.resize(m, 0);
+                costs
+            } else {
+                Vec::new()
+            },
             uniform_len,
         })
     }

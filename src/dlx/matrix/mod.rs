@@ -84,6 +84,8 @@ pub struct Matrix {
     /// First node of each option, or `u32::MAX` for an ignored option.
     pub(crate) option_node: Vec<u32>,
     ignored: Vec<OptionId>,
+    /// Each option's cost (DLX5), or empty when every cost is 0.
+    costs: Vec<u64>,
     /// The number of nodes of every searched option, when they all have the
     /// same (0 otherwise). Options then stand at a fixed stride.
     uniform_len: usize,
@@ -162,6 +164,23 @@ impl Matrix {
             };
             (ItemId::must(item as usize), color)
         })
+    }
+
+    /// The cost of an option (DLX5's `|n` tokens; 0 unless given).
+    pub fn cost(&self, option: OptionId) -> u64 {
+        self.costs.get(option.as_usize()).copied().unwrap_or(0)
+    }
+
+    /// Whether any option has a cost.
+    pub fn has_costs(&self) -> bool {
+        !self.costs.is_empty()
+    }
+
+    /// The total cost of `options` (saturating: costs are user numbers).
+    pub fn cost_of(&self, options: impl IntoIterator<Item = OptionId>) -> u64 {
+        options
+            .into_iter()
+            .fold(0u64, |sum, o| sum.saturating_add(self.cost(o)))
     }
 
     /// Options that name no primary item: they can never be chosen and are

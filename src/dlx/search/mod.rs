@@ -24,6 +24,7 @@ use super::stats::Stats;
 use driver::Driver;
 use std::fmt;
 
+pub(crate) mod best;
 pub(crate) mod driver;
 #[cfg(test)]
 pub(crate) mod engine_tests;
@@ -31,6 +32,7 @@ pub(crate) mod estimate;
 pub(crate) mod progress;
 pub(crate) mod split;
 
+pub use best::{Best, Cheapest, Costed};
 pub use estimate::{Estimate, Spread};
 pub use progress::Progress;
 pub use split::Split;

@@ -1,0 +1,144 @@
+//! The k cheapest solutions (DLX5's costs, `dlx cover --best K`) against a
+//! brute force over every subset of options, on random small costed
+//! matrices; and the command line on a hand-checked one.
+
+mod common;
+use common::{run, text};
+use dlx::{knuth, Matrix, OptionId, Solver};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Every exact cover's cost, by trying every subset of options: each
+/// primary item exactly once, each secondary at most once.
+fn brute_costs(m: &Matrix) -> Vec<u64> {
+    let n = m.option_count();
+    let mut costs = Vec::new();
+    for set in 0u32..1 << n {
+        let mut used = vec![0u32; m.item_count()];
+        let mut cost = 0;
+        for k in (0..n).filter(|k| set >> k & 1 == 1) {
+            let o = OptionId::must(k);
+            cost += m.cost(o);
+            for (item, _) in m.option_items(o) {
+                used[item.as_usize()] += 1;
+            }
+        }
+        let ok = (0..m.item_count()).all(|i| {
+            let primary = i < m.primary_count();
+            (primary && used[i] == 1) || (!primary && used[i] <= 1)
+        });
+        // Options naming no primary item are never chosen.
+        let live = (0..n)
+            .filter(|k| set >> k & 1 == 1)
+            .all(|k| !m.ignored_options().contains(&OptionId::must(k)));
+        if ok && live {
+            costs.push(cost);
+        }
+    }
+    costs.sort_unstable();
+    costs
+}
+
+/// A random costed matrix in Knuth's format: up to 5 primary and 2
+/// secondary items, up to 12 options of 1 to 3 items, costs 0 to 9 (some
+/// written as two tokens, which add up).
+fn random(rng: &mut StdRng) -> String {
+    let np = rng.gen_range(1..=5);
+    let ns = rng.gen_range(0..=2);
+    let mut text: String = (0..np).map(|i| format!("p{i} ")).collect();
+    if ns > 0 {
+        text.push('|');
+        text.extend((0..ns).map(|i| format!(" s{i}")));
+    }
+    text.push('\n');
+    for _ in 0..rng.gen_range(1..=12) {
+        let mut items: Vec<String> = Vec::new();
+        while items.is_empty() {
+            for i in 0..np {
+                if rng.gen_bool(0.35) {
+                    items.push(format!("p{i}"));
+                }
+            }
+            for i in 0..ns {
+                if rng.gen_bool(0.3) {
+                    items.push(format!("s{i}"));
+                }
+            }
+            items.truncate(3);
+        }
+        let cost = rng.gen_range(0..10u64);
+        let costs = if cost > 4 && rng.gen_bool(0.5) {
+            format!(" |{} |{}", cost - 3, 3)
+        } else {
+            format!(" |{cost}")
+        };
+        text.push_str(&format!("{}{costs}\n", items.join(" ")));
+    }
+    text
+}
+
+#[test]
+fn the_k_cheapest_equal_brute_force() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut with_covers = 0;
+    for case in 0..300 {
+        let text = random(&mut rng);
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let want = brute_costs(&m);
+        with_covers += usize::from(want.len() > 1);
+        for k in [1, 2, 5, 100] {
+            let best = Solver::new(&m).best(k);
+            assert!(best.complete);
+            let got: Vec<u64> = best.solutions.iter().map(|c| c.cost).collect();
+            let want_k: Vec<u64> = want.iter().copied().take(k).collect();
+            assert_eq!(got, want_k, "case {case}, k {k}:\n{text}");
+            for c in &best.solutions {
+                dlx::verify_cover(&m, &c.options).unwrap();
+                assert_eq!(m.cost_of(c.options.iter().copied()), c.cost);
+            }
+        }
+    }
+    assert!(
+        with_covers > 50,
+        "too few matrices with two covers or more: {with_covers}"
+    );
+}
+
+#[test]
+fn best_on_the_command_line() {
+    let dlx5 = "A B C\nA B |5\nC |1\nA |2\nB C |2\nB |3\nA B C |7\n";
+    let out = run(&["cover", "--best", "2"], dlx5.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "| cost 4\nA |2\nB C |2\n\n| cost 6\nA B |5\nC |1\n"
+    );
+    let out = run(&["cover", "--best", "1", "--json"], dlx5.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["best"][0]["cost"], 4);
+    assert_eq!(v["solutions"], 4);
+    assert_eq!(v["complete"], true);
+    // A budget: the best found so far, said not proven, exit 3.
+    let out = run(
+        &["cover", "--best", "1", "--node-budget", "3"],
+        dlx5.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        text(&out.stderr).contains("not proven"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Costs change no count; a malformed cost names its line.
+    let out = run(&["cover"], dlx5.as_bytes());
+    assert_eq!(text(&out.stdout), "4\n");
+    let out = run(&["cover"], b"A\nA |x\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 2"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["cover", "--best", "1", "--all"], dlx5.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+}
