@@ -142,3 +142,68 @@ fn best_on_the_command_line() {
     let out = run(&["cover", "--best", "1", "--all"], dlx5.as_bytes());
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The cheapest tiling of a 2×n board by dynamic programming over its
+/// columns, from the costs of `m`'s dominoes (read back by their items).
+fn two_row_minimum(m: &Matrix, n: usize) -> u64 {
+    let mut cost = std::collections::HashMap::new();
+    for k in 0..m.option_count() {
+        let o = OptionId::must(k);
+        let names: Vec<String> = m
+            .option_items(o)
+            .map(|(i, _)| m.item_name(i).into())
+            .collect();
+        cost.insert(names.join(" "), m.cost(o));
+    }
+    let c = |a: &str| cost[a];
+    let mut f = vec![0u64; n + 1];
+    for j in 1..=n {
+        let vertical = f[j - 1] + c(&format!("r0c{} r1c{}", j - 1, j - 1));
+        f[j] = if j >= 2 {
+            let top = c(&format!("r0c{} r0c{}", j - 2, j - 1));
+            let bottom = c(&format!("r1c{} r1c{}", j - 2, j - 1));
+            vertical.min(f[j - 2] + top + bottom)
+        } else {
+            vertical
+        };
+    }
+    f[n]
+}
+
+#[test]
+fn cheapest_domino_tilings_equal_dynamic_programming() {
+    let mut fib = (1u64, 1u64);
+    for n in 1..=14 {
+        for seed in [1, 2, 3] {
+            let m = dlx::problems::dominoes(2, n, seed).unwrap();
+            let best = Solver::new(&m).best(1);
+            assert_eq!(
+                best.solutions[0].cost,
+                two_row_minimum(&m, n),
+                "2x{n} seed {seed}"
+            );
+            assert_eq!(Solver::new(&m).count().solutions, fib.1, "2x{n}");
+        }
+        fib = (fib.1, fib.0 + fib.1);
+    }
+    // Tilings of 2n×2n boards: OEIS A004003.
+    for (n, tilings) in [(2, 2), (4, 36), (6, 6728)] {
+        let m = dlx::problems::dominoes(n, n, 1).unwrap();
+        assert_eq!(Solver::new(&m).count().solutions, tilings);
+    }
+    // Through the command line: gen, then the cheapest.
+    let gen = run(&["gen", "dominoes", "2x12", "--seed", "5"], b"");
+    let m = knuth::read(&gen.stdout[..]).unwrap();
+    let out = run(&["cover", "--best", "1"], &gen.stdout);
+    let first = text(&out.stdout);
+    assert_eq!(
+        first.lines().next(),
+        Some(format!("| cost {}", two_row_minimum(&m, 12)).as_str())
+    );
+    assert_eq!(
+        run(&["gen", "queens", "4", "--seed", "1"], b"")
+            .status
+            .code(),
+        Some(2)
+    );
+}

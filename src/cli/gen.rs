@@ -5,14 +5,19 @@ use clap::{Args, ValueEnum};
 
 use super::exit;
 use super::output::Output;
-use dlx::problems::{langford, polyomino, queens};
+use dlx::problems::{dominoes, langford, polyomino, queens};
 
 #[derive(Args, Debug)]
 pub(crate) struct GenArgs {
     /// Which problem.
     problem: Problem,
-    /// Its size: n for queens and langford; ROWSxCOLS for pentominoes.
+    /// Its size: n for queens and langford; ROWSxCOLS for pentominoes and
+    /// dominoes.
     size: String,
+    /// The seed of the dominoes' costs (1 to 9 each; default 1). Dominoes
+    /// only.
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -23,9 +28,15 @@ enum Problem {
     Langford,
     /// The 12 pentominoes packed into a ROWSxCOLS box.
     Pentominoes,
+    /// Domino tilings of a ROWSxCOLS board, each domino with a cost (DLX5):
+    /// `dlx cover --best 1` is a minimum-weight perfect matching.
+    Dominoes,
 }
 
 pub(crate) fn run(args: GenArgs) -> u8 {
+    if args.seed.is_some() && !matches!(args.problem, Problem::Dominoes) {
+        return usage("--seed is for dominoes' costs; this problem has none");
+    }
     let matrix = match args.problem {
         Problem::Queens | Problem::Langford => match args.size.parse::<usize>() {
             Ok(n) if n <= 1000 => {
@@ -42,14 +53,18 @@ pub(crate) fn run(args: GenArgs) -> u8 {
                 ))
             }
         },
-        Problem::Pentominoes => {
+        Problem::Pentominoes | Problem::Dominoes => {
             let dims = args
                 .size
                 .split_once(['x', 'X'])
                 .and_then(|(r, c)| Some((r.parse::<i32>().ok()?, c.parse::<i32>().ok()?)));
             match dims {
                 Some((r, c)) if (1..=100).contains(&r) && (1..=100).contains(&c) => {
-                    polyomino::packing(&polyomino::PENTOMINOES, r, c)
+                    if matches!(args.problem, Problem::Dominoes) {
+                        dominoes(r as usize, c as usize, args.seed.unwrap_or(1))
+                    } else {
+                        polyomino::packing(&polyomino::PENTOMINOES, r, c)
+                    }
                 }
                 _ => {
                     return usage(&format!(
