@@ -48,6 +48,9 @@ pub enum ParseErrorKind {
     LineTooLong,
     /// The matrix builder refused an item or option.
     Build(BuildError),
+    /// An item with DLX3's multiplicities (`u:v|name` or `v|name`), which
+    /// this version does not search: the token.
+    Multiplicity(String),
     /// A `|` token in an option line that is not `|n` with n a
     /// nonnegative integer (DLX5's cost), or costs past 2⁶⁴ − 1: the token.
     Cost(String),
@@ -78,6 +81,11 @@ impl fmt::Display for ParseError {
                 write!(f, "line {}: longer than {MAX_LINE} bytes", self.line)
             }
             ParseErrorKind::Build(e) => write!(f, "line {}: {e}", self.line),
+            ParseErrorKind::Multiplicity(token) => write!(
+                f,
+                "line {}: `{token}`: multiplicities (DLX3's `u:v|name`) are not supported yet",
+                self.line
+            ),
             ParseErrorKind::Cost(token) => write!(
                 f,
                 "line {}: `{token}` is not a cost `|n` (n a nonnegative integer), or the costs \
@@ -150,6 +158,9 @@ pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
                 }
                 if name.is_empty() {
                     continue;
+                }
+                if name.contains('|') {
+                    return Err(err(ParseErrorKind::Multiplicity(name.to_string())));
                 }
                 if secondary {
                     builder.secondary(name).map_err(build)?;
@@ -349,6 +360,12 @@ mod tests {
             "A B | x\nA x:r |3\nB |7\nA B\n"
         );
         assert!(!read("A\nA\n".as_bytes()).unwrap().has_costs());
+        for dlx3 in ["2|A B\nA\n", "A 1:3|B\nA\n", "A | 2|x\nA\n"] {
+            assert!(
+                matches!(err(dlx3).kind(), ParseErrorKind::Multiplicity(_)),
+                "{dlx3}"
+            );
+        }
         assert!(!read("A\nA |0\n".as_bytes()).unwrap().has_costs());
         for bad in [
             "A\nA |\n",
