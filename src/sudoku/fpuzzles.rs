@@ -108,15 +108,21 @@ pub fn default_box_rows(n: usize) -> usize {
 
 /// The cell `R<r>C<c>` (1-based) as a row-major index.
 fn cell(name: &Value, n: usize) -> Result<usize, FpuzzlesError> {
-    let bad = || FpuzzlesError::Field(format!("{name} is not a cell R1C1 to R{n}C{n}"));
-    let s = name.as_str().ok_or_else(bad)?;
-    let rest = s.strip_prefix(['R', 'r']).ok_or_else(bad)?;
-    let (r, c) = rest.split_once(['C', 'c']).ok_or_else(bad)?;
-    let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+    name.as_str()
+        .and_then(|s| cell_index(s, n))
+        .ok_or_else(|| FpuzzlesError::Field(format!("{name} is not a cell R1C1 to R{n}C{n}")))
+}
+
+/// A cell named `R<r>C<c>` (1-based, either case) in a grid of side n, as
+/// a row-major index: f-puzzles' names, which the variant text uses too.
+pub(crate) fn cell_index(name: &str, n: usize) -> Option<usize> {
+    let rest = name.strip_prefix(['R', 'r'])?;
+    let (r, c) = rest.split_once(['C', 'c'])?;
+    let (r, c): (usize, usize) = (r.parse().ok()?, c.parse().ok()?);
     if r == 0 || c == 0 || r > n || c > n {
-        return Err(bad());
+        return None;
     }
-    Ok((r - 1) * n + c - 1)
+    Some((r - 1) * n + c - 1)
 }
 
 /// The cells of an entry's `cells` array.

@@ -29,7 +29,7 @@
 
 use std::fmt;
 
-use super::fpuzzles::default_box_rows;
+use super::fpuzzles::{cell_index, default_box_rows};
 use super::grid::Alphabet;
 use super::rules::{Rules, RulesError, MAX_SIDE};
 
@@ -202,20 +202,12 @@ pub fn read(line: &str) -> Result<(Rules, Vec<u8>), RuleLineError> {
 fn cell_list(word: &str, list: &str, n: usize) -> Result<Vec<usize>, RuleLineError> {
     list.split(',')
         .map(|name| {
-            let bad = || {
+            cell_index(name, n).ok_or_else(|| {
                 RuleLineError::Value(
                     word.into(),
                     format!("`{name}` is not a cell R1C1 to R{n}C{n}"),
                 )
-            };
-            let rest = name.strip_prefix(['R', 'r']).ok_or_else(bad)?;
-            let (r, c) = rest.split_once(['C', 'c']).ok_or_else(bad)?;
-            let (r, c): (usize, usize) =
-                (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
-            if r == 0 || c == 0 || r > n || c > n {
-                return Err(bad());
-            }
-            Ok((r - 1) * n + c - 1)
+            })
         })
         .collect()
 }
