@@ -5,14 +5,14 @@ use clap::{Args, ValueEnum};
 
 use super::exit;
 use super::output::Output;
-use dlx::problems::{dominoes, langford, polyomino, queens};
+use dlx::problems::{dominoes, langford, polyomino, queens, two_queens};
 
 #[derive(Args, Debug)]
 pub(crate) struct GenArgs {
     /// Which problem.
     problem: Problem,
-    /// Its size: n for queens and langford; ROWSxCOLS for pentominoes and
-    /// dominoes.
+    /// Its size: n for queens, two-queens and langford; ROWSxCOLS for
+    /// pentominoes and dominoes.
     size: String,
     /// The seed of the dominoes' costs (1 to 9 each; default 1). Dominoes
     /// only.
@@ -24,6 +24,10 @@ pub(crate) struct GenArgs {
 enum Problem {
     /// N queens (rows, columns primary; diagonals secondary).
     Queens,
+    /// Two queens in every row and column of an NxN board, at most two on
+    /// any diagonal: `2|` rows and columns, `0:2|` diagonals (DLX3's
+    /// multiplicities).
+    TwoQueens,
     /// Langford pairs of order n.
     Langford,
     /// The 12 pentominoes packed into a ROWSxCOLS box.
@@ -38,21 +42,21 @@ pub(crate) fn run(args: GenArgs) -> u8 {
         return usage("--seed is for dominoes' costs; this problem has none");
     }
     let matrix = match args.problem {
-        Problem::Queens | Problem::Langford => match args.size.parse::<usize>() {
-            Ok(n) if n <= 1000 => {
-                if matches!(args.problem, Problem::Queens) {
-                    queens(n)
-                } else {
-                    langford(n)
+        Problem::Queens | Problem::TwoQueens | Problem::Langford => {
+            match args.size.parse::<usize>() {
+                Ok(n) if n <= 1000 => match args.problem {
+                    Problem::Queens => queens(n),
+                    Problem::TwoQueens => two_queens(n),
+                    _ => langford(n),
+                },
+                _ => {
+                    return usage(&format!(
+                        "size `{}` is not a number from 0 to 1000",
+                        args.size
+                    ))
                 }
             }
-            _ => {
-                return usage(&format!(
-                    "size `{}` is not a number from 0 to 1000",
-                    args.size
-                ))
-            }
-        },
+        }
         Problem::Pentominoes | Problem::Dominoes => {
             let dims = args
                 .size

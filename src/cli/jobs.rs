@@ -129,7 +129,11 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
             )),
         });
         let n = prefixes.len() as u64;
-        if n >= target || n == 0 || above.updates > SPLIT_UPDATES || depth > matrix.primary_count()
+        if n >= target
+            || n == 0
+            || above.updates > SPLIT_UPDATES
+            || depth > matrix.primary_count()
+            || matrix.has_bounds()
         {
             break (prefixes, solutions, above);
         }

@@ -1,8 +1,10 @@
-//! Knuth's DLX text format: the input of DLX1 and DLX2, and a writer for it.
+//! Knuth's DLX text format: the input of DLX1, DLX2, DLX3 and DLX5, and a
+//! writer for it.
 //!
 //! ```text
 //! | a comment: any line whose first non-blank character is `|`
 //! A B C | x y        <- the item line: primary items, `|`, secondary items
+//! 2|D 0:3|E          <- `u:v|name`: covered u to v times, `v|name`: v (DLX3)
 //! A B x              <- each further line is one option
 //! C y:red            <- `name:color` colors a secondary item (DLX2)
 //! A C y:red |3       <- `|n` adds n to the option's cost (DLX5)
@@ -16,7 +18,9 @@
 //! ([`Matrix::ignored_options`]). A token `|n` in an option line (n a
 //! nonnegative integer) adds n to that option's cost, as DLX5 reads it
 //! (repeated tokens add up); costs change no count, only which solutions
-//! are cheapest ([`Solver::best`](crate::dlx::Solver::best)).
+//! are cheapest ([`Solver::best`](crate::dlx::Solver::best)). A primary
+//! item written `u:v|name` is to be covered at least u and at most v times,
+//! `v|name` exactly v times, as DLX3 reads them ([`Matrix::bounds`]).
 //!
 //! Errors are [`ParseError`]s that name the line (1-based) and the problem.
 
@@ -48,8 +52,10 @@ pub enum ParseErrorKind {
     LineTooLong,
     /// The matrix builder refused an item or option.
     Build(BuildError),
-    /// An item with DLX3's multiplicities (`u:v|name` or `v|name`), which
-    /// this version does not search: the token.
+    /// An item-line token with a malformed multiplicity prefix (DLX3's
+    /// `u:v|name` or `v|name`, u and v decimal numbers below 2³²), or one
+    /// after the `|` that starts the secondary items: the token. Bounds that
+    /// leave no room (`0|A`, `3:2|A`) are [`Build`](Self::Build) errors.
     Multiplicity(String),
     /// A `|` token in an option line that is not `|n` with n a
     /// nonnegative integer (DLX5's cost), or costs past 2⁶⁴ − 1: the token.
@@ -83,7 +89,8 @@ impl fmt::Display for ParseError {
             ParseErrorKind::Build(e) => write!(f, "line {}: {e}", self.line),
             ParseErrorKind::Multiplicity(token) => write!(
                 f,
-                "line {}: `{token}`: multiplicities (DLX3's `u:v|name`) are not supported yet",
+                "line {}: `{token}` is not an item with multiplicities `u:v|name` or `v|name` \
+                 (u and v decimal numbers, primary items only)",
                 self.line
             ),
             ParseErrorKind::Cost(token) => write!(
@@ -159,13 +166,26 @@ pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
                 if name.is_empty() {
                     continue;
                 }
-                if name.contains('|') {
-                    return Err(err(ParseErrorKind::Multiplicity(name.to_string())));
-                }
+                let bounds = match name.rsplit_once('|') {
+                    Some((prefix, rest)) => {
+                        let bad = || err(ParseErrorKind::Multiplicity(token.to_string()));
+                        let bounds = parse_bounds(prefix).ok_or_else(bad)?;
+                        if secondary || rest.is_empty() {
+                            // DLX3 takes bounds on primary items only.
+                            return Err(bad());
+                        }
+                        name = rest;
+                        Some(bounds)
+                    }
+                    None => None,
+                };
                 if secondary {
                     builder.secondary(name).map_err(build)?;
                 } else {
-                    builder.primary(name).map_err(build)?;
+                    let item = builder.primary(name).map_err(build)?;
+                    if let Some((lo, hi)) = bounds {
+                        builder.set_bounds(item, lo, hi).map_err(build)?;
+                    }
                 }
             }
         } else {
@@ -201,6 +221,20 @@ pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
     })
 }
 
+/// DLX3's multiplicity prefix (before the `|`): `v` (exactly v) or `u:v`.
+fn parse_bounds(prefix: &str) -> Option<(u32, u32)> {
+    let number = |t: &str| {
+        t.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| t.parse::<u32>().ok())
+            .flatten()
+    };
+    match prefix.split_once(':') {
+        Some((lo, hi)) => Some((number(lo)?, number(hi)?)),
+        None => number(prefix).map(|v| (v, v)),
+    }
+}
+
 /// Writes `matrix` in Knuth's format; [`read`] gives back the same matrix.
 ///
 /// A matrix with no primary item cannot be written: its item line would
@@ -222,7 +256,13 @@ pub fn write(matrix: &Matrix, mut out: impl Write) -> io::Result<()> {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&matrix.item_name(super::ItemId::must(i)));
+        let item = super::ItemId::must(i);
+        match matrix.bounds(item) {
+            Some((1, 1)) | None => {}
+            Some((lo, hi)) if lo == hi => line.push_str(&format!("{hi}|")),
+            Some((lo, hi)) => line.push_str(&format!("{lo}:{hi}|")),
+        }
+        line.push_str(&matrix.item_name(item));
     }
     writeln!(out, "{line}")?;
     for k in 0..matrix.option_count() {
@@ -281,6 +321,7 @@ pub fn fingerprint(matrix: &Matrix) -> u64 {
 mod tests {
     use super::*;
     use crate::dlx::matrix::BuildErrorKind;
+    use crate::dlx::ItemId;
 
     fn err(text: &str) -> ParseError {
         read(text.as_bytes()).unwrap_err()
@@ -360,12 +401,6 @@ mod tests {
             "A B | x\nA x:r |3\nB |7\nA B\n"
         );
         assert!(!read("A\nA\n".as_bytes()).unwrap().has_costs());
-        for dlx3 in ["2|A B\nA\n", "A 1:3|B\nA\n", "A | 2|x\nA\n"] {
-            assert!(
-                matches!(err(dlx3).kind(), ParseErrorKind::Multiplicity(_)),
-                "{dlx3}"
-            );
-        }
         assert!(!read("A\nA |0\n".as_bytes()).unwrap().has_costs());
         for bad in [
             "A\nA |\n",
@@ -377,6 +412,51 @@ mod tests {
             let e = err(bad);
             assert_eq!(e.line(), 2, "{bad}");
             assert!(matches!(e.kind(), ParseErrorKind::Cost(_)), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn multiplicities_are_read_checked_and_written_back() {
+        let m = read("2|A 0:3|B 1:1|C D | x\nA B x\nC D\n".as_bytes()).unwrap();
+        assert!(m.has_bounds());
+        let bounds: Vec<_> = (0..5).map(|i| m.bounds(ItemId::must(i))).collect();
+        assert_eq!(
+            bounds,
+            [Some((2, 2)), Some((0, 3)), Some((1, 1)), Some((1, 1)), None]
+        );
+        let mut out = Vec::new();
+        write(&m, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "2|A 0:3|B C D | x\nA B x\nC D\n"
+        );
+        // 1:1 everywhere is plain exact cover.
+        assert!(!read("1|A 1:1|B\nA B\n".as_bytes()).unwrap().has_bounds());
+        for bad in [
+            "A 1:|B\nA\n",
+            "A :2|B\nA\n",
+            "A x|B\nA\n",
+            "A 1:2:3|B\nA\n",
+            "A 2|\nA\n",
+            "A -1|B\nA\n",
+            "A 4294967296|B\nA\n",
+            "A | 2|x\nA\n",
+        ] {
+            let e = err(bad);
+            assert_eq!(e.line(), 1, "{bad}");
+            assert!(
+                matches!(e.kind(), ParseErrorKind::Multiplicity(_)),
+                "{bad}: {e}"
+            );
+        }
+        for (bad, want) in [
+            ("0|A\nA\n", "upper bound of zero"),
+            ("3:2|A\nA\n", "lower bound above the upper"),
+            ("2|A 2|A\nA\n", "duplicate item name"),
+        ] {
+            let e = err(bad);
+            assert!(matches!(e.kind(), ParseErrorKind::Build(_)), "{bad}: {e}");
+            assert!(e.to_string().contains(want), "{bad}: {e}");
         }
     }
 

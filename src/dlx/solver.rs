@@ -86,6 +86,12 @@ impl Config {
     /// (through [`EngineTables::engine`]).
     pub fn tables(&self, matrix: &Matrix) -> Result<(EngineTables, Branching), EngineError> {
         let branching = self.rule();
+        if branching == Branching::Lookahead && matrix.has_bounds() {
+            return Err(EngineError::matrix(
+                self.engine.unwrap_or(EngineKind::Links),
+                "lookahead does not take multiplicities (DLX3's u:v|); knuth and first-forced do",
+            ));
+        }
         let tables = match self.engine {
             None => EngineTables::auto(matrix, branching),
             Some(kind) => EngineTables::build(matrix, kind, branching)?,
@@ -133,7 +139,10 @@ impl<'m> Solver<'m> {
     }
 
     /// A solver for `matrix` by the fastest engine that honours `branching`
-    /// (the library's choice never fails: links takes every rule).
+    /// (the library's choice never fails: links takes every rule; with
+    /// multiplicities lookahead probes nothing and searches as
+    /// first-forced, which [`with_config`](Self::with_config) refuses to
+    /// hide).
     pub fn with_rule(matrix: &'m Matrix, branching: Branching) -> Solver<'m> {
         let tables = EngineTables::auto(matrix, branching);
         Solver::over(matrix, tables, branching)
@@ -201,6 +210,12 @@ impl<'m> Solver<'m> {
     /// Chooses the branching rule (takes effect at the next node); a rule
     /// the engine does not take is refused and changes nothing.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        if branching == Branching::Lookahead && self.matrix.has_bounds() {
+            return Err(EngineError::matrix(
+                self.engine(),
+                "lookahead does not take multiplicities (DLX3's u:v|); knuth and first-forced do",
+            ));
+        }
         match &mut self.inner {
             Inner::Links(s) => s.set_branching(branching),
             Inner::Dense(s) => s.set_branching(branching)?,
@@ -261,7 +276,7 @@ impl<'m> Solver<'m> {
         each!(&mut self.inner, s => s.next_solution())
     }
 
-    fn cursor_option(&self, cur: u32) -> OptionId {
+    fn cursor_option(&self, cur: u32) -> Option<OptionId> {
         each!(&self.inner, s => s.cursor_option(cur))
     }
 

@@ -9,7 +9,8 @@ use super::index::{ColorId, OptionId};
 use super::matrix::Matrix;
 
 /// Checks that `options` is a solution of `matrix`: every primary item
-/// covered exactly once; every secondary item covered at most once, or by
+/// covered exactly once, or as many times as its multiplicities allow
+/// ([`Matrix::bounds`]); every secondary item covered at most once, or by
 /// several options that all give it the same color. Returns what is wrong.
 pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String> {
     let n = matrix.item_count();
@@ -29,10 +30,13 @@ pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String>
         for (item, c) in matrix.option_items(o) {
             let i = item.as_usize();
             uses[i] += 1;
+            if matrix.is_primary(item) {
+                continue;
+            }
             match color[i] {
                 None => color[i] = Some(c),
                 Some(prev) => {
-                    if matrix.is_primary(item) || prev.is_none() || prev != c {
+                    if prev.is_none() || prev != c {
                         return Err(format!(
                             "item {} is covered more than once (option {o})",
                             matrix.item_name(item)
@@ -43,10 +47,16 @@ pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String>
         }
     }
     for (i, &n) in uses.iter().enumerate().take(matrix.primary_count()) {
-        if n != 1 {
-            let item = super::index::ItemId::must(i);
+        let item = super::index::ItemId::must(i);
+        let (lo, hi) = matrix.bounds(item).unwrap_or((1, 1));
+        if n < lo || n > hi {
+            let want = match (lo, hi) {
+                (1, 1) => String::new(),
+                (lo, hi) if lo == hi => format!(" (not {lo})"),
+                (lo, hi) => format!(" (not {lo} to {hi})"),
+            };
             return Err(format!(
-                "primary item {} is covered {n} times",
+                "primary item {} is covered {n} times{want}",
                 matrix.item_name(item)
             ));
         }
@@ -92,6 +102,16 @@ mod tests {
         // {A x:0, B x:0} (x given one color twice) and {A B x:1}; not
         // {A x:0, B x:1}, whose colors clash.
         assert_eq!(brute_force_count(&m), Some(2));
+        // DLX3's own example: A B once, C two or three times; one solution.
+        let dlx3 = "A B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n";
+        let m = knuth::read(dlx3.as_bytes()).unwrap();
+        assert_eq!(brute_force_count(&m), Some(1));
+        let chosen = [1, 3, 4].map(OptionId::must);
+        assert_eq!(verify_cover(&m, &chosen), Ok(()));
+        let e = verify_cover(&m, &[1, 4].map(OptionId::must)).unwrap_err();
+        assert!(e.contains("B is covered 0 times"), "{e}");
+        let e = verify_cover(&m, &[0].map(OptionId::must)).unwrap_err();
+        assert!(e.contains("C is covered 0 times (not 2 to 3)"), "{e}");
         let mut big = String::from("A\n");
         big.push_str(&"A\n".repeat(BRUTE_FORCE_OPTIONS + 1));
         let m = knuth::read(big.as_bytes()).unwrap();

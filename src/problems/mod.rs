@@ -5,6 +5,9 @@
 //!
 //! * [`queens`]: N queens, rows and columns primary, diagonals secondary
 //!   (OEIS A000170).
+//! * [`two_queens`]: two queens in every row and column, at most two on a
+//!   diagonal (DLX3's multiplicities: `2|` rows and columns, `0:2|`
+//!   diagonals).
 //! * [`langford`]: Langford pairs (OEIS A014552, doubled: both orientations).
 //! * [`polyomino`]: packing pieces such as the 12 pentominoes into a box.
 //! * [`dominoes`]: domino tilings of a board with a cost on each domino
@@ -35,6 +38,49 @@ pub fn queens(n: usize) -> Result<Matrix, BuildError> {
     }
     for d in 0..(2 * n).saturating_sub(1) {
         b.secondary(&format!("b{d}"))?;
+    }
+    for i in 0..n {
+        for j in 0..n {
+            let names = [
+                format!("r{i}"),
+                format!("c{j}"),
+                format!("a{}", i + j),
+                format!("b{}", i + n - 1 - j),
+            ];
+            b.option_by_names(names.iter().map(String::as_str))?;
+        }
+    }
+    b.build()
+}
+
+/// Two queens in every row and every column of an `n × n` board, at most
+/// two on any diagonal: Knuth's multiplicities (DLX3) at work. Items
+/// `2|r0…`, `2|c0…` (each covered exactly twice), `0:2|a0…` and `0:2|b0…`
+/// (the diagonals: none, one or two queens), all primary; one option per
+/// square, as in [`queens`]. (With at most one queen a diagonal there is no
+/// solution: 2n queens, 2n − 1 diagonals of each kind.)
+///
+/// ```
+/// let m = dlx::problems::two_queens(4).unwrap();
+/// assert!(m.has_bounds());
+/// assert_eq!(dlx::Solver::new(&m).count().solutions, 11);
+/// ```
+pub fn two_queens(n: usize) -> Result<Matrix, BuildError> {
+    let mut b = MatrixBuilder::new();
+    for i in 0..2 * n {
+        let name = if i < n {
+            format!("r{i}")
+        } else {
+            format!("c{}", i - n)
+        };
+        let item = b.primary(&name)?;
+        b.set_bounds(item, 2, 2)?;
+    }
+    for kind in ["a", "b"] {
+        for d in 0..(2 * n).saturating_sub(1) {
+            let item = b.primary(&format!("{kind}{d}"))?;
+            b.set_bounds(item, 0, 2)?;
+        }
     }
     for i in 0..n {
         for j in 0..n {

@@ -71,6 +71,9 @@ const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
 pub enum BitsError {
     /// The matrix has colors.
     Colors,
+    /// The matrix has multiplicities (DLX3), which only the links engine
+    /// searches (Algorithm M).
+    Bounds,
     /// It has this many primary items, over [`MAX_BITS_PRIMARY`].
     TooManyPrimary(usize),
     /// It has this many options, over [`MAX_BITS_OPTIONS`].
@@ -83,6 +86,10 @@ impl fmt::Display for BitsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BitsError::Colors => write!(f, "the matrix has colors"),
+            BitsError::Bounds => write!(
+                f,
+                "the matrix has multiplicities (DLX3's u:v|), which the links engine searches"
+            ),
             BitsError::TooManyPrimary(n) => write!(
                 f,
                 "it has {n} primary items (the bits engine takes up to {MAX_BITS_PRIMARY})"
@@ -133,6 +140,9 @@ impl BitsMatrix {
     pub fn new(matrix: &Matrix) -> Result<BitsMatrix, BitsError> {
         if matrix.has_colors() {
             return Err(BitsError::Colors);
+        }
+        if matrix.has_bounds() {
+            return Err(BitsError::Bounds);
         }
         let primary = matrix.primary_count();
         if primary > MAX_BITS_PRIMARY {

@@ -228,9 +228,9 @@ impl<'m> BitsSolver<'m> {
     }
 }
 
-engine_queries!(BitsSolver, BitsSolutions, |_s, r| OptionId::must(
+engine_queries!(BitsSolver, BitsSolutions, |_s, r| Some(OptionId::must(
     r as usize
-));
+)));
 
 #[cfg(test)]
 mod tests {

@@ -81,6 +81,9 @@ pub const SMALL_STATE_BYTES: usize = 256;
 pub enum DenseError {
     /// The matrix has colors.
     Colors,
+    /// The matrix has multiplicities (DLX3), which only the links engine
+    /// searches (Algorithm M).
+    Bounds,
     /// Its state would take this many bytes, over [`MAX_STATE_BYTES`].
     TooLarge(usize),
     /// An item is in this many options, more than a len can count.
@@ -91,6 +94,10 @@ impl fmt::Display for DenseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DenseError::Colors => write!(f, "the matrix has colors"),
+            DenseError::Bounds => write!(
+                f,
+                "the matrix has multiplicities (DLX3's u:v|), which the links engine searches"
+            ),
             DenseError::TooLarge(b) => write!(
                 f,
                 "its search state would take {b} bytes (the dense engine takes up to {MAX_STATE_BYTES})"
@@ -144,6 +151,9 @@ impl DenseMatrix {
     pub fn new(matrix: &Matrix) -> Result<DenseMatrix, DenseError> {
         if matrix.has_colors() {
             return Err(DenseError::Colors);
+        }
+        if matrix.has_bounds() {
+            return Err(DenseError::Bounds);
         }
         let primary = matrix.primary_count();
         let items = matrix.item_count();
@@ -300,6 +310,7 @@ impl DenseMatrix {
             .sum();
         let state = state_bytes(options, matrix.primary_count());
         !matrix.has_colors()
+            && !matrix.has_bounds()
             && options > 0
             && state <= MAX_STATE_BYTES
             && (nodes >= 5 * options || (nodes >= 4 * options && state <= SMALL_STATE_BYTES))

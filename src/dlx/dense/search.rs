@@ -386,9 +386,9 @@ impl<'m> DenseSolver<'m> {
     }
 }
 
-engine_queries!(DenseSolver, DenseSolutions, |_s, r| OptionId::must(
+engine_queries!(DenseSolver, DenseSolutions, |_s, r| Some(OptionId::must(
     r as usize
-));
+)));
 
 #[cfg(test)]
 mod tests {

@@ -43,10 +43,10 @@ use std::ops::{Index, IndexMut};
 /// [`crate::dlx::MatrixBuilder`], so no caller can break the invariant. Debug
 /// builds keep the checks (`debug_assert!`), and the tests run under Miri
 /// (`unchecked.rs` holds the one unchecked access and its SAFETY argument).
-struct Arena<'a, T>(&'a mut [T]);
+pub(super) struct Arena<'a, T>(pub(super) &'a mut [T]);
 
 /// A read-only [`Arena`], under the same invariant.
-struct View<'a, T>(&'a [T]);
+pub(super) struct View<'a, T>(pub(super) &'a [T]);
 
 impl<T> Index<usize> for Arena<'_, T> {
     type Output = T;
@@ -359,7 +359,7 @@ pub(crate) fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
 /// walks over an option become `UL - 1` steps with no spacer test and no
 /// data-dependent exit.
 #[inline(always)]
-fn uniform_position<const UL: usize>(p: usize, first: usize) -> (usize, usize) {
+pub(super) fn uniform_position<const UL: usize>(p: usize, first: usize) -> (usize, usize) {
     let pos = (p - first - 1) % (UL + 1);
     (p - pos, pos)
 }

@@ -86,6 +86,9 @@ const CHUNK: usize = 16;
 pub enum MasksError {
     /// The matrix has colors.
     Colors,
+    /// The matrix has multiplicities (DLX3), which only the links engine
+    /// searches (Algorithm M).
+    Bounds,
     /// An item is in this many options, over [`MAX_MASK_OPTIONS`].
     LongItem(usize),
 }
@@ -94,6 +97,10 @@ impl fmt::Display for MasksError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MasksError::Colors => write!(f, "the matrix has colors"),
+            MasksError::Bounds => write!(
+                f,
+                "the matrix has multiplicities (DLX3's u:v|), which the links engine searches"
+            ),
             MasksError::LongItem(n) => write!(
                 f,
                 "an item is in {n} options (the masks engine takes up to {MAX_MASK_OPTIONS})"
@@ -214,6 +221,9 @@ impl MasksMatrix {
     pub fn new(matrix: &Matrix) -> Result<MasksMatrix, MasksError> {
         if matrix.has_colors() {
             return Err(MasksError::Colors);
+        }
+        if matrix.has_bounds() {
+            return Err(MasksError::Bounds);
         }
         let primary = matrix.primary_count();
         let items = matrix.item_count();

@@ -250,9 +250,9 @@ impl<'m> MasksSolver<'m> {
     }
 }
 
-engine_queries!(MasksSolver, MasksSolutions, |_s, r| OptionId::must(
+engine_queries!(MasksSolver, MasksSolutions, |_s, r| Some(OptionId::must(
     r as usize
-));
+)));
 
 #[cfg(test)]
 mod tests {

@@ -50,6 +50,22 @@ pub enum BuildErrorKind {
     },
     /// The matrix has no items at all.
     NoItems,
+    /// Multiplicities (DLX3's `u:v|name`) given to a secondary item, which
+    /// takes none.
+    BoundsOnSecondary {
+        /// The item concerned.
+        name: String,
+    },
+    /// Multiplicities with no room for a use: an upper bound of 0, or a
+    /// lower bound above the upper one.
+    BadBounds {
+        /// The item concerned.
+        name: String,
+        /// The lower bound given.
+        lo: u32,
+        /// The upper bound given.
+        hi: u32,
+    },
     /// A cost given to an option that was never added.
     UnknownOption {
         /// The option's index.
@@ -112,7 +128,9 @@ impl fmt::Display for BuildError {
             | UnknownItem { name }
             | RepeatedItem { name }
             | ColorOnPrimary { name }
-            | EmptyColor { name } => Shown(name),
+            | EmptyColor { name }
+            | BoundsOnSecondary { name }
+            | BadBounds { name, .. } => Shown(name),
             NoItems | TooLarge { .. } | UnknownOption { .. } => Shown(""),
         };
         match &self.kind {
@@ -129,6 +147,18 @@ impl fmt::Display for BuildError {
             RepeatedItem { .. } => write!(f, "item `{name}` appears twice in one option"),
             ColorOnPrimary { .. } => write!(f, "primary item `{name}` cannot have a color"),
             EmptyColor { .. } => write!(f, "item `{name}:` has an empty color"),
+            BoundsOnSecondary { .. } => write!(
+                f,
+                "secondary item `{name}` cannot have multiplicities (only primary items take u:v|)"
+            ),
+            BadBounds { lo, hi, .. } if *hi == 0 => write!(
+                f,
+                "item `{name}`: multiplicities {lo}:{hi} have an upper bound of zero"
+            ),
+            BadBounds { lo, hi, .. } => write!(
+                f,
+                "item `{name}`: multiplicities {lo}:{hi} have a lower bound above the upper"
+            ),
             NoItems => write!(f, "the matrix has no items"),
             UnknownOption { option } => write!(f, "option {option} was never added"),
             TooLarge { what } => write!(f, "too many {what} for 32-bit indices"),
@@ -159,6 +189,9 @@ pub struct MatrixBuilder {
     stamp: Vec<u32>,
     /// Options' costs, as far as the last option given one (0 beyond).
     costs: Vec<u64>,
+    /// Primary items' multiplicities (lower, upper), as far as the last item
+    /// given any ((1, 1) beyond).
+    bounds: Vec<(u32, u32)>,
 }
 
 impl MatrixBuilder {
@@ -217,6 +250,49 @@ impl MatrixBuilder {
     /// Declares a primary item (covered exactly once).
     pub fn primary(&mut self, name: &str) -> Result<ItemId, BuildError> {
         self.add_item(name, true)
+    }
+
+    /// Gives the primary item `item` DLX3's multiplicities: it is to be
+    /// covered at least `lo` and at most `hi` times (`lo = hi = 1`, the
+    /// default, is exact cover). Replaces any bounds given before. A
+    /// secondary item takes none, and `hi` must be at least 1 and `lo`.
+    ///
+    /// ```
+    /// use dlx::{MatrixBuilder, Solver};
+    ///
+    /// // Two of the three options of `A`, any number of `B`'s one.
+    /// let mut b = MatrixBuilder::new();
+    /// let a = b.primary("A").unwrap();
+    /// let bb = b.primary("B").unwrap();
+    /// b.set_bounds(a, 2, 2).unwrap();
+    /// b.set_bounds(bb, 0, 1).unwrap();
+    /// for option in ["A", "A B", "A"] {
+    ///     b.option_by_names(option.split(' ')).unwrap();
+    /// }
+    /// let m = b.build().unwrap();
+    /// assert_eq!(Solver::new(&m).count().solutions, 3);
+    /// ```
+    pub fn set_bounds(&mut self, item: ItemId, lo: u32, hi: u32) -> Result<(), BuildError> {
+        let i = item.as_usize();
+        if i >= self.names.len() {
+            return Err(BuildError::new(BuildErrorKind::UnknownItem {
+                name: format!("#{i}"),
+            }));
+        }
+        let name = self.shown_name(i);
+        if i >= self.n_primary {
+            return Err(BuildError::new(BuildErrorKind::BoundsOnSecondary { name }));
+        }
+        if hi == 0 || lo > hi {
+            return Err(BuildError::new(BuildErrorKind::BadBounds { name, lo, hi }));
+        }
+        if (lo, hi) != (1, 1) && self.bounds.len() <= i {
+            self.bounds.resize(i + 1, (1, 1));
+        }
+        if let Some(b) = self.bounds.get_mut(i) {
+            *b = (lo, hi);
+        }
+        Ok(())
     }
 
     /// Declares a secondary item (covered at most once, or by any number of
@@ -494,6 +570,13 @@ impl MatrixBuilder {
                 Vec::new()
             },
             uniform_len,
+            bounds: if self.bounds.iter().any(|&b| b != (1, 1)) {
+                let mut bounds = self.bounds;
+                bounds.resize(np, (1, 1));
+                bounds
+            } else {
+                Vec::new()
+            },
         })
     }
 }

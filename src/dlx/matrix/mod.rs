@@ -22,6 +22,9 @@
 //!   left/right links.
 //! * `colors`, only when some option gives a color, is parallel to `nodes`:
 //!   0 for no color, `c + 1` for color id `c`.
+//! * `bounds`, only when some primary item is to be covered other than
+//!   exactly once (DLX3's multiplicities), holds each primary item's
+//!   (lower, upper) bound.
 //!
 //! Options that name no primary item are *ignored*, as DLX1 ignores them: they
 //! keep their [`OptionId`] and their items (so a caller's numbering does not
@@ -89,6 +92,9 @@ pub struct Matrix {
     /// The number of nodes of every searched option, when they all have the
     /// same (0 otherwise). Options then stand at a fixed stride.
     uniform_len: usize,
+    /// Each primary item's multiplicities (DLX3), or empty when every one is
+    /// exactly once.
+    bounds: Vec<(u32, u32)>,
 }
 
 impl Matrix {
@@ -181,6 +187,20 @@ impl Matrix {
         options
             .into_iter()
             .fold(0u64, |sum, o| sum.saturating_add(self.cost(o)))
+    }
+
+    /// How many times a primary item is to be covered, as (at least, at
+    /// most): DLX3's multiplicities, (1, 1) unless given. `None` for a
+    /// secondary item.
+    pub fn bounds(&self, item: ItemId) -> Option<(u32, u32)> {
+        let i = item.as_usize();
+        (i < self.primary_count()).then(|| self.bounds.get(i).copied().unwrap_or((1, 1)))
+    }
+
+    /// Whether any primary item has multiplicities other than exactly once:
+    /// then the search is Knuth's Algorithm M (DLX3), on the links engine.
+    pub fn has_bounds(&self) -> bool {
+        !self.bounds.is_empty()
     }
 
     /// Options that name no primary item: they can never be chosen and are

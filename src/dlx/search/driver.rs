@@ -190,6 +190,11 @@ pub(crate) struct Driver {
     branches: Vec<u32>,
     /// The progress report, when one is asked for (`progress.rs`).
     pub(crate) track: Option<Box<Track>>,
+    /// Whether the search cannot be cut into subtrees named by their
+    /// options (Algorithm M: a subtree also depends on the options tweaked
+    /// above it): [`split`](super::split::split) then hands out the whole
+    /// search as one subtree.
+    pub(crate) uncuttable: bool,
 }
 
 impl Driver {
@@ -209,6 +214,7 @@ impl Driver {
             at_cut: false,
             branches: vec![0; depth + 2],
             track: None,
+            uncuttable: false,
         }
     }
 

@@ -87,8 +87,13 @@ pub struct Estimate {
 
 /// `probes` random probes of the search of `s` below its preselected
 /// options. The solver's preselected options and counters are as before
-/// afterwards; its search is restarted and its profile cleared.
+/// afterwards; its search is restarted and its profile cleared. A search
+/// that cannot be cut (multiplicities) is not probed: no probes, no figures.
 pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> Estimate {
+    if s.driver().uncuttable {
+        s.restart();
+        return Estimate::default();
+    }
     let base: Vec<OptionId> = s.driver().preselected.clone();
     let (stats, start) = (s.driver().stats, s.driver().base);
     let (mut nodes, mut updates, mut solutions) = (Vec::new(), Vec::new(), Vec::new());

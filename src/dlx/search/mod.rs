@@ -167,8 +167,9 @@ pub(crate) trait Steps {
     fn stats(&self) -> Stats;
     fn driver(&self) -> &Driver;
     fn driver_mut(&mut self) -> &mut Driver;
-    /// The option a kernel's cursor names.
-    fn cursor_option(&self, cur: u32) -> OptionId;
+    /// The option a kernel's cursor names (`None`: a move that takes no
+    /// option, Algorithm M's null move).
+    fn cursor_option(&self, cur: u32) -> Option<OptionId>;
 }
 
 /// The queries every engine offers on top of its own `next_solution`,
@@ -178,7 +179,7 @@ pub(crate) trait Steps {
 /// iterator type, and the crate's [`Steps`] for the helpers over any engine.
 macro_rules! engine_queries {
     // An engine's own solver: its driver is the field `driver`, and its
-    // cursor `$c` names the option `$option`.
+    // cursor `$c` names the option `$option` (`None`: a null move).
     ($solver:ident, $solutions:ident, |$s:ident, $c:ident| $option:expr) => {
         impl $solver<'_> {
             pub(crate) fn driver_ref(&self) -> &$crate::dlx::search::driver::Driver {
@@ -189,8 +190,8 @@ macro_rules! engine_queries {
                 &mut self.driver
             }
 
-            /// The option a kernel's cursor names.
-            pub(crate) fn cursor_option(&self, $c: u32) -> $crate::dlx::OptionId {
+            /// The option a kernel's cursor names (`None`: a null move).
+            pub(crate) fn cursor_option(&self, $c: u32) -> Option<$crate::dlx::OptionId> {
                 let $s = self;
                 $option
             }
@@ -236,7 +237,7 @@ macro_rules! engine_queries {
             pub fn solution(&self) -> impl Iterator<Item = $crate::dlx::OptionId> + '_ {
                 let chosen = self.driver_ref().chosen().iter();
                 self.preselected()
-                    .chain(chosen.map(|&c| self.cursor_option(c)))
+                    .chain(chosen.filter_map(|&c| self.cursor_option(c)))
             }
 
             /// The first solution, from a fresh search: `Ok(None)` when there
@@ -379,7 +380,7 @@ macro_rules! engine_queries {
             fn driver_mut(&mut self) -> &mut $crate::dlx::search::driver::Driver {
                 $solver::driver_mut_ref(self)
             }
-            fn cursor_option(&self, cur: u32) -> $crate::dlx::OptionId {
+            fn cursor_option(&self, cur: u32) -> Option<$crate::dlx::OptionId> {
                 $solver::cursor_option(self, cur)
             }
         }

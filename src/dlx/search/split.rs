@@ -45,6 +45,12 @@ pub enum Split<'a> {
 
 /// [`LinksSolver::split`](crate::dlx::LinksSolver::split), for any engine: the driver's cut does the work.
 pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
+    if s.driver().uncuttable {
+        // The whole search, below the preselected options, is one subtree.
+        s.restart();
+        visit(Split::Subtree(&[]));
+        return Stats::default();
+    }
     let budget = std::mem::take(&mut s.driver_mut().budget);
     s.restart();
     let start = s.stats();
@@ -55,7 +61,12 @@ pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Spli
         match s.next_solution() {
             Step::Solution if s.driver().at_cut => {
                 prefix.clear();
-                prefix.extend(s.driver().chosen().iter().map(|&c| s.cursor_option(c)));
+                prefix.extend(
+                    s.driver()
+                        .chosen()
+                        .iter()
+                        .filter_map(|&c| s.cursor_option(c)),
+                );
                 visit(Split::Subtree(&prefix));
             }
             Step::Solution => {
