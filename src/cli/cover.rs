@@ -25,8 +25,9 @@ pub(crate) struct CoverArgs {
     first: Option<u64>,
     /// Print the K cheapest solutions (options' costs, DLX5's `|n`),
     /// cheapest first, each after a line `| cost N`; ties in search order.
-    /// The whole tree is searched; with a budget or timeout the answer is
-    /// the best found so far, not proven (exit 3).
+    /// By branch and bound (DLX5's): branches that cannot beat the K-th
+    /// best are not searched; with a budget or timeout the answer is the
+    /// best found so far, not proven (exit 3).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
           conflicts_with_all = ["all", "first", "jobs", "split", "run_jobs", "merge", "estimate"])]
     best: Option<u64>,
@@ -202,6 +203,10 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let mut cheapest = args
         .best
         .map(|k| dlx::Cheapest::new(usize::try_from(k).unwrap_or(usize::MAX)));
+    if cheapest.is_some() {
+        // DLX5's branch and bound: dear branches are not searched.
+        solver.bound_costs(true);
+    }
     let shown = show_progress(&args, print).then(|| {
         let p = Arc::new(Progress::new());
         solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
@@ -225,6 +230,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
                 if let Some(c) = cheapest.as_mut() {
                     let cost = matrix.cost_of(solver.solution());
                     c.offer(cost, || solver.solution().collect());
+                    solver.set_cost_limit(c.limit());
                 }
                 if print {
                     let sol: Vec<OptionId> = solver.solution().collect();

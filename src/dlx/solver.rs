@@ -263,12 +263,46 @@ impl<'m> Solver<'m> {
     }
 
     /// The `k` cheapest solutions of a fresh search (options' costs, DLX5's
-    /// `|n`), cheapest first, ties in search order; within the budget, and
+    /// `|n`), cheapest first, ties in search order, by branch and bound
+    /// (see [`bound_costs`](Self::bound_costs)); within the budget, and
     /// [`Best::complete`](crate::dlx::Best::complete) false when it ran out
     /// (the best found so far, not proven). See [`Cheapest`](crate::dlx::Cheapest).
     pub fn best(&mut self, k: usize) -> crate::dlx::Best {
         let matrix = self.matrix();
         super::search::best::best(self, matrix, k)
+    }
+
+    /// Turns on (or off) the branch and bound of [`best`](Self::best) for
+    /// a search driven step by step ([`next_solution`](Self::next_solution),
+    /// with [`Cheapest`](crate::dlx::Cheapest) keeping the answers): a
+    /// branch whose cost so far plus the taxes its open items owe reaches
+    /// the limit of [`set_cost_limit`](Self::set_cost_limit) is not
+    /// searched (counted in [`Stats::pruned`](crate::dlx::Stats::pruned)).
+    /// Restarts the search; no limit until one is set.
+    ///
+    /// ```
+    /// use dlx::{knuth, Cheapest, Solver, Step};
+    ///
+    /// let m = knuth::read("A B\nA B |5\nA |1\nB |1\n".as_bytes()).unwrap();
+    /// let mut s = Solver::new(&m);
+    /// s.bound_costs(true);
+    /// let mut best = Cheapest::new(1);
+    /// while s.next_solution() == Step::Solution {
+    ///     best.offer(m.cost_of(s.solution()), || s.solution().collect());
+    ///     s.set_cost_limit(best.limit());
+    /// }
+    /// assert_eq!(best.finish(true).solutions[0].cost, 2);
+    /// ```
+    pub fn bound_costs(&mut self, on: bool) {
+        let matrix = self.matrix;
+        super::search::best::bound_costs(self, matrix, on);
+    }
+
+    /// The cost a solution must be below to be wanted (`None`: any), for
+    /// the branch and bound of [`bound_costs`](Self::bound_costs); without
+    /// it, nothing.
+    pub fn set_cost_limit(&mut self, limit: Option<u64>) {
+        super::search::best::set_cost_limit(self, limit);
     }
 
     /// Continues the search to its next solution.

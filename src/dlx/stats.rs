@@ -28,7 +28,8 @@ pub struct Stats {
     /// Options tried by lookahead probes.
     pub probes: u64,
     /// Options that lookahead removed (their forced consequences left a
-    /// primary item with no option).
+    /// primary item with no option), and branches that the branch and bound
+    /// of [`Solver::best`](crate::dlx::Solver::best) did not search.
     pub pruned: u64,
 }
 

@@ -392,8 +392,11 @@ impl<'m> LinksSolver<'m> {
 }
 
 engine_queries!(LinksSolver, LinksSolutions, |s, p| {
-    // A header node is Algorithm M's null move: no option.
-    (p as usize >= s.matrix.first_spacer()).then(|| s.matrix.option_of_node(p as usize))
+    // A header node is Algorithm M's null move: no option (nor is a
+    // spacer, which no search commits).
+    let p = p as usize;
+    (p > s.matrix.first_spacer() && s.matrix.nodes.get(p).is_some_and(|n| n.itm > 0))
+        .then(|| s.matrix.option_of_node(p))
 });
 
 #[cfg(test)]

@@ -4,11 +4,21 @@
 //! [`Solver::best`](crate::dlx::Solver::best) offers it every solution of a
 //! fresh search, within the budget.
 //!
-//! This first version enumerates the whole tree: exact, and as fast as a
-//! count, but without DLX5's branch and bound (a branch dropped once its
-//! cost plus a lower bound for the rest passes the k-th best), which is what
-//! large costed problems need. With a budget the answer is the best among
-//! the solutions found, and [`Best::complete`] says it is not proven.
+//! The search is a branch and bound, as DLX5's: once k solutions are kept,
+//! the driver drops every branch whose cost so far plus a lower bound for
+//! the rest is no cheaper than the k-th ([`CostBound`]). The lower bound is
+//! DLX5's idea of a *tax* per item: each option's cost is shared out among
+//! its primary items, each item's tax is the least share it gets from any
+//! option, and the primary items still to cover owe at least their taxes
+//! (an exact cover covers each once, so its cost is the sum of the shares
+//! of the items it covers). Shares are exact fractions: costs are scaled by
+//! the least common multiple of the options' numbers of primary items. With
+//! multiplicities (items covered several times, or not at all) the taxes
+//! are 0 and only the cost so far bounds. Pruned branches are counted in
+//! [`Stats::pruned`](crate::dlx::Stats::pruned); the answer is the same as
+//! an enumeration of the whole tree (tests check it against brute force).
+//! With a budget the answer is the best among the solutions found, and
+//! [`Best::complete`] says it is not proven.
 
 use super::{Step, Steps};
 use crate::dlx::{Matrix, OptionId};
@@ -54,6 +64,15 @@ impl Cheapest {
         self.k > 0 && (self.kept.len() < self.k || self.kept.last().is_some_and(|c| cost < c.cost))
     }
 
+    /// The cost a solution must be below to be kept, once k are kept.
+    pub fn limit(&self) -> Option<u64> {
+        if self.k > 0 && self.kept.len() == self.k {
+            self.kept.last().map(|c| c.cost)
+        } else {
+            None
+        }
+    }
+
     /// Offers a solution: kept if [`wants`](Self::wants) says so, the
     /// dearest dropped when k are kept already. `options` is called only
     /// for a solution that is kept.
@@ -84,21 +103,171 @@ impl Cheapest {
     }
 }
 
-/// [`Solver::best`](crate::dlx::Solver::best), for any engine.
-pub(crate) fn best(s: &mut impl Steps, matrix: &Matrix, k: usize) -> Best {
+/// The branch and bound's tables, kept by the driver while a
+/// [`best`] search runs: per kernel cursor, its option's cost and tax share;
+/// per level, the cost so far and the taxes still owed (all scaled by
+/// `scale`); and the limit, the k-th best cost once k are kept.
+#[derive(Clone, Debug)]
+pub(crate) struct CostBound {
+    cost: Vec<u128>,
+    share: Vec<u128>,
+    spent: Vec<u128>,
+    owed: Vec<u128>,
+    /// The scaled cost a branch must beat; `u128::MAX` until k are kept.
+    limit: u128,
+    scale: u128,
+}
+
+impl CostBound {
+    /// The tables for `s`'s search of `matrix`, levels `0..depth`, from the
+    /// root below the preselected options.
+    fn new(s: &impl Steps, matrix: &Matrix, depth: usize) -> CostBound {
+        let options = matrix.option_count();
+        let primary = |o: OptionId| {
+            matrix
+                .option_items(o)
+                .filter(|&(i, _)| matrix.is_primary(i))
+                .map(|(i, _)| i.as_usize())
+        };
+        // Taxes are sound for exact cover only.
+        let taxed = !matrix.has_bounds();
+        let mut scale: u128 = 1;
+        if taxed {
+            for o in (0..options).map(OptionId::must) {
+                let n = primary(o).count() as u128;
+                if n > 0 {
+                    scale = lcm(scale, n);
+                }
+                if scale > 1 << 40 {
+                    // Shares rounded down stay a lower bound.
+                    scale = 1;
+                    break;
+                }
+            }
+        }
+        let mut tax = vec![u128::MAX; matrix.primary_count()];
+        if taxed {
+            for o in (0..options).map(OptionId::must) {
+                let n = primary(o).count() as u128;
+                if n == 0 {
+                    continue;
+                }
+                let share = u128::from(matrix.cost(o)) * scale / n;
+                for i in primary(o) {
+                    tax[i] = tax[i].min(share);
+                }
+            }
+        }
+        // An item no option covers owes nothing here: the search finds no
+        // cover anyway.
+        let tax: Vec<u128> = tax
+            .iter()
+            .map(|&t| if t == u128::MAX { 0 } else { t })
+            .collect();
+        let option_share: Vec<u128> = (0..options)
+            .map(|o| primary(OptionId::must(o)).map(|i| tax[i]).sum())
+            .collect();
+        let cursors = matrix.nodes.len();
+        let (mut cost, mut share) = (vec![0; cursors], vec![0; cursors]);
+        for c in 0..cursors {
+            if let Some(o) = s.cursor_option(c as u32) {
+                if o.as_usize() < options {
+                    cost[c] = u128::from(matrix.cost(o)) * scale;
+                    share[c] = option_share[o.as_usize()];
+                }
+            }
+        }
+        let mut covered = vec![false; matrix.primary_count()];
+        let mut root_cost = 0;
+        for &o in &s.driver().preselected {
+            root_cost += u128::from(matrix.cost(o)) * scale;
+            for i in primary(o) {
+                covered[i] = true;
+            }
+        }
+        let owed = (0..matrix.primary_count())
+            .filter(|&i| !covered[i])
+            .map(|i| tax[i])
+            .sum();
+        let mut b = CostBound {
+            cost,
+            share,
+            spent: vec![0; depth + 1],
+            owed: vec![0; depth + 1],
+            limit: u128::MAX,
+            scale,
+        };
+        b.spent[0] = root_cost;
+        b.owed[0] = owed;
+        b
+    }
+
+    /// Commits cursor `c` at level `level - 1`: whether the branch below it
+    /// can still beat the limit.
+    #[inline]
+    pub(crate) fn keep(&mut self, level: usize, c: u32) -> bool {
+        let c = c as usize;
+        let spent = self.spent[level - 1] + self.cost[c];
+        let owed = self.owed[level - 1] - self.share[c].min(self.owed[level - 1]);
+        self.spent[level] = spent;
+        self.owed[level] = owed;
+        spent + owed < self.limit
+    }
+}
+
+fn lcm(a: u128, b: u128) -> u128 {
+    fn gcd(a: u128, b: u128) -> u128 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    a / gcd(a, b) * b
+}
+
+/// [`Solver::bound_costs`](crate::dlx::Solver::bound_costs), for any
+/// engine: restarts the search, with the branch and bound's tables or
+/// without them.
+pub(crate) fn bound_costs(s: &mut impl Steps, matrix: &Matrix, on: bool) {
     s.restart();
+    let bound = on.then(|| {
+        let depth = s.driver().choice.len();
+        Box::new(CostBound::new(s, matrix, depth))
+    });
+    s.driver_mut().bound = bound;
+}
+
+/// [`Solver::set_cost_limit`](crate::dlx::Solver::set_cost_limit), for
+/// any engine.
+pub(crate) fn set_cost_limit(s: &mut impl Steps, limit: Option<u64>) {
+    if let Some(b) = &mut s.driver_mut().bound {
+        b.limit = limit.map_or(u128::MAX, |l| u128::from(l) * b.scale);
+    }
+}
+
+/// [`Solver::best`](crate::dlx::Solver::best), for any engine: a branch and
+/// bound (see the module documentation).
+pub(crate) fn best(s: &mut impl Steps, matrix: &Matrix, k: usize) -> Best {
+    bound_costs(s, matrix, true);
     let mut cheapest = Cheapest::new(k);
-    loop {
+    if k == 0 {
+        set_cost_limit(s, Some(0));
+    }
+    let complete = loop {
         match s.next_solution() {
             Step::Solution => {
                 let options = s.solution_vec();
                 let cost = matrix.cost_of(options.iter().copied());
                 cheapest.offer(cost, || options);
+                set_cost_limit(s, cheapest.limit());
             }
-            Step::Exhausted => return cheapest.finish(true),
-            Step::Budget => return cheapest.finish(false),
+            Step::Exhausted => break true,
+            Step::Budget => break false,
         }
-    }
+    };
+    s.driver_mut().bound = None;
+    cheapest.finish(complete)
 }
 
 #[cfg(test)]

@@ -7,8 +7,10 @@
 //! next option, *leave* the node (uncover the item). The [`Driver`] owns
 //! everything else that a search is: the level stack (`choice`), the phase
 //! it is paused in, the counters ([`Stats`]) and the per-level profile, the
-//! budget, the options preselected before the search, and the cut of
-//! [`split`](crate::dlx::LinksSolver::split). Each engine's solver is a `Driver`
+//! budget, the options preselected before the search, the cut of
+//! [`split`](crate::dlx::LinksSolver::split), and the cost bound of
+//! [`best`](crate::dlx::Solver::best) (a branch too dear to beat the k-th
+//! best is taken back as soon as its option is committed). Each engine's solver is a `Driver`
 //! beside its kernel's state; its `next_solution` matches once on the
 //! matrix's shape and calls [`Driver::run`] with a kernel view whose const
 //! parameters fit that shape, so the loop is monomorphised into each kernel
@@ -35,6 +37,7 @@
 
 use super::super::index::OptionId;
 use super::super::stats::Stats;
+use super::best::CostBound;
 use super::progress::Track;
 use super::{Budget, Step};
 
@@ -195,6 +198,10 @@ pub(crate) struct Driver {
     /// above it): [`split`](super::split::split) then hands out the whole
     /// search as one subtree.
     pub(crate) uncuttable: bool,
+    /// The branch and bound of a [`best`](super::best::best) search: a
+    /// branch whose cost so far and taxes owed reach the limit is not
+    /// entered (counted in `stats.pruned`).
+    pub(crate) bound: Option<Box<CostBound>>,
 }
 
 impl Driver {
@@ -215,6 +222,7 @@ impl Driver {
             branches: vec![0; depth + 2],
             track: None,
             uncuttable: false,
+            bound: None,
         }
     }
 
@@ -288,10 +296,12 @@ impl Driver {
         // Budgets and the cut are checked on entering a node: the loop
         // without them, and the loop without the cut, are copies of their own;
         // so is the loop that reports progress.
-        if self.cut != usize::MAX {
-            self.search::<K, true, true, false>(t, s)
+        if self.bound.is_some() {
+            self.search::<K, true, false, false, true>(t, s)
+        } else if self.cut != usize::MAX {
+            self.search::<K, true, true, false, false>(t, s)
         } else if self.track.is_some() {
-            let step = self.search::<K, true, false, true>(t, s);
+            let step = self.search::<K, true, false, true, false>(t, s);
             let (nodes, solutions) = (self.stats.nodes, self.stats.solutions);
             if let Some(track) = &mut self.track {
                 match step {
@@ -302,17 +312,24 @@ impl Driver {
             }
             step
         } else if self.budget != Budget::default() {
-            self.search::<K, true, false, false>(t, s)
+            self.search::<K, true, false, false, false>(t, s)
         } else {
-            self.search::<K, false, false, false>(t, s)
+            self.search::<K, false, false, false, false>(t, s)
         }
     }
 
-    /// [`run`](Self::run), with or without looking at the budget and the cut.
-    /// The level lives in a local while the loop runs (stored on the way
-    /// out): in the struct it was loaded and stored around every kernel step.
+    /// [`run`](Self::run), with or without looking at the budget, the cut
+    /// and the cost bound (`BOUND`). The level lives in a local while the
+    /// loop runs (stored on the way out): in the struct it was loaded and
+    /// stored around every kernel step.
     #[inline(always)]
-    fn search<K: Kernel, const BUDGET: bool, const CUT: bool, const TRACK: bool>(
+    fn search<
+        K: Kernel,
+        const BUDGET: bool,
+        const CUT: bool,
+        const TRACK: bool,
+        const BOUND: bool,
+    >(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -347,6 +364,15 @@ impl Driver {
             self.choice[level] = c;
             let solved = K::commit(t, s, level, c, &mut self.stats);
             level += 1;
+            if BOUND && !solved && !self.bound.as_mut().is_some_and(|b| b.keep(level, c)) {
+                // Too dear: the option is taken back, as after its subtree.
+                self.stats.pruned += 1;
+                match self.back_down::<K, TRACK>(t, s, &mut level) {
+                    Some(next) => cur = next,
+                    None => return Step::Exhausted,
+                }
+                continue;
+            }
             if solved {
                 self.level = level;
                 self.stats.nodes += 1;
