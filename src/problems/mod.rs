@@ -39,6 +39,13 @@ pub fn queens(n: usize) -> Result<Matrix, BuildError> {
     for d in 0..(2 * n).saturating_sub(1) {
         b.secondary(&format!("b{d}"))?;
     }
+    squares(&mut b, n)?;
+    b.build()
+}
+
+/// The options of [`queens`] and [`two_queens`]: one per square of the
+/// `n × n` board, `ri cj a(i+j) b(i-j+n-1)`, row by row.
+fn squares(b: &mut MatrixBuilder, n: usize) -> Result<(), BuildError> {
     for i in 0..n {
         for j in 0..n {
             let names = [
@@ -50,7 +57,7 @@ pub fn queens(n: usize) -> Result<Matrix, BuildError> {
             b.option_by_names(names.iter().map(String::as_str))?;
         }
     }
-    b.build()
+    Ok(())
 }
 
 /// Two queens in every row and every column of an `n × n` board, at most
@@ -82,17 +89,7 @@ pub fn two_queens(n: usize) -> Result<Matrix, BuildError> {
             b.set_bounds(item, 0, 2)?;
         }
     }
-    for i in 0..n {
-        for j in 0..n {
-            let names = [
-                format!("r{i}"),
-                format!("c{j}"),
-                format!("a{}", i + j),
-                format!("b{}", i + n - 1 - j),
-            ];
-            b.option_by_names(names.iter().map(String::as_str))?;
-        }
-    }
+    squares(&mut b, n)?;
     b.build()
 }
 

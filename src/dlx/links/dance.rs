@@ -359,7 +359,7 @@ pub(crate) fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
 /// walks over an option become `UL - 1` steps with no spacer test and no
 /// data-dependent exit.
 #[inline(always)]
-pub(super) fn uniform_position<const UL: usize>(p: usize, first: usize) -> (usize, usize) {
+fn uniform_position<const UL: usize>(p: usize, first: usize) -> (usize, usize) {
     let pos = (p - first - 1) % (UL + 1);
     (p - pos, pos)
 }

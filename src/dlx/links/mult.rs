@@ -35,9 +35,7 @@
 //! Bounds past 2³⁰ are held as 2³⁰ (more than any matrix's options can
 //! use), so their arithmetic stays in an `i32`.
 
-use super::dance::{
-    cover, hide, purify, uncover, unhide, uniform_position, unpurify, Arena, View, Watch,
-};
+use super::dance::{cover, hide, purify, uncover, unhide, unpurify, Arena, View, Watch};
 use super::LinksState;
 use crate::dlx::matrix::{Link, Matrix, Node};
 use crate::dlx::search::driver::{Enter, Kernel};
@@ -45,10 +43,11 @@ use crate::dlx::stats::Stats;
 use crate::dlx::ItemId;
 
 /// The Algorithm M kernel: DLX2's colors with `COLORS`; with `FORCED` the
-/// choice stops at the first item whose θ is 1 or less (first-forced);
-/// options of `UL` items walked by arithmetic (0: any lengths), as the
-/// links kernel walks them.
-pub(super) struct Mult<'m, const COLORS: bool, const FORCED: bool, const UL: usize>(
+/// choice stops at the first item whose θ is 1 or less (first-forced).
+/// Options are walked to their spacers: walking them by arithmetic when all
+/// have one length, as the links kernel does, measured no faster here
+/// (two-queens 8: 1.15 s either way).
+pub(super) struct Mult<'m, const COLORS: bool, const FORCED: bool>(
     std::marker::PhantomData<&'m ()>,
 );
 
@@ -137,7 +136,7 @@ fn candidate(s: &LinksState<'_>, i: usize, x: u32) -> Option<u32> {
 /// Takes `x`, the top of item `i`'s list, out of it; with `block` (the
 /// item is still active) hides its option from every other list first.
 #[inline]
-fn tweak<const COLORS: bool, const UL: usize>(
+fn tweak<const COLORS: bool>(
     nodes: &mut [Node],
     colors: &[i32],
     watch: &mut Watch,
@@ -147,7 +146,7 @@ fn tweak<const COLORS: bool, const UL: usize>(
 ) -> u64 {
     let mut updates = 0;
     if block {
-        updates += hide::<COLORS, false, UL>(nodes, colors, watch, x, first);
+        updates += hide::<COLORS, false, 0>(nodes, colors, watch, x, first);
     }
     let mut nodes = Arena(nodes);
     let Node { up, down, itm } = nodes[x];
@@ -162,7 +161,7 @@ fn tweak<const COLORS: bool, const UL: usize>(
 /// `unblock` in their other lists; without it, uncovers `i` (whose cover
 /// had hidden them).
 #[inline]
-fn untweak<const COLORS: bool, const UL: usize>(
+fn untweak<const COLORS: bool>(
     s: &mut LinksState<'_>,
     i: usize,
     a: usize,
@@ -176,7 +175,7 @@ fn untweak<const COLORS: bool, const UL: usize>(
         Arena(&mut s.nodes)[x].up = y as u32;
         k += 1;
         if unblock {
-            unhide::<COLORS, UL>(&mut s.nodes, &s.colors, x, first);
+            unhide::<COLORS, 0>(&mut s.nodes, &s.colors, x, first);
         }
         y = x;
         x = View(&s.nodes)[x].down as usize;
@@ -185,7 +184,7 @@ fn untweak<const COLORS: bool, const UL: usize>(
     nodes[z].up = y as u32;
     nodes[i].itm += k;
     if !unblock {
-        uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, i, first);
+        uncover::<COLORS, 0>(&mut s.nodes, &mut s.items, &s.colors, i, first);
     }
 }
 
@@ -193,21 +192,13 @@ fn untweak<const COLORS: bool, const UL: usize>(
 /// one of its bound (covered at 0) or, if secondary, is covered or
 /// purified.
 #[inline]
-fn commit_bounded<const COLORS: bool, const UL: usize>(
+fn commit_bounded<const COLORS: bool>(
     s: &mut LinksState<'_>,
     p: usize,
     n_primary: usize,
     first: usize,
 ) -> u64 {
     let mut updates = 0;
-    if UL > 0 {
-        let (start, pos) = uniform_position::<UL>(p, first);
-        for j in 1..UL {
-            let q = start + (pos + j) % UL;
-            updates += commit_node::<COLORS, UL>(s, q, n_primary, first);
-        }
-        return updates;
-    }
     let mut q = p + 1;
     while q != p {
         let Node { up, itm, .. } = View(&s.nodes)[q];
@@ -215,7 +206,7 @@ fn commit_bounded<const COLORS: bool, const UL: usize>(
             q = up as usize;
             continue;
         }
-        updates += commit_node::<COLORS, UL>(s, q, n_primary, first);
+        updates += commit_node::<COLORS>(s, q, n_primary, first);
         q += 1;
     }
     updates
@@ -223,20 +214,12 @@ fn commit_bounded<const COLORS: bool, const UL: usize>(
 
 /// Undoes [`commit_bounded`], walking the option backwards.
 #[inline]
-fn uncommit_bounded<const COLORS: bool, const UL: usize>(
+fn uncommit_bounded<const COLORS: bool>(
     s: &mut LinksState<'_>,
     p: usize,
     n_primary: usize,
     first: usize,
 ) {
-    if UL > 0 {
-        let (start, pos) = uniform_position::<UL>(p, first);
-        for j in (1..UL).rev() {
-            let q = start + (pos + j) % UL;
-            uncommit_node::<COLORS, UL>(s, q, n_primary, first);
-        }
-        return;
-    }
     let mut q = p - 1;
     while q != p {
         let Node { down, itm, .. } = View(&s.nodes)[q];
@@ -244,7 +227,7 @@ fn uncommit_bounded<const COLORS: bool, const UL: usize>(
             q = down as usize;
             continue;
         }
-        uncommit_node::<COLORS, UL>(s, q, n_primary, first);
+        uncommit_node::<COLORS>(s, q, n_primary, first);
         q -= 1;
     }
 }
@@ -253,7 +236,7 @@ fn uncommit_bounded<const COLORS: bool, const UL: usize>(
 /// bound (and is covered when none is left), a secondary one is covered,
 /// or purified to `q`'s color.
 #[inline(always)]
-pub(super) fn commit_node<const COLORS: bool, const UL: usize>(
+pub(super) fn commit_node<const COLORS: bool>(
     s: &mut LinksState<'_>,
     q: usize,
     n_primary: usize,
@@ -265,11 +248,11 @@ pub(super) fn commit_node<const COLORS: bool, const UL: usize>(
         let b = &mut Arena(&mut s.bounds)[c].bound;
         *b -= 1;
         if *b == 0 {
-            return cover::<COLORS, false, UL>(nodes, items, colors, w, c, first);
+            return cover::<COLORS, false, 0>(nodes, items, colors, w, c, first);
         }
         0
     } else if !COLORS || colors[q] == 0 {
-        cover::<COLORS, false, UL>(nodes, items, colors, w, c, first)
+        cover::<COLORS, false, 0>(nodes, items, colors, w, c, first)
     } else if colors[q] > 0 {
         purify::<false>(nodes, colors, w, q, first)
     } else {
@@ -279,7 +262,7 @@ pub(super) fn commit_node<const COLORS: bool, const UL: usize>(
 
 /// Undoes [`commit_node`].
 #[inline(always)]
-pub(super) fn uncommit_node<const COLORS: bool, const UL: usize>(
+pub(super) fn uncommit_node<const COLORS: bool>(
     s: &mut LinksState<'_>,
     q: usize,
     n_primary: usize,
@@ -290,11 +273,11 @@ pub(super) fn uncommit_node<const COLORS: bool, const UL: usize>(
     if c <= n_primary {
         let b = &mut Arena(&mut s.bounds)[c].bound;
         if *b == 0 {
-            uncover::<COLORS, UL>(nodes, items, colors, c, first);
+            uncover::<COLORS, 0>(nodes, items, colors, c, first);
         }
         *b += 1;
     } else if !COLORS || colors[q] == 0 {
-        uncover::<COLORS, UL>(nodes, items, colors, c, first);
+        uncover::<COLORS, 0>(nodes, items, colors, c, first);
     } else if colors[q] > 0 {
         unpurify(nodes, colors, q, first);
     }
@@ -314,9 +297,7 @@ fn set_active(items: &mut [Link], i: usize, active: bool) {
     }
 }
 
-impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
-    for Mult<'m, COLORS, FORCED, UL>
-{
+impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FORCED> {
     type Tables = Matrix;
     type State = LinksState<'m>;
     const UNDOES: bool = true;
@@ -345,7 +326,7 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         if *b == 0 {
             let first = m.first_spacer();
             let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &s.colors, &mut s.watch);
-            stats.updates += cover::<COLORS, false, UL>(nodes, items, colors, w, i, first);
+            stats.updates += cover::<COLORS, false, 0>(nodes, items, colors, w, i, first);
         }
         let degree = score as u32;
         Enter::Item {
@@ -370,9 +351,9 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         }
         if bound != 0 || slack != 0 {
             let (nodes, colors, w) = (&mut s.nodes, &s.colors, &mut s.watch);
-            stats.updates += tweak::<COLORS, UL>(nodes, colors, w, p, bound != 0, first);
+            stats.updates += tweak::<COLORS>(nodes, colors, w, p, bound != 0, first);
         }
-        stats.updates += commit_bounded::<COLORS, UL>(s, p, m.primary_count(), first);
+        stats.updates += commit_bounded::<COLORS>(s, p, m.primary_count(), first);
         s.items[0].next == 0
     }
 
@@ -385,7 +366,7 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
             set_active(&mut s.items, i, true);
             return None;
         }
-        uncommit_bounded::<COLORS, UL>(s, p as usize, m.primary_count(), m.first_spacer());
+        uncommit_bounded::<COLORS>(s, p as usize, m.primary_count(), m.first_spacer());
         let x = View(&s.nodes)[p as usize].down;
         candidate(s, i, x)
     }
@@ -400,10 +381,10 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         let first = m.first_spacer();
         let Bound { bound, slack } = View(&s.bounds)[i];
         if bound == 0 && slack == 0 {
-            uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, i, first);
+            uncover::<COLORS, 0>(&mut s.nodes, &mut s.items, &s.colors, i, first);
         } else {
             let a = s.first_tweak[level] as usize;
-            untweak::<COLORS, UL>(s, i, a, bound != 0, first);
+            untweak::<COLORS>(s, i, a, bound != 0, first);
         }
         Arena(&mut s.bounds)[i].bound += 1;
     }

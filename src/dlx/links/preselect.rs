@@ -356,9 +356,9 @@ impl LinksSolver<'_> {
         let mut x = start;
         while self.links.nodes[x].itm > 0 {
             updates += if colored {
-                commit_node::<true, 0>(&mut self.links, x, n_primary, first)
+                commit_node::<true>(&mut self.links, x, n_primary, first)
             } else {
-                commit_node::<false, 0>(&mut self.links, x, n_primary, first)
+                commit_node::<false>(&mut self.links, x, n_primary, first)
             };
             x += 1;
         }
@@ -381,9 +381,9 @@ impl LinksSolver<'_> {
         let mut x = last;
         while self.links.nodes[x].itm > 0 {
             if colored {
-                uncommit_node::<true, 0>(&mut self.links, x, n_primary, first);
+                uncommit_node::<true>(&mut self.links, x, n_primary, first);
             } else {
-                uncommit_node::<false, 0>(&mut self.links, x, n_primary, first);
+                uncommit_node::<false>(&mut self.links, x, n_primary, first);
             }
             x -= 1;
         }
