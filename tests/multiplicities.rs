@@ -201,6 +201,9 @@ fn engines_and_rules_that_cannot_take_bounds_say_so() {
     let mut s = Solver::new(&m);
     assert!(s.set_branching(Branching::Lookahead).is_err());
     assert_eq!(s.branching(), Branching::Knuth);
+    // The library's infallible choice says what it searches with.
+    let s = Solver::with_rule(&m, Branching::Lookahead);
+    assert_eq!(s.branching(), Branching::FirstForced);
 }
 
 #[test]

@@ -139,11 +139,16 @@ impl<'m> Solver<'m> {
     }
 
     /// A solver for `matrix` by the fastest engine that honours `branching`
-    /// (the library's choice never fails: links takes every rule; with
-    /// multiplicities lookahead probes nothing and searches as
-    /// first-forced, which [`with_config`](Self::with_config) refuses to
-    /// hide).
+    /// (the library's choice never fails: links takes every rule). With
+    /// multiplicities, which lookahead does not take, lookahead becomes
+    /// first-forced, and [`branching`](Self::branching) says so;
+    /// [`with_config`](Self::with_config) refuses it instead.
     pub fn with_rule(matrix: &'m Matrix, branching: Branching) -> Solver<'m> {
+        let branching = if branching == Branching::Lookahead && matrix.has_bounds() {
+            Branching::FirstForced
+        } else {
+            branching
+        };
         let tables = EngineTables::auto(matrix, branching);
         Solver::over(matrix, tables, branching)
     }

@@ -104,11 +104,14 @@ impl Cheapest {
 }
 
 /// The branch and bound's tables, kept by the driver while a
-/// [`best`] search runs: per kernel cursor, its option's cost and tax share;
-/// per level, the cost so far and the taxes still owed (all scaled by
-/// `scale`); and the limit, the k-th best cost once k are kept.
+/// [`best`] search runs: per kernel cursor, its option (4 bytes a cursor:
+/// the links engine's cursors are nodes); per option, its cost and tax
+/// share; per level, the cost so far and the taxes still owed (all scaled
+/// by `scale`); and the limit, the k-th best cost once k are kept.
 #[derive(Clone, Debug)]
 pub(crate) struct CostBound {
+    /// Per cursor, its option's index, or `u32::MAX` (a null move).
+    option: Vec<u32>,
     cost: Vec<u128>,
     share: Vec<u128>,
     spent: Vec<u128>,
@@ -164,32 +167,31 @@ impl CostBound {
             .iter()
             .map(|&t| if t == u128::MAX { 0 } else { t })
             .collect();
-        let option_share: Vec<u128> = (0..options)
-            .map(|o| primary(OptionId::must(o)).map(|i| tax[i]).sum())
+        let share: Vec<u128> = (0..options)
+            .map(|o| primary(OptionId::must(o)).fold(0u128, |sum, i| sum.saturating_add(tax[i])))
             .collect();
-        let cursors = matrix.nodes.len();
-        let (mut cost, mut share) = (vec![0; cursors], vec![0; cursors]);
-        for c in 0..cursors {
-            if let Some(o) = s.cursor_option(c as u32) {
-                if o.as_usize() < options {
-                    cost[c] = u128::from(matrix.cost(o)) * scale;
-                    share[c] = option_share[o.as_usize()];
-                }
-            }
-        }
+        let cost: Vec<u128> = (0..options)
+            .map(|o| u128::from(matrix.cost(OptionId::must(o))) * scale)
+            .collect();
+        let option: Vec<u32> = (0..matrix.nodes.len())
+            .map(|c| match s.cursor_option(c as u32) {
+                Some(o) if o.as_usize() < options => o.as_usize() as u32,
+                _ => u32::MAX,
+            })
+            .collect();
         let mut covered = vec![false; matrix.primary_count()];
         let mut root_cost = 0;
         for &o in &s.driver().preselected {
-            root_cost += u128::from(matrix.cost(o)) * scale;
+            root_cost = u128::saturating_add(root_cost, u128::from(matrix.cost(o)) * scale);
             for i in primary(o) {
                 covered[i] = true;
             }
         }
         let owed = (0..matrix.primary_count())
             .filter(|&i| !covered[i])
-            .map(|i| tax[i])
-            .sum();
+            .fold(0u128, |sum, i| sum.saturating_add(tax[i]));
         let mut b = CostBound {
+            option,
             cost,
             share,
             spent: vec![0; depth + 1],
@@ -206,12 +208,20 @@ impl CostBound {
     /// can still beat the limit.
     #[inline]
     pub(crate) fn keep(&mut self, level: usize, c: u32) -> bool {
-        let c = c as usize;
-        let spent = self.spent[level - 1] + self.cost[c];
-        let owed = self.owed[level - 1] - self.share[c].min(self.owed[level - 1]);
+        let (spent, owed) = (self.spent[level - 1], self.owed[level - 1]);
+        let (spent, owed) = match self.option[c as usize] {
+            u32::MAX => (spent, owed),
+            o => {
+                let o = o as usize;
+                (
+                    spent.saturating_add(self.cost[o]),
+                    owed - self.share[o].min(owed),
+                )
+            }
+        };
         self.spent[level] = spent;
         self.owed[level] = owed;
-        spent + owed < self.limit
+        spent.saturating_add(owed) < self.limit
     }
 }
 
@@ -305,6 +315,12 @@ mod tests {
         assert_eq!(costs, [4, 6]);
         assert_eq!(best.solutions[0].options.len(), 2);
         assert_eq!(s.best(10).solutions.len(), 4);
+        // Below a preselected option: its cost counts, its items owe no tax.
+        s.preselect(OptionId::must(0)).unwrap();
+        let best = s.best(2);
+        let costs: Vec<u64> = best.solutions.iter().map(|c| c.cost).collect();
+        assert_eq!(costs, [6]);
+        s.reset();
         s.set_budget(Budget {
             nodes: Some(1),
             updates: None,
