@@ -59,6 +59,6 @@ pub use crate::dlx::{
     DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables, Estimate, ItemId,
     LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions, MasksSolver, Matrix,
     MatrixBuilder, OptionId, ParallelCount, PreselectError, Progress, Solutions, Solver, Split,
-    Spread, Stats, Step, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
-    PROGRESS_NODES,
+    Spread, Stats, Step, Subtree, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+    MAX_MASK_OPTIONS, PROGRESS_NODES,
 };

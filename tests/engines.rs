@@ -260,12 +260,12 @@ fn budgets_preselection_and_split_through_the_front_door() {
         // The pieces of a split add up to the whole count.
         let (mut subtrees, mut above) = (Vec::new(), 0);
         s.split(2, |piece| match piece {
-            dlx::Split::Subtree(p) => subtrees.push(p.to_vec()),
+            dlx::Split::Subtree(p) => subtrees.push(p.clone()),
             dlx::Split::Solution(_) => above += 1,
         });
         let mut total = above;
         for p in &subtrees {
-            s.preselect_all(p).unwrap();
+            s.preselect_subtree(p).unwrap();
             total += s.count().solutions;
         }
         assert_eq!(total, 4, "{engine}");

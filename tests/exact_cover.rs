@@ -779,7 +779,7 @@ fn split_matches_whole(
     splitter.set_branching(branching);
     let mut stats = splitter.split(depth, |piece| {
         pieces.push(match piece {
-            Split::Subtree(p) => (true, p.to_vec()),
+            Split::Subtree(p) => (true, p.options.clone()),
             Split::Solution(s) => (false, s.to_vec()),
         })
     });

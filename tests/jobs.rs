@@ -29,6 +29,9 @@ fn split_run_and_merge_give_one_runs_answer_and_counters() {
         ("queens 9", "knuth", "links"),
         ("langford 7", "first-forced", "masks"),
         ("pentominoes 3x10", "knuth", "dense"),
+        // Multiplicities: jobs carry the options tweaked and items retired.
+        ("two-queens 6", "knuth", "auto"),
+        ("two-queens 5", "first-forced", "links"),
     ] {
         let args: Vec<&str> = problem.split(' ').collect();
         let matrix = file("m.dlx", &run(&[&["gen"][..], &args].concat(), b"").stdout);
@@ -45,6 +48,10 @@ fn split_run_and_merge_give_one_runs_answer_and_counters() {
             .parse()
             .unwrap();
         assert_eq!(lines.lines().count(), count + 1, "{problem}");
+        if problem.starts_with("two-queens") {
+            assert!(lines.contains(r#""excluded":["#), "{lines}");
+            assert!(lines.contains(r#""retired":["#), "{lines}");
+        }
         // Each job run on its own (as a cluster would), results concatenated.
         let mut results = Vec::new();
         for (k, job) in lines.lines().enumerate() {
@@ -230,9 +237,11 @@ fn merge_all_lists_every_solution_in_one_runs_order() {
     // Item A branches: option `A B` solves at once (a solution above the
     // cut), option `A` leads to B's two options (a subtree). In both orders
     // the merged list is one run's, byte for byte.
-    for text_of in [
-        "A B | x y\nA B\nA\nB x\nB y\n",
-        "A B | x y\nA\nA B\nB x\nB y\n",
+    for (text_of, solutions) in [
+        ("A B | x y\nA B\nA\nB x\nB y\n", 3),
+        ("A B | x y\nA\nA B\nB x\nB y\n", 3),
+        // Multiplicities: A twice or three times, B at most once.
+        ("2:3|A 0:1|B | x\nA B\nA\nA x\nA\nB x\n", 11),
     ] {
         let matrix = file("ab.dlx", text_of.as_bytes());
         let one = run(&["cover", &matrix, "--all"], b"");
@@ -245,7 +254,7 @@ fn merge_all_lists_every_solution_in_one_runs_order() {
         let merged = run(&["cover", "--merge", &path, "--all"], b"");
         assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
         assert_eq!(text(&merged.stdout), text(&one.stdout), "{text_of}");
-        assert_eq!(text(&one.stdout).matches("B").count(), 3);
+        assert_eq!(text(&one.stdout).split("\n\n").count(), solutions);
         let json_one: serde_json::Value =
             serde_json::from_slice(&run(&["cover", &matrix, "--all", "--json"], b"").stdout)
                 .unwrap();

@@ -16,8 +16,9 @@ use common::{run, text};
 
 use dlx::problems::two_queens;
 use dlx::{
-    count_parallel, knuth, verify_cover, Branching, Budget, Config, Engine, EngineKind,
-    LinksSolver, Matrix, MatrixBuilder, OptionId, PreselectError, Solver, Step,
+    count_parallel, knuth, verify_cover, Branching, Budget, Config, Engine, EngineKind, ItemId,
+    LinksSolver, Matrix, MatrixBuilder, OptionId, PreselectError, Solver, Split, Stats, Step,
+    Subtree,
 };
 use proptest::prelude::*;
 
@@ -206,22 +207,148 @@ fn engines_and_rules_that_cannot_take_bounds_say_so() {
     assert_eq!(s.branching(), Branching::FirstForced);
 }
 
+/// The pieces of `s`'s split at `depth`, each subtree searched by a fresh
+/// solver after `preselect_subtree`: the solutions in order, and the
+/// counters of the split plus every subtree's.
+fn split_and_search(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<OptionId>>, Stats) {
+    let mut s = LinksSolver::new(m);
+    s.set_branching(rule);
+    let mut pieces: Vec<Result<Subtree, Vec<OptionId>>> = Vec::new();
+    let mut stats = s.split(depth, |piece| match piece {
+        Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
+        Split::Solution(sol) => pieces.push(Err(sol.to_vec())),
+    });
+    assert!(s.is_pristine(), "the split leaves the links as they were");
+    let mut below = LinksSolver::new(m);
+    below.set_branching(rule);
+    let mut solutions = Vec::new();
+    for piece in pieces {
+        match piece {
+            Err(sol) => solutions.push(sol),
+            Ok(sub) => {
+                below.preselect_subtree(&sub).unwrap();
+                let before = below.stats();
+                solutions.extend(below.solutions());
+                stats += below.stats() - before;
+                below.reset();
+                assert!(below.is_pristine(), "reset copies the links back");
+            }
+        }
+    }
+    (solutions, stats)
+}
+
+/// One search's solutions in order, and its counters.
+fn one_search(m: &Matrix, rule: Branching) -> (Vec<Vec<OptionId>>, Stats) {
+    let mut s = LinksSolver::new(m);
+    s.set_branching(rule);
+    let solutions: Vec<_> = s.solutions().collect();
+    (solutions, s.stats())
+}
+
 #[test]
-fn a_search_with_bounds_is_one_subtree_and_counts_on_threads() {
+fn a_search_with_bounds_splits_into_subtrees_that_add_up() {
     let m = two_queens(6).unwrap();
+    for rule in [Branching::Knuth, Branching::FirstForced] {
+        let (want, stats) = one_search(&m, rule);
+        assert_eq!(want.len(), 1_097);
+        for depth in 1..=6 {
+            let (got, split) = split_and_search(&m, rule, depth);
+            assert_eq!(got, want, "{rule:?} at depth {depth}: the one-thread order");
+            assert_eq!(
+                split, stats,
+                "{rule:?} at depth {depth}: one search's counters"
+            );
+        }
+    }
+    // Deep cuts meet tweaked options and null moves.
     let mut s = LinksSolver::new(&m);
-    let mut subtrees = 0;
-    let above = s.split(3, |piece| {
-        if let dlx::Split::Subtree(prefix) = piece {
-            assert!(prefix.is_empty());
-            subtrees += 1;
+    let (mut excluded, mut retired) = (0, 0);
+    s.split(4, |piece| {
+        if let Split::Subtree(sub) = piece {
+            excluded += sub.excluded.len();
+            retired += sub.retired.len();
         }
     });
-    assert_eq!((subtrees, above.nodes), (1, 0));
+    assert!(excluded > 0 && retired > 0, "{excluded} {retired}");
     let par = count_parallel(&m, Engine::Links, Branching::Knuth, 3).unwrap();
-    assert_eq!(par.solutions, 1_097);
+    assert_eq!(
+        (par.solutions, par.stats),
+        (1_097, one_search(&m, Branching::Knuth).1)
+    );
+    assert!(par.subtrees > 1);
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(1);
-    assert_eq!(s.estimate(10, &mut rng).probes, 0);
+    let e = s.estimate(200, &mut rng);
+    assert_eq!(e.probes, 200);
+    assert!(
+        e.solutions.mean > 100.0 && e.solutions.mean < 10_000.0,
+        "{e:?}"
+    );
+}
+
+#[test]
+fn subtrees_refuse_what_they_cannot_be() {
+    // A needs 2 or 3 of its options; x is secondary.
+    let m = read("2:3|A B | x\nA\nA x\nA\nB\n");
+    let mut s = LinksSolver::new(&m);
+    let o = OptionId::must;
+    let i = ItemId::must;
+    let sub = Subtree {
+        options: vec![o(0)],
+        excluded: vec![o(1)],
+        retired: vec![],
+    };
+    s.preselect_subtree(&sub).unwrap();
+    // Only {A, A} (options 0 and 2) with B: one solution below.
+    assert_eq!(s.count().solutions, 1);
+    assert_eq!(s.preselect(o(1)), Err(PreselectError::Excluded(o(1))));
+    // One use of A is below its lower bound; x is secondary.
+    for item in [i(0), i(2)] {
+        let sub = Subtree {
+            options: vec![o(0)],
+            excluded: vec![],
+            retired: vec![item],
+        };
+        assert_eq!(
+            s.preselect_subtree(&sub),
+            Err(PreselectError::NotRetirable(item))
+        );
+        assert!(s.is_pristine() && s.preselected().len() == 0);
+    }
+    // Two uses meet it: retired, A takes no third option (which was
+    // still live), and B is left: one solution.
+    let sub = Subtree {
+        options: vec![o(0), o(1)],
+        excluded: vec![],
+        retired: vec![i(0)],
+    };
+    s.preselect_subtree(&sub).unwrap();
+    assert_eq!(s.count().solutions, 1);
+    s.reset();
+    assert!(s.is_pristine());
+    // Two preselected options that agree on a color do not clash (the
+    // second was refused while the first's purifying marked its node).
+    let m = read("2|A B | x\nA x:r\nA x:r\nB x:r\nB x:g\n");
+    let mut s = LinksSolver::new(&m);
+    s.preselect(o(0)).unwrap();
+    s.preselect(o(1)).unwrap();
+    assert_eq!(s.count().solutions, 1);
+    // Engines that take no multiplicities refuse exclusions.
+    let plain = read("A B\nA\nB\nA B\n");
+    let mut d = Solver::with_config(&plain, Config::new().engine(EngineKind::Dense)).unwrap();
+    let sub = Subtree {
+        options: vec![],
+        excluded: vec![o(2)],
+        retired: vec![],
+    };
+    assert_eq!(
+        d.preselect_subtree(&sub),
+        Err(PreselectError::Unsupported(EngineKind::Dense))
+    );
+    // Links excludes on any matrix: without option 2 only {A}{B} is left.
+    let mut l = Solver::with_config(&plain, Config::new().engine(EngineKind::Links)).unwrap();
+    l.preselect_subtree(&sub).unwrap();
+    assert_eq!(l.count().solutions, 1);
 }
 
 #[test]
@@ -261,17 +388,17 @@ fn multiplicities_on_the_command_line() {
     // --all prints solutions that satisfy the bounds.
     let out = run(&["cover", "--all"], b"2|A 0:1|B\nA B\nA\nA\n");
     assert_eq!(text(&out.stdout), "A B\nA\n\nA B\nA\n\nA\nA\n");
-    // --jobs runs it as one job, says so, and counts the same.
-    let out = run(&["cover", "--jobs", "2"], &gen.stdout);
-    assert_eq!(text(&out.stdout).trim(), "92");
-    assert!(
-        text(&out.stderr).contains("not cut"),
-        "{}",
-        text(&out.stderr)
+    // --jobs cuts it and counts the same.
+    let out = run(&["cover", "--jobs", "2", "--json"], &gen.stdout);
+    let par: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (par["solutions"].as_u64(), par["nodes"].as_u64()),
+        (Some(92), Some(1_759))
     );
+    let out = run(&["cover", "--estimate", "100"], &gen.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // Refusals: exit 2, by name.
     for (args, want) in [
-        (vec!["cover", "--estimate", "10"], "--estimate"),
         (vec!["cover", "--engine", "dense"], "multiplicities"),
         (vec!["cover", "--branching", "lookahead"], "lookahead"),
     ] {
@@ -345,5 +472,21 @@ proptest! {
             prop_assert!(s.is_pristine());
         }
         prop_assert_eq!(Solver::new(&m).count().solutions, want.len() as u64);
+    }
+
+    /// Random matrices with bounds, cut at every depth that has branch
+    /// points: the subtrees' searches give one search's solutions, in its
+    /// order, and its counters.
+    #[test]
+    fn random_matrices_with_bounds_split_exactly(seed in any::<u64>()) {
+        let m = random_bounded(seed);
+        for rule in [Branching::Knuth, Branching::FirstForced] {
+            let (want, stats) = one_search(&m, rule);
+            for depth in 1..=4 {
+                let (got, split) = split_and_search(&m, rule, depth);
+                prop_assert_eq!(&got, &want);
+                prop_assert_eq!(split, stats);
+            }
+        }
     }
 }

@@ -159,23 +159,6 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     if let Some(kind) = args.engine.kind() {
         config = config.engine(kind);
     }
-    if matrix.has_bounds() {
-        // Algorithm M's subtrees also depend on the options tweaked above
-        // them, which a job line (options to preselect) cannot say yet.
-        if args.estimate.is_some() {
-            eprintln!(
-                "dlx cover: {name}: --estimate does not take multiplicities (DLX3's u:v|) yet: \
-                 its probes cut the search, which Algorithm M's cannot be"
-            );
-            return exit::BAD_INPUT;
-        }
-        if args.split.is_some() || args.jobs > 1 {
-            eprintln!(
-                "dlx cover: {name}: note: a search with multiplicities (DLX3's u:v|) is not cut \
-                 yet: one job, one thread"
-            );
-        }
-    }
     if let Some(probes) = args.estimate {
         return super::estimate::run(&matrix, config, probes, args.seed, args.json);
     }

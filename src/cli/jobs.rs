@@ -13,9 +13,11 @@
 //! * a job: `{"job":K,"fingerprint":FP,"engine":E,"branching":R,
 //!   "estimate":..,"options":[ids],"items":[option lines]}`: the subtree
 //!   below the options chosen above the cut, named by their ids *and* their
-//!   items, with its nodes by Knuth's estimate. Jobs are numbered in search
-//!   order and written largest estimate first, so that a runner taking
-//!   lines in order starts the stragglers early;
+//!   items, with its nodes by Knuth's estimate; with multiplicities also
+//!   `"excluded":[ids]`, the options tweaked above it, and `"retired":[item
+//!   names]`, the items a null move ended there (see [`dlx::Subtree`]).
+//!   Jobs are numbered in search order and written largest estimate first,
+//!   so that a runner taking lines in order starts the stragglers early;
 //! * a result: `{"result":K,"fingerprint":FP,"solutions":..,"nodes":..,
 //!   "updates":..,"seconds":..,"complete":B}`, and with `--all`
 //!   `"list":[[option lines]]`, the job's solutions in search order, which
@@ -28,9 +30,10 @@
 //! missing and merging again is the resume story.
 //!
 //! The counters add up exactly: the cut pauses before a branch point, and a
-//! job's search, after preselecting its options, is the subtree one search
-//! explores there (see `search/split.rs`); the summary's counters plus each
-//! job's (counted after preselecting) are one run's.
+//! job's search, after preselecting its options (excluding and retiring as
+//! it says), is the subtree one search explores there (see
+//! `search/split.rs`); the summary's counters plus each job's (counted after
+//! preselecting) are one run's.
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -45,7 +48,9 @@ use super::cover::solution_json;
 use super::deadline::Deadline;
 use super::output::Output;
 use super::{exit, json};
-use dlx::{knuth, Budget, Config, Count, Matrix, OptionId, Solver, Split, Stats, Step};
+use dlx::{
+    knuth, Budget, Config, Count, ItemId, Matrix, OptionId, Solver, Split, Stats, Step, Subtree,
+};
 
 /// What a job must match: the matrix, the engine, the rule.
 struct Identity {
@@ -116,11 +121,16 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         return exit::BAD_INPUT;
     };
     let mut depth = 0;
+    // With multiplicities a level may take an option or end an item.
+    let deepest = match matrix.has_bounds() {
+        true => matrix.option_count() + matrix.primary_count(),
+        false => matrix.primary_count(),
+    };
     let (prefixes, solutions, above) = loop {
         depth += 1;
         let (mut prefixes, mut solutions) = (Vec::new(), Vec::new());
         let above: Stats = solver.split(depth, |piece| match piece {
-            Split::Subtree(p) => prefixes.push(p.to_vec()),
+            Split::Subtree(p) => prefixes.push(p.clone()),
             // Kept with the number of subtrees before it, for --merge --all.
             Split::Solution(s) => solutions.push(format!(
                 "{{\"after\":{},\"solution\":{}}}",
@@ -129,12 +139,7 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
             )),
         });
         let n = prefixes.len() as u64;
-        if n >= target
-            || n == 0
-            || above.updates > SPLIT_UPDATES
-            || depth > matrix.primary_count()
-            || matrix.has_bounds()
-        {
+        if n >= target || n == 0 || above.updates > SPLIT_UPDATES || depth > deepest {
             break (prefixes, solutions, above);
         }
     };
@@ -155,17 +160,30 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         .raw("above", &format!("[{}]", solutions.join(",")));
     out.println(&summary.finish());
     for k in order {
-        let prefix = &prefixes[k];
-        let ids: Vec<String> = prefix.iter().map(|o| o.as_usize().to_string()).collect();
-        let items = solution_json(matrix, prefix);
-        let job = json::Object::new()
+        let sub = &prefixes[k];
+        let ids = |os: &[OptionId]| {
+            let ids: Vec<String> = os.iter().map(|o| o.as_usize().to_string()).collect();
+            format!("[{}]", ids.join(","))
+        };
+        let mut job = json::Object::new()
             .num("job", k)
             .str("fingerprint", &id.fingerprint)
             .str("engine", id.engine)
             .str("branching", id.branching)
             .num("estimate", estimates[k].round())
-            .raw("options", &format!("[{}]", ids.join(",")))
-            .raw("items", &items);
+            .raw("options", &ids(&sub.options))
+            .raw("items", &solution_json(matrix, &sub.options));
+        if !sub.excluded.is_empty() {
+            job = job.raw("excluded", &ids(&sub.excluded));
+        }
+        if !sub.retired.is_empty() {
+            let names: Vec<Value> = sub
+                .retired
+                .iter()
+                .map(|&i| Value::from(matrix.item_name(i).as_ref()))
+                .collect();
+            job = job.raw("retired", &Value::from(names).to_string());
+        }
         if !out.println(&job.finish()) {
             break;
         }
@@ -183,15 +201,14 @@ const SPLIT_PROBES: usize = 1 << 14;
 /// Each subtree's nodes by Knuth's estimate (at least 2 and at most 16
 /// probes a job, [`SPLIT_PROBES`] in all where that allows; a fixed seed:
 /// the same split writes the same lines).
-fn estimate_jobs(solver: &mut Solver<'_>, prefixes: &[Vec<OptionId>]) -> Vec<f64> {
+fn estimate_jobs(solver: &mut Solver<'_>, prefixes: &[Subtree]) -> Vec<f64> {
     let probes = (SPLIT_PROBES / prefixes.len().max(1)).clamp(2, 16) as u64;
     let mut rng = StdRng::seed_from_u64(1);
     prefixes
         .iter()
-        .map(|prefix| {
-            solver.reset();
-            // A prefix is a path of the search: preselecting cannot fail.
-            match solver.preselect_all(prefix) {
+        .map(|sub| {
+            // A subtree is a path of the search: entering it cannot fail.
+            match solver.preselect_subtree(sub) {
                 Ok(()) => solver.estimate(probes, &mut rng).nodes.mean,
                 Err(_) => 0.0,
             }
@@ -261,16 +278,13 @@ pub(crate) fn run_jobs(
         if let Some(why) = id.mismatch(&value) {
             return out.finish("dlx cover", fail(format!("job {k}: {why}")));
         }
-        let prefix = match prefix_of(matrix, &value) {
+        let sub = match subtree_of(matrix, &value) {
             Ok(p) => p,
             Err(why) => return out.finish("dlx cover", fail(format!("job {k}: {why}"))),
         };
         let start = Instant::now();
-        solver.reset();
-        for &o in &prefix {
-            if let Err(e) = solver.preselect(o) {
-                return out.finish("dlx cover", fail(format!("job {k}: {e}")));
-            }
+        if let Err(e) = solver.preselect_subtree(&sub) {
+            return out.finish("dlx cover", fail(format!("job {k}: {e}")));
         }
         let before = solver.stats();
         let mut listed = Vec::new();
@@ -315,9 +329,10 @@ pub(crate) fn run_jobs(
     out.finish("dlx cover", code)
 }
 
-/// A job's options, checked against the matrix: each id exists and has the
-/// items the job names.
-fn prefix_of(matrix: &Matrix, job: &Value) -> Result<Vec<OptionId>, String> {
+/// A job's subtree, checked against the matrix: each option id exists (and
+/// for the options chosen, has the items the job names), each retired item
+/// is an item of the matrix.
+fn subtree_of(matrix: &Matrix, job: &Value) -> Result<Subtree, String> {
     let ids = job.get("options").and_then(Value::as_array);
     let items = job.get("items").and_then(Value::as_array);
     let (Some(ids), Some(items)) = (ids, items) else {
@@ -340,7 +355,28 @@ fn prefix_of(matrix: &Matrix, job: &Value) -> Result<Vec<OptionId>, String> {
         }
         prefix.push(o);
     }
-    Ok(prefix)
+    let mut sub = Subtree::of_options(&prefix);
+    let list = |key: &str| match job.get(key) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(v)) => Ok(v.clone()),
+        Some(_) => Err(format!("\"{key}\" is not a list")),
+    };
+    for id in list("excluded")? {
+        let o = id
+            .as_u64()
+            .map(|o| o as usize)
+            .filter(|&o| o < matrix.option_count())
+            .ok_or_else(|| format!("excluded option {id} is not an option of this matrix"))?;
+        sub.excluded.push(OptionId::must(o));
+    }
+    for name in list("retired")? {
+        let item = (0..matrix.item_count())
+            .map(ItemId::must)
+            .find(|&i| name.as_str() == Some(matrix.item_name(i).as_ref()))
+            .ok_or_else(|| format!("retired item {name} is not an item of this matrix"))?;
+        sub.retired.push(item);
+    }
+    Ok(sub)
 }
 
 /// The solutions of the summary (those above the cut) and of each job's

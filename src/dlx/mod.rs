@@ -84,7 +84,7 @@ pub use parallel::{
 };
 pub use search::{
     Best, Branching, Budget, Cheapest, Costed, Count, Estimate, PreselectError, Progress, Split,
-    Spread, Step,
+    Spread, Step, Subtree,
 };
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;

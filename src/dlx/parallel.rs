@@ -24,7 +24,7 @@ use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
     BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, EngineError, EngineKind,
-    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, Progress, Split, Stats,
+    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, Progress, Split, Stats, Subtree,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -54,10 +54,8 @@ pub struct ParallelCount {
 /// points that give `target` subtrees (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Cut {
-    /// The subtrees' prefixes, one after the other; subtree `k` ends at
-    /// `ends[k]`.
-    pub(crate) prefixes: Vec<OptionId>,
-    pub(crate) ends: Vec<usize>,
+    /// The subtrees, in search order.
+    pub(crate) subtrees: Vec<Subtree>,
     /// The solutions above the cut, with the number of subtrees before each.
     pub(crate) solutions: Vec<(usize, Vec<OptionId>)>,
     /// The counters above the cut, and its depth in branch points.
@@ -77,24 +75,19 @@ impl Cut {
         let deepest = splitter.driver().choice.len();
         loop {
             cut.depth += 1;
-            cut.prefixes.clear();
-            cut.ends.clear();
+            cut.subtrees.clear();
             cut.solutions.clear();
             let Cut {
-                prefixes,
-                ends,
+                subtrees,
                 solutions,
                 above,
                 depth,
             } = &mut cut;
             *above = split(splitter, *depth, |piece| match piece {
-                Split::Subtree(p) => {
-                    prefixes.extend_from_slice(p);
-                    ends.push(prefixes.len());
-                }
-                Split::Solution(s) => solutions.push((ends.len(), s.to_vec())),
+                Split::Subtree(p) => subtrees.push(p.clone()),
+                Split::Solution(s) => solutions.push((subtrees.len(), s.to_vec())),
             });
-            let n = cut.ends.len();
+            let n = cut.subtrees.len();
             if n >= target || n == 0 || cut.above.updates > SPLIT_UPDATES || cut.depth > deepest {
                 return cut;
             }
@@ -102,7 +95,7 @@ impl Cut {
     }
 
     pub(crate) fn subtrees(&self) -> usize {
-        self.ends.len()
+        self.subtrees.len()
     }
 
     /// Each subtree's share of the tree below the cut, by Knuth's estimate
@@ -111,16 +104,15 @@ impl Cut {
     fn weights(&self, s: &mut impl Steps) -> Vec<f64> {
         use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-        let mut sizes: Vec<f64> = (0..self.subtrees())
-            .map(|k| {
-                s.reset();
-                match self.prefix(k).iter().try_for_each(|&o| s.preselect(o)) {
-                    Ok(()) => super::search::estimate::estimate(s, WEIGHT_PROBES, &mut rng)
-                        .nodes
-                        .mean
-                        .max(1.0),
-                    Err(_) => 1.0,
-                }
+        let mut sizes: Vec<f64> = self
+            .subtrees
+            .iter()
+            .map(|sub| match s.preselect_subtree(sub) {
+                Ok(()) => super::search::estimate::estimate(s, WEIGHT_PROBES, &mut rng)
+                    .nodes
+                    .mean
+                    .max(1.0),
+                Err(_) => 1.0,
             })
             .collect();
         let total: f64 = sizes.iter().sum();
@@ -128,12 +120,6 @@ impl Cut {
             *w /= total;
         }
         sizes
-    }
-
-    /// Subtree `k`'s prefix.
-    pub(crate) fn prefix(&self, k: usize) -> &[OptionId] {
-        let start = if k == 0 { 0 } else { self.ends[k - 1] };
-        &self.prefixes[start..self.ends[k]]
     }
 }
 
@@ -182,20 +168,17 @@ pub const PROGRESS_NODES: u64 = 1 << 14;
 /// Probes per subtree for the weights of [`count_parallel_with_progress`].
 const WEIGHT_PROBES: u64 = 4;
 
-/// Counts the subtree below `prefix` in `s`, a part `weight` of the whole
-/// tree for its progress report; returns its counters (the preselecting not
-/// included).
-fn count_below(s: &mut impl Steps, prefix: &[OptionId], weight: f64) -> Stats {
+/// Counts `sub` in `s`, a part `weight` of the whole tree for its progress
+/// report; returns its counters (the preselecting not included).
+fn count_below(s: &mut impl Steps, sub: &Subtree, weight: f64) -> Stats {
     s.reset();
     if let Some(t) = &mut s.driver_mut().track {
         t.weight = weight;
     }
-    for &o in prefix {
-        // A prefix is a path of the search: its options are active and
-        // clash with none of one another, so preselecting cannot fail.
-        s.preselect(o)
-            .expect("a subtree's prefix is a path of the search");
-    }
+    // A subtree is a path of the search: its options are active and clash
+    // with none of one another, so entering it cannot fail.
+    s.preselect_subtree(sub)
+        .expect("a subtree is a path of the search");
     let before = s.stats();
     count_up_to(s, u64::MAX);
     s.stats() - before
@@ -292,7 +275,7 @@ fn count_with<S: Steps>(
         s
     };
     if jobs <= 1 {
-        let stats = count_below(&mut reporting(), &[], 1.0);
+        let stats = count_below(&mut reporting(), &Subtree::default(), 1.0);
         return ParallelCount {
             solutions: stats.solutions,
             stats,
@@ -328,7 +311,7 @@ fn count_with<S: Steps>(
                             return mine;
                         }
                         let weight = weights.get(k).copied().unwrap_or(0.0);
-                        mine += count_below(&mut worker, cut.prefix(k), weight);
+                        mine += count_below(&mut worker, &cut.subtrees[k], weight);
                     }
                 })
             })

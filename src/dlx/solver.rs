@@ -319,6 +319,21 @@ impl<'m> Solver<'m> {
         each!(&self.inner, s => s.cursor_option(cur))
     }
 
+    /// Starts over below `sub`, a subtree of [`split`](Self::split) (or a
+    /// job line's): a [`reset`](Self::reset), then its excluded options
+    /// left out, its options preselected in order and its retired items
+    /// ended, so that the search that follows is the one a single search
+    /// makes below that node. Nothing is preselected on a refusal. Only the
+    /// links engine excludes and retires (subtrees with multiplicities need
+    /// it; the others refuse such a matrix anyway).
+    pub fn preselect_subtree(&mut self, sub: &super::Subtree) -> Result<(), PreselectError> {
+        each!(&mut self.inner, s => s.preselect_subtree(sub))
+    }
+
+    fn subtree_path(&self, into: &mut super::Subtree) {
+        each!(&self.inner, s => s.subtree_path(into))
+    }
+
     pub(crate) fn driver_ref(&self) -> &Driver {
         each!(&self.inner, s => s.driver_ref())
     }

@@ -499,7 +499,7 @@ pub fn solve_on_threads(
                         return;
                     }
                     let mut sub = puzzle.clone();
-                    write(cut.prefix(k), &mut sub);
+                    write(&cut.subtrees[k].options, &mut sub);
                     let a = solver.solve(&sub, limits, &mut grid);
                     let total = found.fetch_add(a.solutions, Ordering::Relaxed) + a.solutions;
                     if total >= limits.solutions || a.timed_out {

@@ -231,6 +231,7 @@ impl<'m> BitsSolver<'m> {
 engine_queries!(BitsSolver, BitsSolutions, |_s, r| Some(OptionId::must(
     r as usize
 )));
+crate::dlx::search::plain_subtrees!(BitsSolver, EngineKind::Bits);
 
 #[cfg(test)]
 mod tests {

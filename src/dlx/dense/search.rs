@@ -389,6 +389,7 @@ impl<'m> DenseSolver<'m> {
 engine_queries!(DenseSolver, DenseSolutions, |_s, r| Some(OptionId::must(
     r as usize
 )));
+crate::dlx::search::plain_subtrees!(DenseSolver, EngineKind::Dense);
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,9 @@
 //! dancing itself (cover, uncover, hide, unhide, purify, commit) and the
 //! choice of item; `mult.rs` Algorithm M (DLX3's multiplicities), a kernel
 //! of its own over the same links, taken when the matrix has bounds;
-//! `preselect.rs` options committed before the search; `lookahead.rs` the
+//! `preselect.rs` options committed before the search; `subtree.rs` the
+//! subtrees of a split (with multiplicities: options excluded, items
+//! retired); `lookahead.rs` the
 //! probing branch rule ([`Branching::Lookahead`]).
 //!
 //! A [`LinksSolver`] is the search's scratch state for one [`Matrix`]: its own copy
@@ -42,6 +44,7 @@ pub(crate) mod dance;
 mod lookahead;
 mod mult;
 mod preselect;
+mod subtree;
 
 /// The search state for one matrix: the search driver (`driver.rs`) beside
 /// the links engine's own copy of the links. The [`Matrix`] stays
@@ -97,6 +100,9 @@ pub(crate) struct LinksState<'m> {
     bounds: Vec<mult::Bound>,
     /// Per level: the first option tweaked there (Algorithm M).
     first_tweak: Vec<u32>,
+    /// Per option: whether [`LinksSolver::preselect_subtree`] took it out
+    /// of the search (empty until an option is).
+    excluded: Vec<bool>,
 }
 
 /// The links kernel: DLX2's steps with `COLORS`, the first-forced choice
@@ -200,8 +206,7 @@ impl<'m> LinksSolver<'m> {
         } else {
             Vec::new()
         };
-        let mut driver = Driver::new(depth, matrix.primary_count());
-        driver.uncuttable = bounded;
+        let driver = Driver::new(depth, matrix.primary_count());
         LinksSolver {
             matrix,
             driver,
@@ -227,6 +232,7 @@ impl<'m> LinksSolver<'m> {
                 } else {
                     Vec::new()
                 },
+                excluded: Vec::new(),
             },
             branching: Branching::Knuth,
         }
@@ -568,7 +574,7 @@ mod tests {
         let mut s = LinksSolver::new(&m);
         let above = s.split(2, |piece| {
             if let crate::dlx::Split::Subtree(p) = piece {
-                prefixes.push(p.to_vec());
+                prefixes.push(p.options.clone());
             }
         });
         assert!(s.is_pristine());

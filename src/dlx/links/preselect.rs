@@ -33,6 +33,9 @@ impl LinksSolver<'_> {
     /// Any search in progress is abandoned first. Undo with [`reset`](Self::reset).
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
         let start = self.live_option(option)?;
+        if self.is_excluded(option) {
+            return Err(PreselectError::Excluded(option));
+        }
         self.restart();
         if self.matrix.has_bounds() {
             return self.preselect_bounded(option, start);
@@ -90,7 +93,7 @@ impl LinksSolver<'_> {
     }
 
     /// The first node of `option`, if it exists and is searched.
-    fn live_option(&self, option: OptionId) -> Result<usize, PreselectError> {
+    pub(super) fn live_option(&self, option: OptionId) -> Result<usize, PreselectError> {
         match self.matrix.option_node.get(option.as_usize()) {
             None => Err(PreselectError::UnknownOption(option)),
             Some(&u32::MAX) => Err(PreselectError::IgnoredOption(option)),
@@ -188,6 +191,7 @@ impl LinksSolver<'_> {
         self.links.removed.clear();
         self.links.held_by.fill(0);
         self.links.purified.fill(0);
+        self.links.excluded.fill(false);
         for (i, &option) in options.iter().enumerate() {
             let start = match self.live_option(option) {
                 Ok(s) => s,
@@ -315,7 +319,9 @@ impl LinksSolver<'_> {
         let matrix = self.matrix;
         let n_primary = matrix.primary_count();
         let colored = matrix.has_colors();
-        let color_of = |x: usize| if colored { self.links.colors[x] } else { 0 };
+        // Clashes are judged by the option's own colors (purifying marks
+        // the live nodes that agree -1; hiding leaves those in place).
+        let color_of = |x: usize| if colored { matrix.colors[x] } else { 0 };
         let mut x = start;
         while self.links.nodes[x].itm > 0 {
             let c = self.links.nodes[x].itm as usize;
@@ -342,7 +348,7 @@ impl LinksSolver<'_> {
                 self.links.purified[c] = color_of(x);
             }
             // Out of its list: the option is used, once.
-            if color_of(x) >= 0 {
+            if !colored || self.links.colors[x] >= 0 {
                 let nodes = &mut self.links.nodes;
                 let (up, down) = (nodes[x].up as usize, nodes[x].down as usize);
                 nodes[up].down = down as u32;
@@ -410,6 +416,7 @@ impl LinksSolver<'_> {
         self.links.held_by.fill(0);
         self.links.purified.fill(0);
         self.links.watch.clear();
+        self.links.excluded.fill(false);
         self.links.rebuilt = false;
         if self.matrix.has_bounds() {
             self.links.bounds = super::mult::initial_bounds(self.matrix);

@@ -253,6 +253,7 @@ impl<'m> MasksSolver<'m> {
 engine_queries!(MasksSolver, MasksSolutions, |_s, r| Some(OptionId::must(
     r as usize
 )));
+crate::dlx::search::plain_subtrees!(MasksSolver, EngineKind::Masks);
 
 #[cfg(test)]
 mod tests {

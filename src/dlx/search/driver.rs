@@ -35,7 +35,7 @@
 //! Kernels whose forced levels need no undoing ([`Kernel::JUMPS`]) say where
 //! the next untried option is, and backing down goes straight there.
 
-use super::super::index::OptionId;
+use super::super::index::{ItemId, OptionId};
 use super::super::stats::Stats;
 use super::best::CostBound;
 use super::progress::Track;
@@ -193,11 +193,10 @@ pub(crate) struct Driver {
     branches: Vec<u32>,
     /// The progress report, when one is asked for (`progress.rs`).
     pub(crate) track: Option<Box<Track>>,
-    /// Whether the search cannot be cut into subtrees named by their
-    /// options (Algorithm M: a subtree also depends on the options tweaked
-    /// above it): [`split`](super::split::split) then hands out the whole
-    /// search as one subtree.
-    pub(crate) uncuttable: bool,
+    /// Options excluded and items retired before the search
+    /// ([`Subtree`](super::Subtree)), in order.
+    pub(crate) excluded: Vec<OptionId>,
+    pub(crate) retired: Vec<ItemId>,
     /// The branch and bound of a [`best`](super::best::best) search: a
     /// branch whose cost so far and taxes owed reach the limit is not
     /// entered (counted in `stats.pruned`).
@@ -221,7 +220,8 @@ impl Driver {
             at_cut: false,
             branches: vec![0; depth + 2],
             track: None,
-            uncuttable: false,
+            excluded: Vec::new(),
+            retired: Vec::new(),
             bound: None,
         }
     }
@@ -278,6 +278,8 @@ impl Driver {
         self.phase = Phase::Start;
         self.at_cut = false;
         self.preselected.clear();
+        self.excluded.clear();
+        self.retired.clear();
         self.stats = Stats::default();
         self.base = Stats::default();
         if let Some(p) = &mut self.profile {

@@ -21,10 +21,9 @@
 
 use rand::Rng;
 
-use super::super::index::OptionId;
 use super::super::stats::Stats;
 use super::split::split;
-use super::{Split, Steps};
+use super::{Split, Steps, Subtree};
 
 /// The mean of a quantity over the probes, and how much they spread.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -86,35 +85,34 @@ pub struct Estimate {
 }
 
 /// `probes` random probes of the search of `s` below its preselected
-/// options. The solver's preselected options and counters are as before
-/// afterwards; its search is restarted and its profile cleared. A search
-/// that cannot be cut (multiplicities) is not probed: no probes, no figures.
+/// options. The solver's preselected options (and excluded options and
+/// retired items) and counters are as before afterwards; its search is
+/// restarted and its profile cleared.
 pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> Estimate {
-    if s.driver().uncuttable {
-        s.restart();
-        return Estimate::default();
-    }
-    let base: Vec<OptionId> = s.driver().preselected.clone();
+    let base = {
+        let d = s.driver();
+        Subtree {
+            options: d.preselected.clone(),
+            excluded: d.excluded.clone(),
+            retired: d.retired.clone(),
+        }
+    };
     let (stats, start) = (s.driver().stats, s.driver().base);
     let (mut nodes, mut updates, mut solutions) = (Vec::new(), Vec::new(), Vec::new());
     let mut depth = 0u64;
-    let mut path = Vec::new();
-    let mut children: Vec<Vec<OptionId>> = Vec::new();
+    let mut path = Subtree::default();
+    let mut children: Vec<Subtree> = Vec::new();
     for _ in 0..probes {
-        path.clear();
-        path.extend_from_slice(&base);
+        path.clone_from(&base);
         let (mut weight, mut total) = (1.0f64, [0.0f64; 3]);
         loop {
-            s.reset();
-            for &o in &path {
-                // The path is the search's own: preselecting cannot fail.
-                s.preselect(o)
-                    .expect("a probe's path is a path of the search");
-            }
+            // The path is the search's own: entering it cannot fail.
+            s.preselect_subtree(&path)
+                .expect("a probe's path is a path of the search");
             children.clear();
             let below = split(s, 1, |piece| {
                 if let Split::Subtree(p) = piece {
-                    children.push(p.to_vec());
+                    children.push(p.clone());
                 }
             });
             let exact: Stats = below;
@@ -127,17 +125,14 @@ pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> E
             depth += 1;
             weight *= children.len() as f64;
             let pick = rng.gen_range(0..children.len());
-            path.extend_from_slice(&children[pick]);
+            path.extend(&children[pick]);
         }
         nodes.push(total[0]);
         updates.push(total[1]);
         solutions.push(total[2]);
     }
-    s.reset();
-    for &o in &base {
-        s.preselect(o)
-            .expect("the options were preselected before the estimate");
-    }
+    s.preselect_subtree(&base)
+        .expect("the subtree was entered before the estimate");
     let d = s.driver_mut();
     d.stats = stats;
     d.base = start;

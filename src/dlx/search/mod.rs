@@ -19,7 +19,7 @@
 //! count stopped by the budget says `complete: false`, a first solution
 //! stopped by it is `Err(Step::Budget)`, never "none".
 
-use super::index::OptionId;
+use super::index::{ItemId, OptionId};
 use super::stats::Stats;
 use driver::Driver;
 use std::fmt;
@@ -35,7 +35,7 @@ pub(crate) mod split;
 pub use best::{Best, Cheapest, Costed};
 pub use estimate::{Estimate, Spread};
 pub use progress::Progress;
-pub use split::Split;
+pub use split::{Split, Subtree};
 
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,6 +129,15 @@ pub enum PreselectError {
         /// The earlier preselected option it clashes with.
         with: OptionId,
     },
+    /// The option was excluded ([`Subtree::excluded`]).
+    Excluded(OptionId),
+    /// The item cannot be retired ([`Subtree::retired`]): no such item, a
+    /// secondary one, or one whose lower bound the options preselected do
+    /// not meet.
+    NotRetirable(ItemId),
+    /// The engine neither excludes options nor retires items (the links
+    /// engine does: only it takes multiplicities, whose subtrees need them).
+    Unsupported(crate::dlx::EngineKind),
 }
 
 impl fmt::Display for PreselectError {
@@ -144,6 +153,17 @@ impl fmt::Display for PreselectError {
                     "option {option} conflicts with preselected option {with}"
                 )
             }
+            PreselectError::Excluded(o) => write!(f, "option {o} is excluded"),
+            PreselectError::NotRetirable(i) => write!(
+                f,
+                "item {i} cannot be retired: it is not a primary item whose lower bound the \
+                 preselected options meet"
+            ),
+            PreselectError::Unsupported(e) => write!(
+                f,
+                "the {} engine does not exclude options or retire items (links does)",
+                e.name()
+            ),
         }
     }
 }
@@ -170,7 +190,37 @@ pub(crate) trait Steps {
     /// The option a kernel's cursor names (`None`: a move that takes no
     /// option, Algorithm M's null move).
     fn cursor_option(&self, cur: u32) -> Option<OptionId>;
+    /// The subtree below the node where the search is paused (at the cut).
+    fn subtree_path(&self, into: &mut Subtree);
+    fn preselect_subtree(&mut self, sub: &Subtree) -> Result<(), PreselectError>;
 }
+
+/// An engine's `preselect_subtree` and `subtree_path` when its levels fix
+/// nothing but their options (dense, bits, masks: they take no
+/// multiplicities).
+macro_rules! plain_subtrees {
+    ($solver:ident, $kind:expr) => {
+        impl $solver<'_> {
+            /// Starts over below `sub`, a subtree of
+            /// [`split`](Self::split): a [`reset`](Self::reset), then its
+            /// options preselected in order; nothing preselected on a
+            /// refusal. This engine excludes no options and retires no items
+            /// (a subtree with multiplicities is refused:
+            /// [`PreselectError::Unsupported`]).
+            pub fn preselect_subtree(
+                &mut self,
+                sub: &$crate::dlx::Subtree,
+            ) -> Result<(), $crate::dlx::PreselectError> {
+                $crate::dlx::search::split::preselect_options(self, sub, $kind)
+            }
+
+            pub(crate) fn subtree_path(&self, into: &mut $crate::dlx::Subtree) {
+                $crate::dlx::search::split::options_path(self, into);
+            }
+        }
+    };
+}
+pub(crate) use plain_subtrees;
 
 /// The queries every engine offers on top of its own `next_solution`,
 /// `solution`, `restart`, `reset`, `preselect`, `stats` and `is_exhausted`
@@ -285,8 +335,8 @@ macro_rules! engine_queries {
             /// let mut s = LinksSolver::new(&m);
             /// let mut subtrees = 0;
             /// s.split(1, |piece| {
-            ///     if let Split::Subtree(prefix) = piece {
-            ///         assert_eq!(prefix.len(), 1);
+            ///     if let Split::Subtree(sub) = piece {
+            ///         assert_eq!(sub.options.len(), 1);
             ///         subtrees += 1;
             ///     }
             /// });
@@ -382,6 +432,15 @@ macro_rules! engine_queries {
             }
             fn cursor_option(&self, cur: u32) -> Option<$crate::dlx::OptionId> {
                 $solver::cursor_option(self, cur)
+            }
+            fn subtree_path(&self, into: &mut $crate::dlx::Subtree) {
+                $solver::subtree_path(self, into);
+            }
+            fn preselect_subtree(
+                &mut self,
+                sub: &$crate::dlx::Subtree,
+            ) -> Result<(), $crate::dlx::PreselectError> {
+                $solver::preselect_subtree(self, sub)
             }
         }
 

@@ -15,6 +15,16 @@
 //! prefix) and adding up gives the whole search; taking the pieces in the
 //! order given gives the one-thread order of solutions.
 //!
+//! With multiplicities (Algorithm M) a node also depends on what the levels
+//! above it tried: an item may be chosen again below, and offers then only
+//! the options after the one taken at the level above (the tried ones are
+//! *tweaked* out), and a level may end an item without an option (the null
+//! move). A [`Subtree`] carries both: the options tweaked above, excluded,
+//! and the items ended, retired. Excluding them, preselecting the prefix and
+//! retiring the items leaves the live lists, the active items and their
+//! bounds as one search has them at that node, so the subtree's search and
+//! its counters are again one search's.
+//!
 //! A subtree's search is then the very subtree a one-thread search
 //! explores. The preselected prefix leaves the same items with the same
 //! options in the same order; and at a branch point no item is forced, so
@@ -27,47 +37,106 @@
 //! the solutions, but its removals at the levels above are not carried
 //! down, so its subtrees' searches differ.
 
-use super::super::index::OptionId;
+use super::super::index::{ItemId, OptionId};
 use super::super::stats::Stats;
-use super::{Step, Steps};
+use super::{PreselectError, Step, Steps};
+
+/// A subtree of the search as [`split`](crate::dlx::LinksSolver::split)
+/// names it: what a search of it fixes before it starts. Searching it after
+/// [`preselect_subtree`](crate::dlx::Solver::preselect_subtree) is the very
+/// search one thread makes below that node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Subtree {
+    /// The options chosen above it, in order, one per branch point and one
+    /// per forced level (preselected options not included).
+    pub options: Vec<OptionId>,
+    /// Options already tried at the levels above and left out below them:
+    /// Algorithm M's *tweaked* options (with multiplicities an item may be
+    /// chosen again below, and must then not offer its options taken before,
+    /// or a multiset of options would be met twice). Empty without
+    /// multiplicities.
+    pub excluded: Vec<OptionId>,
+    /// Primary items that a level above ended without another option
+    /// (Algorithm M's null move): they take no more options below. Empty
+    /// without multiplicities.
+    pub retired: Vec<ItemId>,
+}
+
+impl Subtree {
+    /// A subtree named by its options alone (a search without
+    /// multiplicities).
+    pub fn of_options(options: &[OptionId]) -> Subtree {
+        Subtree {
+            options: options.to_vec(),
+            ..Subtree::default()
+        }
+    }
+
+    /// Appends `below`, a subtree of the search of this one.
+    pub fn extend(&mut self, below: &Subtree) {
+        self.options.extend_from_slice(&below.options);
+        self.excluded.extend_from_slice(&below.excluded);
+        self.retired.extend_from_slice(&below.retired);
+    }
+
+    fn clear(&mut self) {
+        self.options.clear();
+        self.excluded.clear();
+        self.retired.clear();
+    }
+}
 
 /// What [`Solver::split`](crate::dlx::Solver::split) meets, in the order of a one-thread search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Split<'a> {
-    /// A branch point below the cut, not entered: the options the search
-    /// chose above it (preselected options not included), one per branch
-    /// point and one per forced level.
-    Subtree(&'a [OptionId]),
+    /// A branch point below the cut, not entered.
+    Subtree(&'a Subtree),
     /// A solution above the cut, as [`LinksSolver::solution`](crate::dlx::LinksSolver::solution)
     /// gives it (preselected options first).
     Solution(&'a [OptionId]),
 }
 
+/// The subtree below the node where `s` is paused, for engines whose levels
+/// fix nothing but their options.
+pub(crate) fn options_path(s: &impl Steps, into: &mut Subtree) {
+    into.clear();
+    let chosen = s.driver().chosen().iter();
+    into.options
+        .extend(chosen.filter_map(|&c| s.cursor_option(c)));
+}
+
+/// [`Solver::preselect_subtree`](crate::dlx::Solver::preselect_subtree) for
+/// engines that neither exclude options nor retire items: the options
+/// preselected one by one, nothing preselected on a refusal.
+pub(crate) fn preselect_options(
+    s: &mut impl Steps,
+    sub: &Subtree,
+    engine: super::super::EngineKind,
+) -> Result<(), PreselectError> {
+    s.reset();
+    if !sub.excluded.is_empty() || !sub.retired.is_empty() {
+        return Err(PreselectError::Unsupported(engine));
+    }
+    let result = sub.options.iter().try_for_each(|&o| s.preselect(o));
+    if result.is_err() {
+        s.reset();
+    }
+    result
+}
+
 /// [`LinksSolver::split`](crate::dlx::LinksSolver::split), for any engine: the driver's cut does the work.
 pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
-    if s.driver().uncuttable {
-        // The whole search, below the preselected options, is one subtree.
-        s.restart();
-        visit(Split::Subtree(&[]));
-        return Stats::default();
-    }
     let budget = std::mem::take(&mut s.driver_mut().budget);
     s.restart();
     let start = s.stats();
     s.driver_mut().cut = depth;
-    let mut prefix = Vec::with_capacity(depth);
+    let mut subtree = Subtree::default();
     let mut solution = Vec::new();
     loop {
         match s.next_solution() {
             Step::Solution if s.driver().at_cut => {
-                prefix.clear();
-                prefix.extend(
-                    s.driver()
-                        .chosen()
-                        .iter()
-                        .filter_map(|&c| s.cursor_option(c)),
-                );
-                visit(Split::Subtree(&prefix));
+                s.subtree_path(&mut subtree);
+                visit(Split::Subtree(&subtree));
             }
             Step::Solution => {
                 solution.clear();
