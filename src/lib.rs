@@ -53,12 +53,12 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    brute_force_count, count_parallel, count_parallel_with_progress, knuth, verify_cover, Best,
-    BitsError, BitsMatrix, BitsSolutions, BitsSolver, Branching, Budget, BuildError,
-    BuildErrorKind, Cheapest, ColorId, Config, Costed, Count, DenseError, DenseMatrix,
+    best_parallel, brute_force_count, count_parallel, count_parallel_with_progress, knuth,
+    verify_cover, Best, BitsError, BitsMatrix, BitsSolutions, BitsSolver, Branching, Budget,
+    BuildError, BuildErrorKind, Cheapest, ColorId, Config, Costed, Count, DenseError, DenseMatrix,
     DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables, Estimate, ItemId,
     LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions, MasksSolver, Matrix,
-    MatrixBuilder, OptionId, ParallelCount, PreselectError, Progress, Solutions, Solver, Split,
-    Spread, Stats, Step, Subtree, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
-    MAX_MASK_OPTIONS, PROGRESS_NODES,
+    MatrixBuilder, OptionId, ParallelBest, ParallelCount, PreselectError, Progress, Solutions,
+    Solver, Split, Spread, Stats, Step, Subtree, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS,
+    MAX_BITS_PRIMARY, MAX_MASK_OPTIONS, PROGRESS_NODES,
 };

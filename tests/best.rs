@@ -146,6 +146,27 @@ fn best_on_the_command_line() {
     );
     let out = run(&["cover", "--best", "1", "--all"], dlx5.as_bytes());
     assert_eq!(out.status.code(), Some(2));
+    // On threads: one thread's answer, byte for byte; refusals by name.
+    let tilings = run(&["gen", "dominoes", "6x6"], b"").stdout;
+    let one = run(&["cover", "--best", "5"], &tilings);
+    let two = run(&["cover", "--best", "5", "--jobs", "2"], &tilings);
+    assert_eq!(two.status.code(), Some(0), "{}", text(&two.stderr));
+    assert_eq!(text(&two.stdout), text(&one.stdout));
+    assert_eq!(text(&one.stdout).matches("| cost").count(), 5);
+    let json = run(&["cover", "--best", "2", "--jobs", "2", "--json"], &tilings);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v["subtrees"].as_u64() > Some(1), "{v}");
+    assert_eq!(v["best"].as_array().map(Vec::len), Some(2));
+    let out = run(
+        &["cover", "--best", "2", "--jobs", "2", "--timeout", "5s"],
+        &tilings,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--timeout"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// The cheapest tiling of a 2×n board by dynamic programming over its
@@ -254,6 +275,76 @@ fn branch_and_bound_on_every_engine_and_with_bounds() {
                     let got: Vec<u64> = best.solutions.iter().map(|c| c.cost).collect();
                     let want_k: Vec<u64> = want.iter().copied().take(k).collect();
                     assert_eq!(got, want_k, "case {case} {engine} {rule:?} k {k}:\n{text}");
+                }
+            }
+        }
+    }
+}
+
+/// On several threads the answer is one thread's, ties and all: on every
+/// engine and rule, with and without multiplicities.
+#[test]
+fn best_on_threads_is_one_threads_answer() {
+    use dlx::{best_parallel, Branching, Config, EngineKind};
+    // Larger searches, which are cut: costed domino tilings, and two-queens
+    // (no costs: every solution ties, so the k cheapest are the first k).
+    let mut cut = 0;
+    let mut boards = Vec::new();
+    for seed in 1..=3 {
+        boards.push(dlx::problems::dominoes(6, 6, seed).unwrap());
+    }
+    boards.push(dlx::problems::two_queens(6).unwrap());
+    for m in &boards {
+        let mut one = Solver::new(m);
+        for k in [1, 3, 10] {
+            let want = one.best(k);
+            for jobs in [2, 3] {
+                let par = best_parallel(m, dlx::Engine::Links, Branching::Knuth, jobs, k).unwrap();
+                assert_eq!(par.best, want, "k {k} jobs {jobs}");
+                assert!(par.subtrees > 1);
+                cut += 1;
+            }
+        }
+    }
+    assert_eq!(cut, 24);
+    // Small random matrices (most are searched whole above the cut).
+    let mut rng = StdRng::seed_from_u64(31);
+    for case in 0..150 {
+        let mut text = random(&mut rng);
+        if case % 3 == 2 {
+            text = format!("0:2|{text}");
+        }
+        // Ties are common with costs 0 to 2.
+        if case % 2 == 1 {
+            let mut lines = text.lines();
+            let mut cheap = format!("{}\n", lines.next().unwrap());
+            for line in lines {
+                let mut tokens = line.split(" |");
+                cheap += tokens.next().unwrap();
+                for cost in tokens {
+                    cheap += &format!(" |{}", cost.parse::<u64>().unwrap() % 3);
+                }
+                cheap.push('\n');
+            }
+            text = cheap;
+        }
+        let m = knuth::read(text.as_bytes()).unwrap();
+        for engine in EngineKind::ALL {
+            for rule in [Branching::Knuth, Branching::FirstForced] {
+                let config = Config::new().engine(engine).branching(rule);
+                let Ok((tables, rule)) = config.tables(&m) else {
+                    continue;
+                };
+                let mut one = Solver::with_config(&m, config).unwrap();
+                for k in [1, 2, 4] {
+                    let want = one.best(k);
+                    for jobs in [2, 3] {
+                        let par = best_parallel(&m, tables.engine(), rule, jobs, k).unwrap();
+                        assert_eq!(
+                            par.best, want,
+                            "case {case} {engine} {rule:?} k {k}:\n{text}"
+                        );
+                    }
                 }
             }
         }

@@ -352,3 +352,62 @@ fn oeis_counts_and_colored_matrices_survive_split_run_and_merge() {
         assert_eq!(field(&merged, key), field(&one, key), "colored {key}");
     }
 }
+
+#[test]
+fn the_cheapest_are_split_run_and_merged_as_one_run_finds_them() {
+    // Costed tilings; and two-queens, where every solution costs 0, so the
+    // K cheapest are the first K of one run: ties across jobs and above the
+    // cut must come out in its order.
+    // The last: a solution above the cut, before the subtree that ties it.
+    let above = b"A B | x y\nA B |1\nA\nB x |1\nB y\n".to_vec();
+    for (problem, k) in [
+        ("dominoes 6x6", "4"),
+        ("two-queens 5", "7"),
+        ("queens 6", "3"),
+        ("above", "2"),
+    ] {
+        let args: Vec<&str> = problem.split(' ').collect();
+        let bytes = match problem {
+            "above" => above.clone(),
+            _ => run(&[&["gen"][..], &args].concat(), b"").stdout,
+        };
+        let matrix = file("costed.dlx", &bytes);
+        let one = run(&["cover", &matrix, "--best", k], b"");
+        let target = if problem == "above" { "1" } else { "8" };
+        let jobs = run(&["cover", &matrix, "--split", target], b"").stdout;
+        if problem == "above" {
+            assert!(
+                text(&jobs).contains(r#""above":[{"after":0,"cost":1"#),
+                "{}",
+                text(&jobs)
+            );
+        }
+        let results = run(&["cover", &matrix, "--run-jobs", "-", "--best", k], &jobs);
+        assert_eq!(results.status.code(), Some(0), "{}", text(&results.stderr));
+        assert!(text(&results.stdout).contains(r#""best_of":"#));
+        let path = file("best-results", &results.stdout);
+        let merged = run(&["cover", "--merge", &path, "--best", k], b"");
+        assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
+        assert_eq!(text(&merged.stdout), text(&one.stdout), "{problem}");
+        // More than the jobs kept, or jobs run without --best: refused.
+        let out = run(&["cover", "--merge", &path, "--best", "100"], b"");
+        if problem == "above" {
+            continue; // its one job lists what it has
+        }
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("fewer than 100"),
+            "{}",
+            text(&out.stderr)
+        );
+        let counted = run(&["cover", &matrix, "--run-jobs", "-"], &jobs).stdout;
+        let path = file("counted", &counted);
+        let out = run(&["cover", "--merge", &path, "--best", k], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("--best"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

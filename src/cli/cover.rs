@@ -27,9 +27,12 @@ pub(crate) struct CoverArgs {
     /// cheapest first, each after a line `| cost N`; ties in search order.
     /// By branch and bound (DLX5's): branches that cannot beat the K-th
     /// best are not searched; with a budget or timeout the answer is the
-    /// best found so far, not proven (exit 3).
+    /// best found so far, not proven (exit 3). With --jobs the threads
+    /// share the K-th best: the same answer, found sooner. With --run-jobs
+    /// each result lists its job's K cheapest, which --merge --best K
+    /// merges into the run's.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
-          conflicts_with_all = ["all", "first", "jobs", "split", "run_jobs", "merge", "estimate"])]
+          conflicts_with_all = ["all", "first", "split", "estimate"])]
     best: Option<u64>,
     /// Stop after N updates (link removals); the answer is then unknown.
     #[arg(long, value_name = "N")]
@@ -121,7 +124,7 @@ pub(crate) struct CoverArgs {
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
     if let Some(paths) = &args.merge {
-        return super::jobs::merge(paths, args.json, args.all);
+        return super::jobs::merge(paths, args.json, args.all, args.best);
     }
     if args.run_jobs.as_deref() == Some(std::path::Path::new("-"))
         && args
@@ -167,7 +170,8 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     }
     if let Some(jobs) = &args.run_jobs {
         let limits = (budget_of(&args), args.timeout.unwrap_or_default());
-        return super::jobs::run_jobs(&matrix, config, jobs, args.all, limits, &name);
+        let listed = (args.all, args.best);
+        return super::jobs::run_jobs(&matrix, config, jobs, listed, limits, &name);
     }
     if args.jobs > 1 {
         return count_on_threads(&args, &matrix, config);
@@ -240,13 +244,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let stats = solver.stats();
     let best = cheapest.map(|c| c.finish(complete));
     if let (Some(best), false) = (&best, args.json) {
-        for (k, c) in best.solutions.iter().enumerate() {
-            if k > 0 {
-                out.println("");
-            }
-            out.println(&format!("| cost {}", c.cost));
-            let _ = write_solution(&mut out, &matrix, &c.options, false);
-        }
+        print_best(&mut out, &matrix, best);
     }
     if args.json {
         let mut obj = json::Object::new()
@@ -267,17 +265,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             obj = obj.raw("list", &format!("[{}]", printed.join(",")));
         }
         if let Some(best) = &best {
-            let list: Vec<String> = best
-                .solutions
-                .iter()
-                .map(|c| {
-                    json::Object::new()
-                        .num("cost", c.cost)
-                        .raw("options", &solution_json(&matrix, &c.options))
-                        .finish()
-                })
-                .collect();
-            obj = obj.raw("best", &format!("[{}]", list.join(",")));
+            obj = obj.raw("best", &best_json(&matrix, best));
         }
         if let Some(profile) = solver.profile() {
             let levels: Vec<String> = profile.iter().map(u64::to_string).collect();
@@ -338,8 +326,10 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     code
 }
 
-/// `--jobs N` with N > 1: the count on N threads.
+/// `--jobs N` with N > 1: the count, or with `--best K` the K cheapest
+/// solutions, on N threads.
 fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
+    let best = args.best.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
     let refused = [
         (args.all, "--all"),
         (args.first.is_some(), "--first"),
@@ -347,38 +337,49 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         (args.node_budget.is_some(), "--node-budget"),
         (args.timeout.is_some(), "--timeout"),
         (args.profile, "--profile"),
+        (best.is_some() && args.progress, "--progress with --best"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
-        eprintln!("dlx cover: --jobs counts only; {flag} needs --jobs 1");
+        eprintln!("dlx cover: --jobs counts or finds the cheapest only; {flag} needs --jobs 1");
         return exit::BAD_INPUT;
     }
     let jobs = super::jobs(args.jobs);
     let start = Instant::now();
     let p = Arc::new(Progress::new());
-    let shown = show_progress(args, false).then(|| progress::show(p.clone()));
-    let counted = config.tables(matrix).and_then(|(tables, branching)| {
+    let shown = (best.is_none() && show_progress(args, false)).then(|| progress::show(p.clone()));
+    let searched = config.tables(matrix).and_then(|(tables, branching)| {
         let engine = tables.engine();
-        let par = match shown {
-            Some(_) => dlx::count_parallel_with_progress(matrix, engine, branching, jobs, &p)?,
-            None => dlx::count_parallel(matrix, engine, branching, jobs)?,
+        let found = match (best, &shown) {
+            (Some(k), _) => {
+                let par = dlx::best_parallel(matrix, engine, branching, jobs, k)?;
+                (par.met, par.stats, par.subtrees, par.depth, Some(par.best))
+            }
+            (None, shown) => {
+                let par = match shown {
+                    Some(_) => {
+                        dlx::count_parallel_with_progress(matrix, engine, branching, jobs, &p)?
+                    }
+                    None => dlx::count_parallel(matrix, engine, branching, jobs)?,
+                };
+                (par.solutions, par.stats, par.subtrees, par.depth, None)
+            }
         };
-        Ok((par, tables.kind().name()))
+        Ok((found, tables.kind().name()))
     });
     if let Some(shown) = shown {
         shown.finish();
     }
-    let (par, engine) = match counted {
-        Ok(counted) => counted,
+    let ((found, stats, subtrees, depth, best), engine) = match searched {
+        Ok(searched) => searched,
         Err(e) => {
             eprintln!("dlx cover: {e}");
             return exit::BAD_INPUT;
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    let (found, stats) = (par.solutions, par.stats);
     let mut out = Output::stdout();
     if args.json {
-        let obj = json::Object::new()
+        let mut obj = json::Object::new()
             .num("solutions", found)
             .num("nodes", stats.nodes)
             .num("updates", stats.updates)
@@ -386,11 +387,16 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             .num("pruned", stats.pruned)
             .str("engine", engine)
             .num("jobs", jobs as u64)
-            .num("subtrees", par.subtrees as u64)
+            .num("subtrees", subtrees as u64)
             .float("seconds", seconds)
             .boolean("complete", true)
             .boolean("budget_exhausted", false);
+        if let Some(best) = &best {
+            obj = obj.raw("best", &best_json(matrix, best));
+        }
         out.println(&obj.finish());
+    } else if let Some(best) = &best {
+        print_best(&mut out, matrix, best);
     } else {
         out.println(&found.to_string());
     }
@@ -406,8 +412,8 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             stats.updates,
             stats.updates as f64 / seconds.max(1e-9) / 1e6,
             jobs,
-            par.subtrees,
-            par.depth,
+            subtrees,
+            depth,
         );
         if stats.probes > 0 {
             eprintln!(
@@ -417,6 +423,33 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         }
     }
     code
+}
+
+/// `--best`'s answer as text: each solution after a line `| cost N`, a
+/// blank line between them.
+pub(crate) fn print_best(out: &mut Output, matrix: &Matrix, best: &dlx::Best) {
+    for (k, c) in best.solutions.iter().enumerate() {
+        if k > 0 {
+            out.println("");
+        }
+        out.println(&format!("| cost {}", c.cost));
+        let _ = write_solution(out, matrix, &c.options, false);
+    }
+}
+
+/// `--best`'s answer for `--json`: `[{"cost":N,"options":[option lines]}]`.
+pub(crate) fn best_json(matrix: &Matrix, best: &dlx::Best) -> String {
+    let list: Vec<String> = best
+        .solutions
+        .iter()
+        .map(|c| {
+            json::Object::new()
+                .num("cost", c.cost)
+                .raw("options", &solution_json(matrix, &c.options))
+                .finish()
+        })
+        .collect();
+    format!("[{}]", list.join(","))
 }
 
 /// The budget the flags ask for.

@@ -21,7 +21,11 @@
 //! * a result: `{"result":K,"fingerprint":FP,"solutions":..,"nodes":..,
 //!   "updates":..,"seconds":..,"complete":B}`, and with `--all`
 //!   `"list":[[option lines]]`, the job's solutions in search order, which
-//!   `--merge --all` prints as one run's `--all` would.
+//!   `--merge --all` prints as one run's `--all` would; with `--best K`
+//!   `"best_of":K,"best":[{"cost":..,"options":[option lines]}]`, the job's
+//!   K cheapest by its own branch and bound, which `--merge --best K`
+//!   merges with the summary's (each solution above the cut has its
+//!   `"cost"`) into one run's `--best K`.
 //!
 //! `FP` is [`dlx::knuth::fingerprint`] of the matrix, in hex: a job is never
 //! run against another matrix, nor with another engine or rule (its counters
@@ -49,7 +53,8 @@ use super::deadline::Deadline;
 use super::output::Output;
 use super::{exit, json};
 use dlx::{
-    knuth, Budget, Config, Count, ItemId, Matrix, OptionId, Solver, Split, Stats, Step, Subtree,
+    knuth, Budget, Cheapest, Config, Count, ItemId, Matrix, OptionId, Solver, Split, Stats, Step,
+    Subtree,
 };
 
 /// What a job must match: the matrix, the engine, the rule.
@@ -133,8 +138,9 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
             Split::Subtree(p) => prefixes.push(p.clone()),
             // Kept with the number of subtrees before it, for --merge --all.
             Split::Solution(s) => solutions.push(format!(
-                "{{\"after\":{},\"solution\":{}}}",
+                "{{\"after\":{},\"cost\":{},\"solution\":{}}}",
                 prefixes.len(),
+                matrix.cost_of(s.iter().copied()),
                 solution_json(matrix, s)
             )),
         });
@@ -234,7 +240,7 @@ pub(crate) fn run_jobs(
     matrix: &Matrix,
     config: Config,
     jobs: &Path,
-    all: bool,
+    (all, best): (bool, Option<u64>),
     (budget, timeout): (Budget, Duration),
     name: &str,
 ) -> u8 {
@@ -288,6 +294,11 @@ pub(crate) fn run_jobs(
         }
         let before = solver.stats();
         let mut listed = Vec::new();
+        // --best: DLX5's branch and bound within the job.
+        let mut cheapest = best.map(|k| Cheapest::new(usize::try_from(k).unwrap_or(usize::MAX)));
+        if cheapest.is_some() {
+            solver.bound_costs(true);
+        }
         let mut deadline = Deadline::new(&mut solver, budget, timeout);
         let mut count = Count {
             solutions: 0,
@@ -300,6 +311,12 @@ pub(crate) fn run_jobs(
                     if all {
                         let sol: Vec<OptionId> = solver.solution().collect();
                         listed.push(solution_json(matrix, &sol));
+                    }
+                    if let Some(c) = cheapest.as_mut() {
+                        c.offer(matrix.cost_of(solver.solution()), || {
+                            solver.solution().collect()
+                        });
+                        solver.set_cost_limit(c.limit());
                     }
                 }
                 Step::Exhausted => break count.complete = true,
@@ -321,6 +338,12 @@ pub(crate) fn run_jobs(
             .boolean("timed_out", deadline.timed_out());
         if all {
             result = result.raw("list", &format!("[{}]", listed.join(",")));
+        }
+        if let (Some(c), Some(k)) = (cheapest, best) {
+            let best = c.finish(count.complete);
+            result = result
+                .num("best_of", k)
+                .raw("best", &super::cover::best_json(matrix, &best));
         }
         if !out.println(&result.finish()) {
             break;
@@ -429,8 +452,68 @@ fn solutions_in_order(
     Ok(listed)
 }
 
+/// `--merge --best K`: the K cheapest of the solutions above the cut (the
+/// summary gives their costs) and of each result's `"best"` list, by cost
+/// and then by their place in one run's order (as `solutions_in_order`
+/// places them), so that ties go as one run's `--best K` breaks them. A
+/// result that kept fewer than K (`"best_of"`), or none, is an error.
+fn cheapest_in_order(
+    summary: &Value,
+    results: &BTreeMap<u64, Vec<Value>>,
+    jobs: u64,
+    k: u64,
+) -> Result<Vec<(u64, Vec<String>)>, String> {
+    let lines = |v: &Value| -> Option<Vec<String>> {
+        v.as_array()?
+            .iter()
+            .map(|l| l.as_str().map(str::to_string))
+            .collect()
+    };
+    // (cost, (2j or 2k + 1, index), solution)
+    let mut all: Vec<(u64, (u64, u64), Vec<String>)> = Vec::new();
+    let above = summary.get("above").and_then(Value::as_array);
+    for (i, a) in above.into_iter().flatten().enumerate() {
+        let after = a.get("after").and_then(Value::as_u64);
+        let cost = a.get("cost").and_then(Value::as_u64);
+        let sol = a.get("solution").and_then(lines);
+        match (after, cost, sol) {
+            (Some(after), Some(cost), Some(sol)) => all.push((cost, (2 * after, i as u64), sol)),
+            _ => return Err("the summary's solutions above the cut have no costs".into()),
+        }
+    }
+    for job in 0..jobs {
+        let Some(r) = results.get(&job).and_then(|rs| rs.first()) else {
+            continue;
+        };
+        let (Some(of), Some(list)) = (
+            r.get("best_of").and_then(Value::as_u64),
+            r.get("best").and_then(Value::as_array),
+        ) else {
+            return Err(format!(
+                "result {job} lists no cheapest: run the jobs with --best {k}"
+            ));
+        };
+        if of < k {
+            return Err(format!(
+                "result {job} kept its {of} cheapest, fewer than {k}: run the jobs with --best {k}"
+            ));
+        }
+        for (i, c) in list.iter().enumerate() {
+            let cost = c.get("cost").and_then(Value::as_u64);
+            let sol = c.get("options").and_then(lines);
+            let (Some(cost), Some(sol)) = (cost, sol) else {
+                return Err(format!("result {job}: a malformed cheapest solution"));
+            };
+            all.push((cost, (2 * job + 1, i as u64), sol));
+        }
+    }
+    all.sort_by_key(|(cost, rank, _)| (*cost, *rank));
+    all.truncate(usize::try_from(k).unwrap_or(usize::MAX));
+    Ok(all.into_iter().map(|(cost, _, sol)| (cost, sol)).collect())
+}
+
 /// `--merge RESULTS...`: the summary and the results added up.
-pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool) -> u8 {
+pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u64>) -> u8 {
     let mut summary: Option<Value> = None;
     let mut results: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
     for path in paths {
@@ -518,7 +601,27 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool) -> u8 {
     } else {
         None
     };
-    if let (Some(listed), false) = (&listed, json_out) {
+    let cheapest = match best {
+        Some(k) => match cheapest_in_order(&summary, &results, jobs, k) {
+            Ok(c) => Some(c),
+            Err(why) => {
+                eprintln!("dlx cover: --merge --best: {why}");
+                return exit::BAD_INPUT;
+            }
+        },
+        None => None,
+    };
+    if let (Some(cheapest), false) = (&cheapest, json_out) {
+        for (n, (cost, solution)) in cheapest.iter().enumerate() {
+            if n > 0 {
+                out.println("");
+            }
+            out.println(&format!("| cost {cost}"));
+            for line in solution {
+                out.println(line);
+            }
+        }
+    } else if let (Some(listed), false) = (&listed, json_out) {
         for (n, solution) in listed.iter().enumerate() {
             if n > 0 {
                 out.println("");
@@ -537,6 +640,21 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool) -> u8 {
             .raw("missing", &format!("[{}]", list(&missing)))
             .raw("duplicated", &format!("[{}]", list(&duplicated)))
             .raw("incomplete", &format!("[{}]", list(&incomplete)));
+        let obj = match &cheapest {
+            Some(cheapest) => {
+                let list: Vec<String> = cheapest
+                    .iter()
+                    .map(|(cost, sol)| {
+                        json::Object::new()
+                            .num("cost", *cost)
+                            .raw("options", &Value::from(sol.clone()).to_string())
+                            .finish()
+                    })
+                    .collect();
+                obj.raw("best", &format!("[{}]", list.join(",")))
+            }
+            None => obj,
+        };
         let obj = match &listed {
             Some(listed) => {
                 let arrays: Vec<String> = listed

@@ -23,9 +23,11 @@
 //!   [`BitsMatrix`] (lens bit-sliced into a few words), [`MasksSolver`] over a
 //!   [`MasksMatrix`] (a bitmask of options per item, forced moves first, a
 //!   tree of its own).
-//! * [`Solver::split`] cuts a search into subtrees; [`count_parallel`] counts
-//!   them on several threads with any [`Engine`], cut by that engine (same
-//!   count; with Knuth's rule, same counters).
+//! * [`Solver::split`] cuts a search into subtrees ([`Subtree`]: with
+//!   multiplicities they also carry options excluded and items retired);
+//!   [`count_parallel`] counts them on several threads with any [`Engine`],
+//!   cut by that engine (same count; with Knuth's rule, same counters);
+//!   [`best_parallel`] finds the k cheapest on threads sharing the k-th.
 //! * [`knuth`]: the DLX1/DLX2 text format. [`verify_cover`]: an independent
 //!   checker of solutions; [`brute_force_count`]: an independent counter for
 //!   small matrices.
@@ -60,6 +62,7 @@ mod links;
 mod masks;
 mod matrix;
 mod parallel;
+mod parallel_best;
 mod search;
 mod solver;
 mod stats;
@@ -82,6 +85,7 @@ pub use parallel::{
     count_parallel, count_parallel_with_progress, Engine, ParallelCount, PROGRESS_NODES,
     SPLIT_UPDATES, SUBTREES_PER_JOB,
 };
+pub use parallel_best::{best_parallel, ParallelBest};
 pub use search::{
     Best, Branching, Budget, Cheapest, Costed, Count, Estimate, PreselectError, Progress, Split,
     Spread, Step, Subtree,

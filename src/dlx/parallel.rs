@@ -148,6 +148,19 @@ impl Engine<'_> {
         }
     }
 
+    /// Whether the engine takes `branching`, and its tables (if any) were
+    /// made from `matrix` (by their options).
+    pub(crate) fn check(&self, matrix: &Matrix, branching: Branching) -> Result<(), EngineError> {
+        let kind = self.kind();
+        if !kind.supports(branching) {
+            return Err(EngineError::rule(kind, branching));
+        }
+        if self.options().is_some_and(|n| n != matrix.option_count()) {
+            return Err(EngineError::foreign_tables(kind));
+        }
+        Ok(())
+    }
+
     /// The options of the matrix the tables were made from.
     fn options(&self) -> Option<usize> {
         match self {
@@ -237,13 +250,7 @@ fn count_reporting(
     jobs: usize,
     progress: Option<&Arc<Progress>>,
 ) -> Result<ParallelCount, EngineError> {
-    let kind = engine.kind();
-    if !kind.supports(branching) {
-        return Err(EngineError::rule(kind, branching));
-    }
-    if engine.options().is_some_and(|n| n != matrix.option_count()) {
-        return Err(EngineError::foreign_tables(kind));
-    }
+    engine.check(matrix, branching)?;
     Ok(match engine {
         Engine::Links => count_with(jobs, progress, || {
             let mut s = LinksSolver::new(matrix);

@@ -192,6 +192,34 @@ impl<'m> Solver<'m> {
         }
     }
 
+    /// A solver by `engine`, its tables borrowed (one per thread over
+    /// shared tables); the engine takes `branching` and its tables were made
+    /// from `matrix` (checked by the caller).
+    pub(crate) fn borrowing(
+        matrix: &'m Matrix,
+        engine: super::Engine<'m>,
+        branching: Branching,
+    ) -> Solver<'m> {
+        use super::Engine;
+        let inner = match engine {
+            Engine::Links => {
+                let mut s = LinksSolver::new(matrix);
+                s.set_branching(branching);
+                Inner::Links(s)
+            }
+            Engine::Dense(d) => {
+                Inner::Dense(DenseSolver::with_rule(Shared::Borrowed(d), branching))
+            }
+            Engine::Bits(b) => Inner::Bits(BitsSolver::with_tables(Shared::Borrowed(b))),
+            Engine::Masks(m) => Inner::Masks(MasksSolver::with_tables(Shared::Borrowed(m))),
+        };
+        Solver {
+            matrix,
+            branching,
+            inner,
+        }
+    }
+
     /// The engine searching.
     pub fn engine(&self) -> EngineKind {
         match &self.inner {
