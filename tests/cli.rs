@@ -761,3 +761,52 @@ fn sudoku_engines_by_name() {
     assert_eq!(bits.status.code(), Some(0), "{}", text(&bits.stderr));
     assert_eq!(bits.stdout, auto.stdout);
 }
+
+/// Guesses (branch points) are counted by every solver and reported by
+/// `--stats`, `--json` and `bench`: none on a puzzle that singles solve, some
+/// on a hard one, never more than the nodes.
+#[test]
+fn guesses_are_reported_per_puzzle() {
+    // Row 1: an easy puzzle (singles solve it); row 2: a hard one.
+    let input = format!("{PUZZLES}/poj3074_sample.in");
+    let out = run(&["sudoku", "solve", "--json", &input], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (easy, hard) = (&lines[0], &lines[1]);
+    assert_eq!(easy["guesses"].as_u64(), Some(0), "{easy}");
+    let g = hard["guesses"].as_u64().unwrap();
+    assert!(g > 0 && g <= hard["nodes"].as_u64().unwrap(), "{hard}");
+    let out = run(&["sudoku", "check", "--stats", &input], b"");
+    assert!(
+        text(&out.stderr).contains(", guesses: "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(
+        &[
+            "sudoku",
+            "bench",
+            "--json",
+            "--solver",
+            "dlx,backtrack,backtrack-mrv",
+            &input,
+        ],
+        b"",
+    );
+    for row in text(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(row).unwrap();
+        let g = v["guesses_mean"].as_f64().unwrap();
+        assert!(g > 0.0 && g <= v["nodes_mean"].as_f64().unwrap(), "{row}");
+    }
+    // Exact cover: two items of two options each, branch on A, then on B
+    // under each of A's options: three branch points.
+    let out = run(&["cover", "--json"], b"A B\nA\nA\nB\nB\n");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["solutions"].as_u64(), v["guesses"].as_u64()),
+        (Some(4), Some(3))
+    );
+}

@@ -251,6 +251,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             .num("solutions", found)
             .num("nodes", stats.nodes)
             .num("updates", stats.updates)
+            .num("guesses", stats.guesses)
             .num("probes", stats.probes)
             .num("pruned", stats.pruned)
             .str("engine", solver.engine().name())
@@ -302,11 +303,12 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     if args.stats {
         let rate = stats.updates as f64 / seconds.max(1e-9);
         eprintln!(
-            "{}{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({} engine)",
+            "{}{}, {} nodes, {} updates, {} guesses, {seconds:.3} s, {:.1}M updates/s ({} engine)",
             count_of(found, "solution"),
             if complete { "" } else { " (search incomplete)" },
             stats.nodes,
             stats.updates,
+            stats.guesses,
             rate / 1e6,
             solver.engine().name()
         );
@@ -383,6 +385,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             .num("solutions", found)
             .num("nodes", stats.nodes)
             .num("updates", stats.updates)
+            .num("guesses", stats.guesses)
             .num("probes", stats.probes)
             .num("pruned", stats.pruned)
             .str("engine", engine)
@@ -406,10 +409,11 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     );
     if args.stats {
         eprintln!(
-            "{}, {} nodes, {} updates, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",
+            "{}, {} nodes, {} updates, {} guesses, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",
             count_of(found, "solution"),
             stats.nodes,
             stats.updates,
+            stats.guesses,
             stats.updates as f64 / seconds.max(1e-9) / 1e6,
             jobs,
             subtrees,

@@ -5,8 +5,8 @@
 //!
 //! The lines, one JSON object each:
 //! * the split's summary: `{"split":FP,"engine":E,"branching":R,"depth":D,
-//!   "jobs":N,"solutions":S,"nodes":..,"updates":..,"estimate":..,
-//!   "above":[{"after":K,"solution":[option lines]}]}`, the counters of the
+//!   "jobs":N,"solutions":S,"nodes":..,"updates":..,"guesses":..,"estimate":..,
+//!   "above":[{"after":K,"cost":C,"solution":[option lines]}]}`, the counters of the
 //!   search above the cut, the solutions met there (each with the number of
 //!   subtrees before it, for one run's order), and the jobs' estimated
 //!   nodes in all;
@@ -19,7 +19,7 @@
 //!   Jobs are numbered in search order and written largest estimate first,
 //!   so that a runner taking lines in order starts the stragglers early;
 //! * a result: `{"result":K,"fingerprint":FP,"solutions":..,"nodes":..,
-//!   "updates":..,"seconds":..,"complete":B}`, and with `--all`
+//!   "updates":..,"guesses":..,"seconds":..,"complete":B}`, and with `--all`
 //!   `"list":[[option lines]]`, the job's solutions in search order, which
 //!   `--merge --all` prints as one run's `--all` would; with `--best K`
 //!   `"best_of":K,"best":[{"cost":..,"options":[option lines]}]`, the job's
@@ -162,6 +162,7 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         .num("solutions", solutions.len())
         .num("nodes", above.nodes)
         .num("updates", above.updates)
+        .num("guesses", above.guesses)
         .num("estimate", estimates.iter().sum::<f64>().round())
         .raw("above", &format!("[{}]", solutions.join(",")));
     out.println(&summary.finish());
@@ -333,6 +334,7 @@ pub(crate) fn run_jobs(
             .num("solutions", count.solutions)
             .num("nodes", stats.nodes)
             .num("updates", stats.updates)
+            .num("guesses", stats.guesses)
             .float("seconds", start.elapsed().as_secs_f64())
             .boolean("complete", count.complete)
             .boolean("timed_out", deadline.timed_out());
@@ -557,10 +559,11 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u
     let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
     let fingerprint = summary.get("split").and_then(Value::as_str).unwrap_or("");
     let jobs = num(&summary, "jobs");
-    let (mut solutions, mut nodes, mut updates) = (
+    let (mut solutions, mut nodes, mut updates, mut guesses) = (
         num(&summary, "solutions"),
         num(&summary, "nodes"),
         num(&summary, "updates"),
+        num(&summary, "guesses"),
     );
     let (mut missing, mut duplicated, mut incomplete) = (Vec::new(), Vec::new(), Vec::new());
     for k in 0..jobs {
@@ -582,6 +585,7 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u
         solutions += num(r, "solutions");
         nodes += num(r, "nodes");
         updates += num(r, "updates");
+        guesses += num(r, "guesses");
     }
     if let Some(k) = results.keys().find(|&&k| k >= jobs) {
         eprintln!("dlx cover: --merge: result {k} is not a job of this split ({jobs} jobs)");
@@ -635,6 +639,7 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u
             .num("solutions", solutions)
             .num("nodes", nodes)
             .num("updates", updates)
+            .num("guesses", guesses)
             .num("jobs", jobs)
             .boolean("complete", complete)
             .raw("missing", &format!("[{}]", list(&missing)))

@@ -463,6 +463,7 @@ struct Totals {
     invalid: u64,
     timeouts: u64,
     nodes: u64,
+    guesses: u64,
 }
 
 impl Totals {
@@ -478,6 +479,7 @@ impl Totals {
         if let Some(a) = answer {
             self.timeouts += u64::from(a.timed_out);
             self.nodes += a.nodes;
+            self.guesses += a.guesses;
         }
         self.solved += u64::from(solved);
     }
@@ -629,7 +631,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
         let secs = start.elapsed().as_secs_f64();
         let t = &totals;
         eprintln!(
-            "puzzles: {}, solved: {}, unique: {}, multiple: {}, none: {}, invalid: {}, timeouts: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle)",
+            "puzzles: {}, solved: {}, unique: {}, multiple: {}, none: {}, invalid: {}, timeouts: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle), guesses: {} ({:.1} per puzzle)",
             t.puzzles,
             t.solved,
             t.unique,
@@ -640,7 +642,9 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             secs,
             t.puzzles as f64 / secs.max(1e-9),
             t.nodes,
-            t.nodes as f64 / (t.puzzles - t.invalid).max(1) as f64
+            t.nodes as f64 / (t.puzzles - t.invalid).max(1) as f64,
+            t.guesses,
+            t.guesses as f64 / (t.puzzles - t.invalid).max(1) as f64
         );
     }
     code
@@ -767,7 +771,8 @@ fn json_line(o: &Outcome, name: &str, status: Status) -> String {
         .num("solutions", a.solutions)
         .boolean("complete", a.complete)
         .boolean("timed_out", a.timed_out)
-        .num("nodes", a.nodes);
+        .num("nodes", a.nodes)
+        .num("guesses", a.guesses);
     let error = match (&r.grid, &o.refused) {
         (Err(e), _) => Some(e.to_string()),
         (_, Some(e)) => Some(e.to_string()),

@@ -6,6 +6,11 @@
 //!   and one for every node unlinked from an item's list while hiding an
 //!   option (also inside `purify`). Undoing work is not counted.
 //! * `solutions`: exact covers found.
+//! * `guesses`: branch points, the nodes whose item had two options or
+//!   more (with multiplicities: two moves or more): where the search could
+//!   not tell which option to take and had to try. Forced nodes and dead
+//!   ends are not guesses. Sudoku solvers report this figure (tdoku: 65 a
+//!   puzzle on the hardest sets); fewer guesses is reasoning, not speed.
 //! * `probes`, `pruned`: options tried, and options removed, by the
 //!   lookahead of [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //!   (0 with the other rules). The updates made while probing count in
@@ -25,6 +30,8 @@ pub struct Stats {
     pub updates: u64,
     /// Exact covers found.
     pub solutions: u64,
+    /// Branch points: nodes whose item had two options or more.
+    pub guesses: u64,
     /// Options tried by lookahead probes.
     pub probes: u64,
     /// Options that lookahead removed (their forced consequences left a
@@ -38,6 +45,7 @@ impl AddAssign for Stats {
         self.nodes += other.nodes;
         self.updates += other.updates;
         self.solutions += other.solutions;
+        self.guesses += other.guesses;
         self.probes += other.probes;
         self.pruned += other.pruned;
     }
@@ -52,6 +60,7 @@ impl Sub for Stats {
             nodes: self.nodes.saturating_sub(other.nodes),
             updates: self.updates.saturating_sub(other.updates),
             solutions: self.solutions.saturating_sub(other.solutions),
+            guesses: self.guesses.saturating_sub(other.guesses),
             probes: self.probes.saturating_sub(other.probes),
             pruned: self.pruned.saturating_sub(other.pruned),
         }
@@ -68,6 +77,7 @@ mod tests {
             nodes: 1,
             updates: 2,
             solutions: 3,
+            guesses: 6,
             probes: 4,
             pruned: 5,
         };
@@ -75,6 +85,7 @@ mod tests {
             nodes: 10,
             updates: 20,
             solutions: 30,
+            guesses: 60,
             probes: 40,
             pruned: 50,
         };
@@ -84,6 +95,7 @@ mod tests {
                 nodes: 11,
                 updates: 22,
                 solutions: 33,
+                guesses: 66,
                 probes: 44,
                 pruned: 55,
             }

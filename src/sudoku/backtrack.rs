@@ -13,7 +13,9 @@
 //! Both are iterative (an explicit stack, no recursion) and allocate only when
 //! made, for one grid size. Digits are bits `1 << (d - 1)` of a `u64`, which
 //! covers box sides up to 8. A *node* is one digit placed by a branch (not a
-//! forced placement), so node counts compare with DLX's search-tree nodes.
+//! forced placement), so node counts compare with DLX's search-tree nodes;
+//! a *guess* is a branch on a cell with two candidates or more, as DLX's is
+//! a branch point.
 
 use super::grid::Grid;
 use super::{Answer, Limits, SudokuSolver};
@@ -208,7 +210,9 @@ impl Backtrack {
             return;
         }
         let k0 = self.empties[0] as usize;
-        self.stack.push((0, k0 as u16, self.candidates(k0)));
+        let c = self.candidates(k0);
+        answer.guesses += u64::from(c.count_ones() >= 2);
+        self.stack.push((0, k0 as u16, c));
         loop {
             let (_, k, left) = self.stack[level];
             let k = k as usize;
@@ -243,7 +247,9 @@ impl Backtrack {
             }
             level += 1;
             let next = self.empties[level] as usize;
-            self.stack.push((0, next as u16, self.candidates(next)));
+            let c = self.candidates(next);
+            answer.guesses += u64::from(c.count_ones() >= 2);
+            self.stack.push((0, next as u16, c));
         }
     }
 
@@ -266,6 +272,7 @@ impl Backtrack {
                     Some(usize::MAX) => {}
                     Some(k) => {
                         let c = self.candidates(k);
+                        answer.guesses += u64::from(c.count_ones() >= 2);
                         self.stack.push((self.trail.len() as u32, k as u16, c));
                     }
                     None => {}

@@ -374,12 +374,13 @@ impl DlxSudoku<'_> {
         let s = &mut self.solver;
         let d = drive(s, n, limits, chunk, switch_after, &mut answer, solution);
         answer.nodes = s.stats().nodes;
+        answer.guesses = s.stats().guesses;
         if d == Drive::Done {
             return answer;
         }
         // The search went on too long without a solution: start over with
         // lookahead. Solutions found before are valid, and counted again.
-        let nodes = answer.nodes;
+        let (nodes, guesses) = (answer.nodes, answer.guesses);
         let look = match &mut self.look {
             Some(look) => look,
             None => self
@@ -405,6 +406,7 @@ impl DlxSudoku<'_> {
             answer.solutions = answer.solutions.max(before);
         }
         answer.nodes = nodes + look.stats().nodes;
+        answer.guesses = guesses + look.stats().guesses;
         answer
     }
 }
@@ -520,6 +522,7 @@ pub fn solve_on_threads(
     let mut found_first = false;
     let mut above = cut.solutions.iter().peekable();
     answer.nodes = cut.above.nodes;
+    answer.guesses = cut.above.guesses;
     let mut slots = results.into_iter();
     for k in 0..=cut.subtrees() {
         while let Some((_, s)) = above.next_if(|(before, _)| *before <= k) {
@@ -536,6 +539,7 @@ pub fn solve_on_threads(
             Some((a, first)) => {
                 total += a.solutions;
                 answer.nodes += a.nodes;
+                answer.guesses += a.guesses;
                 complete &= a.complete;
                 answer.timed_out |= a.timed_out;
                 if let (false, Some(g)) = (found_first, first) {

@@ -66,6 +66,9 @@ pub struct Answer {
     pub timed_out: bool,
     /// Search-tree nodes (each solver counts its own kind of node).
     pub nodes: u64,
+    /// Guesses: branch points, where two options or more were open (a cell
+    /// with two candidates or more, for the backtracking baselines).
+    pub guesses: u64,
 }
 
 /// What a puzzle turned out to be.

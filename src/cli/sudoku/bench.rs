@@ -59,8 +59,9 @@ pub(crate) struct BenchArgs {
     csv: bool,
 }
 
-/// One puzzle's status, microseconds, nodes, and whether it was solved.
-type Measured = (Status, f64, u64, bool);
+/// One puzzle's status, microseconds, nodes and guesses, and whether it
+/// was solved.
+type Measured = (Status, f64, (u64, u64), bool);
 
 /// One solver to measure: a kind, and for DLX the engine named (`None`:
 /// the library's choice) and the rule.
@@ -99,6 +100,7 @@ struct Row {
     seconds: f64,
     micros: Vec<f64>,
     nodes: Vec<u64>,
+    guesses: u64,
 }
 
 impl Row {
@@ -116,6 +118,11 @@ impl Row {
 
     fn nodes_mean(&self) -> f64 {
         self.nodes.iter().sum::<u64>() as f64 / self.nodes.len().max(1) as f64
+    }
+
+    /// Guesses (branch points) per puzzle searched.
+    fn guesses_mean(&self) -> f64 {
+        self.guesses as f64 / self.nodes.len().max(1) as f64
     }
 }
 
@@ -271,7 +278,7 @@ fn measure(
                     let Some(record) = records.get(i) else { return };
                     let Ok(puzzle) = &record.grid else {
                         *shared[i].lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some((Status::Invalid, 0.0, 0, false));
+                            Some((Status::Invalid, 0.0, (0, 0), false));
                         continue;
                     };
                     let t = Instant::now();
@@ -282,8 +289,12 @@ fn measure(
                     let answer = solvers.solve(puzzle, &limits, &mut solution);
                     let micros = t.elapsed().as_secs_f64() * 1e6;
                     let solved = answer.solutions > 0;
-                    *shared[i].lock().unwrap_or_else(|e| e.into_inner()) =
-                        Some((answer.status(), micros, answer.nodes, solved));
+                    *shared[i].lock().unwrap_or_else(|e| e.into_inner()) = Some((
+                        answer.status(),
+                        micros,
+                        (answer.nodes, answer.guesses),
+                        solved,
+                    ));
                 }
             });
         }
@@ -324,9 +335,10 @@ fn row_of(
         seconds,
         micros: Vec::with_capacity(puzzles),
         nodes: Vec::with_capacity(puzzles),
+        guesses: 0,
     };
     for r in results {
-        let Some((status, micros, nodes, solved)) = r else {
+        let Some((status, micros, (nodes, guesses), solved)) = r else {
             continue;
         };
         match status {
@@ -341,6 +353,7 @@ fn row_of(
         if status != Status::Invalid {
             row.micros.push(micros);
             row.nodes.push(nodes);
+            row.guesses += guesses;
         }
     }
     row.micros.sort_by(f64::total_cmp);
@@ -420,7 +433,7 @@ fn bench_variants(
                                     (
                                         s.answer.status(),
                                         micros,
-                                        s.answer.nodes,
+                                        (s.answer.nodes, s.answer.guesses),
                                         s.answer.solutions > 0,
                                     ),
                                     s.engine,
@@ -444,7 +457,7 @@ fn bench_variants(
         let engine = engines.into_iter().collect::<Vec<_>>().join("+");
         let measured = results
             .into_iter()
-            .map(|r| Some(r.map_or((Status::Invalid, 0.0, 0, false), |(m, _)| m)));
+            .map(|r| Some(r.map_or((Status::Invalid, 0.0, (0, 0), false), |(m, _)| m)));
         rows.push(row_of(measured, setup, engine, name, seconds));
     }
     code
@@ -474,16 +487,17 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 .float("us_max", r.percentile(1.0))
                 .float("nodes_mean", r.nodes_mean())
                 .num("nodes_max", r.nodes.iter().max().copied().unwrap_or(0))
+                .float("guesses_mean", r.guesses_mean())
                 .num("limit", args.limit)
                 .num("jobs", args.jobs);
             let _ = writeln!(out, "{}", obj.finish());
         }
     } else if args.csv {
-        out.push_str("solver,engine,branching,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max,limit,jobs\n");
+        out.push_str("solver,engine,branching,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max,guesses_mean,limit,jobs\n");
         for r in rows {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.1},{:.2},{:.2},{:.2},{:.2},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.1},{:.2},{:.2},{:.2},{:.2},{},{:.2},{},{}",
                 r.solver,
                 r.engine,
                 r.branching,
@@ -502,6 +516,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 r.percentile(1.0),
                 r.nodes_mean(),
                 r.nodes.iter().max().copied().unwrap_or(0),
+                r.guesses_mean(),
                 args.limit,
                 args.jobs
             );
@@ -526,6 +541,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
             "µs max",
             "nodes avg",
             "nodes max",
+            "guesses avg",
         ];
         let table: Vec<Vec<String>> = rows
             .iter()
@@ -549,6 +565,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                     format!("{:.1}", r.percentile(1.0)),
                     format!("{:.1}", r.nodes_mean()),
                     r.nodes.iter().max().copied().unwrap_or(0).to_string(),
+                    format!("{:.1}", r.guesses_mean()),
                 ]
             })
             .collect();

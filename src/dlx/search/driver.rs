@@ -426,6 +426,7 @@ impl Driver {
                 Err(Step::Solution)
             }
             Enter::Item { first, branch, len } => {
+                self.stats.guesses += u64::from(branch);
                 if TRACK {
                     if let Some(track) = &mut self.track {
                         track.lens[level] = len;
