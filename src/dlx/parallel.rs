@@ -184,12 +184,12 @@ const WEIGHT_PROBES: u64 = 4;
 /// Counts `sub` in `s`, a part `weight` of the whole tree for its progress
 /// report; returns its counters (the preselecting not included).
 fn count_below(s: &mut impl Steps, sub: &Subtree, weight: f64) -> Stats {
-    s.reset();
     if let Some(t) = &mut s.driver_mut().track {
         t.weight = weight;
     }
-    // A subtree is a path of the search: its options are active and clash
-    // with none of one another, so entering it cannot fail.
+    // Entering resets the solver (the report keeps its weight). A subtree
+    // is a path of the search: its options are active and clash with none
+    // of one another, so entering it cannot fail.
     s.preselect_subtree(sub)
         .expect("a subtree is a path of the search");
     let before = s.stats();
