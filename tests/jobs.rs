@@ -390,6 +390,14 @@ fn the_cheapest_are_split_run_and_merged_as_one_run_finds_them() {
         assert_eq!(merged.status.code(), Some(0), "{}", text(&merged.stderr));
         assert_eq!(text(&merged.stdout), text(&one.stdout), "{problem}");
         // More than the jobs kept, or jobs run without --best: refused.
+        // Results of --best met some solutions only: no count from them.
+        let out = run(&["cover", "--merge", &path], b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("merge with --best"),
+            "{}",
+            text(&out.stderr)
+        );
         let out = run(&["cover", "--merge", &path, "--best", "100"], b"");
         if problem == "above" {
             continue; // its one job lists what it has

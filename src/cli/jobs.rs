@@ -579,6 +579,14 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u
             eprintln!("dlx cover: --merge: result {k} is of another matrix");
             return exit::BAD_INPUT;
         }
+        if best.is_none() && r.get("best_of").is_some() {
+            // Branch and bound met only some solutions: no count to add.
+            eprintln!(
+                "dlx cover: --merge: result {k} was run with --best (its solutions are those \
+                 met, not all): merge with --best"
+            );
+            return exit::BAD_INPUT;
+        }
         if r.get("complete").and_then(Value::as_bool) != Some(true) {
             incomplete.push(k);
         }
