@@ -49,6 +49,76 @@ fn order_is_kept_with_many_jobs() {
     assert_eq!(text(&one.stdout).lines().count(), 500);
 }
 
+/// Several jobs write one job's bytes, on stdout and stderr, with the same
+/// exit code: lines of every kind a collection holds (comments, blanks,
+/// bad symbols, conflicts, bytes that are not text, puzzles without a
+/// solution, `end` and what follows it), and grids with blank lines
+/// between their answers, in every mode.
+#[test]
+fn many_jobs_write_one_jobs_bytes() {
+    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let easy = "103000509002109400000704000300502006060000050700803004000401000009205800804000107";
+    let none = "11.......................................................................1.......";
+    let mut lines: Vec<u8> = b"# a collection\n\n".to_vec();
+    for k in 0..400 {
+        let line: &[u8] = match k % 11 {
+            0 => hard.as_bytes(),
+            3 => b"   # comment",
+            4 => b"",
+            5 => b"12x4............",
+            6 => none.as_bytes(),
+            7 => b"\xff\xfe\x01",
+            8 => b"1234\t rated 2",
+            _ => easy.as_bytes(),
+        };
+        lines.extend(line);
+        lines.extend(if k % 5 == 0 { &b"\r\n"[..] } else { &b"\n"[..] });
+    }
+    let ended = [&lines[..], b"end\n", easy.as_bytes(), b"\n"].concat();
+    let hdu = std::fs::read_to_string(format!("{PUZZLES}/hdu1426_sample.in")).unwrap();
+    let hdu = [hdu.trim_end(); 9].join("\n\n");
+    let rows = std::fs::read_to_string(format!("{PUZZLES}/poj3076_sample.in")).unwrap();
+    let rows = [rows.trim_end(); 5].join("\n\n");
+    let inputs: [&[u8]; 4] = [&lines, &ended, hdu.as_bytes(), rows.as_bytes()];
+    let modes: [&[&str]; 5] = [
+        &["sudoku", "solve"],
+        &[
+            "sudoku",
+            "solve",
+            "--check-unique",
+            "--output-format",
+            "grid",
+        ],
+        &["sudoku", "check"],
+        &["sudoku", "count", "--limit", "3"],
+        &["sudoku", "solve", "--json"],
+    ];
+    // JSON's `micros` differ from run to run.
+    let timeless = |b: &[u8]| {
+        text(b)
+            .split(',')
+            .filter(|f| !f.starts_with("\"micros\""))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    for (i, input) in inputs.iter().enumerate() {
+        for mode in modes {
+            let one = run(&[mode, &["--jobs", "1"]].concat(), input);
+            assert!(!one.stdout.is_empty(), "{i} {mode:?}");
+            for jobs in ["2", "4"] {
+                let many = run(&[mode, &["--jobs", jobs]].concat(), input);
+                assert_eq!(one.status.code(), many.status.code(), "{i} {mode:?} {jobs}");
+                assert_eq!(
+                    timeless(&one.stdout),
+                    timeless(&many.stdout),
+                    "{i} {mode:?} {jobs}"
+                );
+                assert_eq!(text(&one.stderr), text(&many.stderr), "{i} {mode:?} {jobs}");
+            }
+        }
+    }
+}
+
 #[test]
 fn check_and_count_answer_each_puzzle() {
     let input =

@@ -442,6 +442,32 @@ fn random_puzzle() -> impl Strategy<Value = Grid> {
         })
 }
 
+/// Pieces of input for the batch test.
+const PIECES: &[&[u8]] = &[
+    b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+    b"52...6.........7.13...........4..8..6......5...........418.........3..2...87.....\trated 3\n",
+    b"  1.2.3.4.5.6.7.8.9.......................................................11.....\n",
+    b"12.4..........3.\n",
+    b"\n",
+    b"   \t \n",
+    b"# a comment\n",
+    b"  #end\n",
+    b"end\n",
+    b" end of it\n",
+    b"ending\n",
+    b"\r\n",
+    b"\xef\xbb\xbf",
+    b"\xc2\xa0\n",
+    b"\xc2\xa0end\n",
+    b"\xff\xfe\n",
+    b"\x01\x02\n",
+    b"1234\x0c\n",
+    b"\xc2\x85\n",
+    b"5",
+    b"--A----C-----O-I\n",
+    b"7 1 2 ? 6 ? 3 5 8\n",
+];
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -486,5 +512,37 @@ proptest! {
         for record in Reader::new(text.as_bytes(), ReadOptions { format, alphabet: None }).take(1000) {
             let _ = record.grid;
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// `next_batch` gives the iterator's records, whatever the bytes and the
+    /// batch sizes: lines of puzzles, blanks, comments, `end`, CR LF, a
+    /// byte-order mark, non-ASCII spaces, control and invalid bytes.
+    #[test]
+    fn batches_hold_the_iterators_records(
+        pieces in prop::collection::vec(0usize..PIECES.len(), 0..40),
+        sizes in prop::collection::vec(1usize..7, 1..8),
+        f in 0usize..9,
+        alphabet in 0usize..3,
+    ) {
+        let bytes: Vec<u8> = pieces.iter().flat_map(|&p| PIECES[p].iter().copied()).collect();
+        let options = ReadOptions {
+            format: Format::ALL.get(f).copied(),
+            alphabet: [None, Some(Alphabet::Digits), Some(Alphabet::Letters)][alphabet],
+        };
+        let whole: Vec<String> =
+            Reader::new(&bytes[..], options).map(|r| format!("{r:?}")).collect();
+        let mut reader = Reader::new(&bytes[..], options);
+        let mut batched = Vec::new();
+        for k in 0.. {
+            let max = sizes[k % sizes.len()];
+            let Some(batch) = reader.next_batch(max) else { break };
+            prop_assert!(!batch.is_empty() && batch.len() <= max);
+            batched.extend(batch.into_iter().map(|r| format!("{r:?}")));
+        }
+        prop_assert_eq!(whole, batched);
     }
 }

@@ -1,30 +1,33 @@
 //! `dlx sudoku solve | count | check | bench`.
 //!
-//! Puzzles stream through: the reader is pulled in chunks by worker threads
-//! (each with its own solvers over the shared matrices), and answers are
-//! written in input order. At most a fixed window of chunks is in flight, so
-//! memory stays flat however long the input is. An input of one puzzle of
-//! 25×25 or more is spread over the threads itself (`solve_on_threads`).
+//! Puzzles stream through `pipeline`: worker threads take batches of lines
+//! from the reader and parse, solve and render them (`render`), each with
+//! its own solvers over the shared matrices; the main thread writes the
+//! rendered chunks in input order. At most a fixed window of chunks is in
+//! flight, so memory stays flat however long the input is. An input of one
+//! puzzle of 25×25 or more is spread over the threads itself
+//! (`solve_on_threads`). Variant puzzles go through `variant`.
 
-use std::collections::BTreeMap;
-use std::io::{self, BufRead, IsTerminal};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
-use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use super::exit;
 use super::output::Output;
-use super::{exit, json};
-use dlx::sudoku::format::{self, Format, ReadOptions, Reader, Record};
-use dlx::sudoku::fpuzzles;
-use dlx::sudoku::{
-    Alphabet, Answer, Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver,
-};
+use dlx::sudoku::format::{Format, ReadOptions, Reader};
+use dlx::sudoku::{Alphabet, Limits, Matrices, SolverKind, Solvers};
 
 mod bench;
 mod generate;
+mod pipeline;
+mod render;
 mod variant;
+
+use pipeline::Outcome;
+use pipeline::{pipeline, Work};
+use render::{Chunk, Render, Totals};
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum SudokuCommand {
@@ -248,243 +251,6 @@ pub(crate) fn run(cmd: SudokuCommand) -> u8 {
     }
 }
 
-/// One puzzle answered.
-pub(crate) struct Outcome {
-    pub(crate) record: Record,
-    pub(crate) answer: Option<Answer>,
-    pub(crate) solution: Option<Grid>,
-    pub(crate) micros: f64,
-    /// The engine asked for cannot take this puzzle's size.
-    pub(crate) refused: Option<dlx::EngineError>,
-}
-
-/// Solves one record with `solvers`.
-pub(crate) fn solve_record(solvers: &mut Solvers<'_>, record: Record, limits: &Limits) -> Outcome {
-    let start = Instant::now();
-    let refused = match &record.grid {
-        Ok(puzzle) => solvers.prepare(puzzle.box_side()).err(),
-        Err(_) => None,
-    };
-    let (answer, solution) = match &record.grid {
-        Ok(_) if refused.is_some() => (None, None),
-        Ok(puzzle) => {
-            let mut solution = puzzle.clone();
-            let answer = solvers.solve(puzzle, limits, &mut solution);
-            let solution = (answer.solutions > 0).then_some(solution);
-            (Some(answer), solution)
-        }
-        Err(_) => (None, None),
-    };
-    Outcome {
-        record,
-        answer,
-        solution,
-        micros: start.elapsed().as_secs_f64() * 1e6,
-        refused,
-    }
-}
-
-/// Most puzzles a worker takes at a time. A worker starts with one and
-/// doubles while a chunk takes under `CHUNK_FAST`, halves when one takes
-/// over `CHUNK_SLOW`: easy puzzles go by in large chunks (little locking),
-/// and a file of hard ones still spreads over every worker.
-const CHUNK: usize = 64;
-const CHUNK_FAST: Duration = Duration::from_millis(2);
-const CHUNK_SLOW: Duration = Duration::from_millis(20);
-/// Chunks that may be in flight (taken but not yet written) per worker.
-const WINDOW_PER_JOB: usize = 8;
-
-struct Queue<I> {
-    reader: I,
-    next_seq: usize,
-    written: usize,
-    done: bool,
-}
-
-/// Runs `reader`'s puzzles through `jobs` workers; `sink` gets the outcomes
-/// in input order, and says whether to go on. Returns when the input is
-/// exhausted or `sink` said stop (workers then finish only the puzzles they
-/// hold).
-pub(crate) fn pipeline<R: BufRead + Send>(
-    reader: Reader<R>,
-    jobs: usize,
-    kind: SolverKind,
-    tuning: Tuning,
-    matrices: &Matrices,
-    limits: &(dyn Fn() -> Limits + Sync),
-    sink: &mut dyn FnMut(Outcome) -> bool,
-) {
-    if jobs <= 1 {
-        let mut solvers = Solvers::new(kind, matrices);
-        tuning.apply(&mut solvers);
-        for record in reader {
-            if !sink(solve_record(&mut solvers, record, &limits())) {
-                return;
-            }
-        }
-        return;
-    }
-    // A lone puzzle of 25×25 or more gets every thread (`solve_on_threads`):
-    // such a puzzle can take minutes. The second record is read to know.
-    let mut reader = reader;
-    let mut ahead = Vec::new();
-    ahead.extend(reader.next());
-    if let Some(b) = ahead[..]
-        .first()
-        .and_then(|r| r.grid.as_ref().ok())
-        .map(|g| g.box_side())
-    {
-        if b >= 5 && kind == SolverKind::Dlx {
-            ahead.extend(reader.next());
-        }
-    }
-    // With the rules that reach lookahead (it is what such puzzles need).
-    // A named engine searches as named, in the pipeline.
-    let lookahead = tuning.engine.is_none()
-        && matches!(
-            (tuning.branching, tuning.lookahead_after),
-            (dlx::Branching::Lookahead, _) | (dlx::Branching::FirstForced, Some(_))
-        );
-    if let ([record], true) = (&ahead[..], lookahead) {
-        if let (Ok(puzzle), true) = (&record.grid, kind == SolverKind::Dlx) {
-            if let Some(cover) = matrices
-                .get(puzzle.box_side())
-                .filter(|_| puzzle.box_side() >= 5)
-            {
-                let start = Instant::now();
-                let mut solution = puzzle.clone();
-                let answer = dlx::sudoku::solve_on_threads(
-                    cover,
-                    puzzle,
-                    &limits(),
-                    lookahead,
-                    jobs,
-                    &mut solution,
-                );
-                let record = ahead.pop().expect("one record");
-                // Nothing follows it: whether to go on is moot.
-                let _ = sink(Outcome {
-                    record,
-                    answer: Some(answer),
-                    solution: (answer.solutions > 0).then_some(solution),
-                    micros: start.elapsed().as_secs_f64() * 1e6,
-                    refused: None,
-                });
-                return;
-            }
-        }
-    }
-    let reader = ahead.into_iter().chain(reader);
-    let window = jobs * WINDOW_PER_JOB;
-    let queue = Mutex::new(Queue {
-        reader,
-        next_seq: 0,
-        written: 0,
-        done: false,
-    });
-    let room = Condvar::new();
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<Outcome>)>();
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (queue, room) = (&queue, &room);
-            s.spawn(move || {
-                let mut solvers = Solvers::new(kind, matrices);
-                tuning.apply(&mut solvers);
-                let mut chunk_len = 1;
-                loop {
-                    let (seq, chunk) = {
-                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        while !q.done && q.next_seq >= q.written + window {
-                            q = room.wait(q).unwrap_or_else(|e| e.into_inner());
-                        }
-                        if q.done {
-                            return;
-                        }
-                        let chunk: Vec<Record> = q.reader.by_ref().take(chunk_len).collect();
-                        if chunk.len() < chunk_len {
-                            q.done = true;
-                            room.notify_all();
-                        }
-                        let seq = q.next_seq;
-                        q.next_seq += 1;
-                        (seq, chunk)
-                    };
-                    let started = Instant::now();
-                    let out: Vec<Outcome> = chunk
-                        .into_iter()
-                        .map(|r| solve_record(&mut solvers, r, &limits()))
-                        .collect();
-                    let took = started.elapsed();
-                    if took < CHUNK_FAST {
-                        chunk_len = (chunk_len * 2).min(CHUNK);
-                    } else if took > CHUNK_SLOW {
-                        chunk_len = (chunk_len / 2).max(1);
-                    }
-                    if tx.send((seq, out)).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, Vec<Outcome>> = BTreeMap::new();
-        let mut next = 0;
-        'written: for (seq, out) in rx {
-            pending.insert(seq, out);
-            while let Some(out) = pending.remove(&next) {
-                for o in out {
-                    if !sink(o) {
-                        // No more puzzles are handed out; a worker's next
-                        // send fails once `rx` is gone, and it returns.
-                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        q.done = true;
-                        room.notify_all();
-                        break 'written;
-                    }
-                }
-                next += 1;
-                let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                q.written = next;
-                room.notify_all();
-            }
-        }
-    });
-}
-
-/// Totals for --stats.
-#[derive(Default)]
-struct Totals {
-    puzzles: u64,
-    solved: u64,
-    unique: u64,
-    multiple: u64,
-    none: u64,
-    invalid: u64,
-    timeouts: u64,
-    nodes: u64,
-    guesses: u64,
-}
-
-impl Totals {
-    /// Counts one answered puzzle (`answer`: `None` when not searched).
-    fn add(&mut self, status: Status, answer: Option<&Answer>, solved: bool) {
-        match status {
-            Status::Invalid => self.invalid += 1,
-            Status::None => self.none += 1,
-            Status::Unique => self.unique += 1,
-            Status::Multiple => self.multiple += 1,
-            _ => {}
-        }
-        if let Some(a) = answer {
-            self.timeouts += u64::from(a.timed_out);
-            self.nodes += a.nodes;
-            self.guesses += a.guesses;
-        }
-        self.solved += u64::from(solved);
-    }
-}
-
 /// Why `args` cannot run in `mode`: a flag that would be ignored, or an
 /// engine that does not take the rule.
 fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
@@ -536,8 +302,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     let start = Instant::now();
     let progress = io::stderr().is_terminal();
     let mut last_progress = Instant::now();
-    let mut first_answer = true;
-    let mut buf = String::new();
+    let mut answered = false;
     for file in &files {
         if !out.is_ok() {
             break;
@@ -565,30 +330,34 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             solutions: limit,
             deadline: timeout.map(|t| Instant::now() + t),
         };
-        let mut sink = |o: Outcome| {
-            count_in_file += 1;
-            totals.puzzles += 1;
-            buf.clear();
-            let status = report(
-                &o,
-                &name,
-                mode,
-                args,
-                &mut buf,
-                &mut first_answer,
-                &mut totals,
-            );
-            let timed_out = o.answer.is_some_and(|a| a.timed_out);
-            code = exit::worse(
-                code,
-                match status {
-                    Status::Invalid => exit::BAD_INPUT,
-                    _ if timed_out => exit::BUDGET,
-                    Status::None if mode != Mode::Check => exit::NONE,
-                    _ => exit::FOUND,
-                },
-            );
-            let go_on = out.print(&buf);
+        let render = Render {
+            name: &name,
+            mode,
+            args,
+        };
+        let work = Work {
+            kind: args.solver.into(),
+            tuning: Tuning {
+                engine: args.engine.kind(),
+                branching: args.rule(),
+                lookahead_after: args
+                    .lookahead_after
+                    .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
+            },
+            matrices: &matrices,
+            limits: &limits,
+            render: &render,
+        };
+        let mut write = |chunk: &Chunk| {
+            if !chunk.err.is_empty() {
+                eprint!("{}", chunk.err);
+            }
+            let [a, b] = chunk.text(answered);
+            let go_on = out.print(a) && out.print(b);
+            answered |= chunk.answered;
+            count_in_file += chunk.totals.puzzles;
+            totals.merge(&chunk.totals);
+            code = exit::worse(code, chunk.code);
             if progress
                 && last_progress.elapsed() > Duration::from_millis(250)
                 && start.elapsed() > Duration::from_secs(1)
@@ -603,21 +372,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             }
             go_on
         };
-        pipeline(
-            reader,
-            jobs,
-            args.solver.into(),
-            Tuning {
-                engine: args.engine.kind(),
-                branching: args.rule(),
-                lookahead_after: args
-                    .lookahead_after
-                    .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
-            },
-            &matrices,
-            &limits,
-            &mut sink,
-        );
+        pipeline(reader, jobs, &work, &mut write);
         if count_in_file == 0 && out.is_ok() {
             eprintln!("dlx sudoku: {name}: no puzzles in the input");
             code = exit::worse(code, exit::BAD_INPUT);
@@ -648,137 +403,4 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
         );
     }
     code
-}
-
-/// Writes one outcome into `buf` (stdout text) and messages to stderr;
-/// returns its status.
-fn report(
-    o: &Outcome,
-    name: &str,
-    mode: Mode,
-    args: &CommonArgs,
-    buf: &mut String,
-    first: &mut bool,
-    totals: &mut Totals,
-) -> Status {
-    let r = &o.record;
-    let status = match (&r.grid, &o.answer) {
-        (Err(_), _) | (_, None) => Status::Invalid,
-        (Ok(_), Some(a)) => a.status(),
-    };
-    totals.add(status, o.answer.as_ref(), o.solution.is_some());
-    // Only a puzzle with something to say costs a message.
-    let say = |what: &dyn std::fmt::Display| {
-        eprintln!(
-            "dlx sudoku: {name}: puzzle {} (line {}): {what}",
-            r.index, r.line
-        );
-    };
-    if let Err(e) = &r.grid {
-        say(&format_args!("invalid: {e}"));
-    } else if let Some(e) = &o.refused {
-        say(e);
-    } else if status == Status::None && mode == Mode::Solve {
-        say(&"no solution");
-    } else if o.answer.is_some_and(|a| a.timed_out) {
-        let found = o.answer.map_or(0, |a| a.solutions);
-        say(&format_args!(
-            "timed out after {:?} with {} found",
-            args.timeout,
-            super::count_of(found, "solution")
-        ));
-    }
-    if args.json {
-        buf.push_str(&json_line(o, name, status));
-        buf.push('\n');
-        return status;
-    }
-    let out_format = args
-        .output_format
-        .map_or(Some(r.format), FormatArg::classic);
-    match mode {
-        Mode::Solve if out_format.is_none() => match (&r.grid, &o.solution) {
-            (Ok(puzzle), Some(solution)) => {
-                buf.push_str(&fpuzzles::write(
-                    puzzle.side(),
-                    puzzle.cells(),
-                    Some(solution.cells()),
-                ));
-                buf.push('\n');
-            }
-            // Nothing solved: echoed as it came, as in every format.
-            _ if !r.raw.is_empty() => {
-                buf.push_str(&r.raw);
-                buf.push('\n');
-            }
-            _ => {}
-        },
-        Mode::Solve => {
-            let out_format = out_format.unwrap_or(r.format);
-            let answer = match &o.solution {
-                Some(g) => format::Answer::Grid(g, r.alphabet),
-                None => format::Answer::Raw(&r.raw),
-            };
-            // A puzzle that could not be read is echoed as it came; an
-            // error that is no puzzle (POJ 2676's count) has nothing to echo.
-            let format = if o.solution.is_some() {
-                out_format
-            } else {
-                r.format
-            };
-            if o.solution.is_some() || !r.raw.is_empty() {
-                format::write_answer(buf, format, *first, r.index, answer);
-                *first = false;
-            }
-        }
-        Mode::Count => {
-            match (&r.grid, &o.answer) {
-                (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind)),
-                (_, Some(a)) if a.timed_out => {
-                    buf.push_str(&format!("timeout: at least {}", a.solutions))
-                }
-                (_, Some(a)) => buf.push_str(&a.solutions.to_string()),
-                _ => buf.push_str("invalid"),
-            }
-            buf.push('\n');
-        }
-        Mode::Check => {
-            match &r.grid {
-                Err(e) => buf.push_str(&format!("invalid: {}", e.kind)),
-                Ok(_) => buf.push_str(status.as_str()),
-            }
-            buf.push('\n');
-        }
-    }
-    status
-}
-
-fn json_line(o: &Outcome, name: &str, status: Status) -> String {
-    let r = &o.record;
-    let mut obj = json::Object::new()
-        .str("file", name)
-        .num("index", r.index)
-        .num("line", r.line)
-        .str("puzzle", &r.raw);
-    let solution = o.solution.as_ref().map(|g| r.alphabet.line(g, '.'));
-    obj = obj
-        .opt_str("solution", solution.as_deref())
-        .str("status", status.as_str());
-    // Every object has every field: a puzzle not searched (invalid, or
-    // refused by the engine named) found nothing, and says why in `error`.
-    let a = o.answer.unwrap_or_default();
-    obj = obj
-        .num("solutions", a.solutions)
-        .boolean("complete", a.complete)
-        .boolean("timed_out", a.timed_out)
-        .num("nodes", a.nodes)
-        .num("guesses", a.guesses);
-    let error = match (&r.grid, &o.refused) {
-        (Err(e), _) => Some(e.to_string()),
-        (_, Some(e)) => Some(e.to_string()),
-        _ => None,
-    };
-    obj.opt_str("error", error.as_deref())
-        .float("micros", o.micros)
-        .finish()
 }

@@ -367,7 +367,6 @@ fn report(
     totals: &mut Totals,
 ) -> (u8, bool) {
     let (n, index, text) = (line.n, line.index, line.text.as_str());
-    totals.puzzles += 1;
     let say = |what: &str| {
         eprintln!(
             "dlx sudoku: {name}: puzzle {index} (line {}): {what}",

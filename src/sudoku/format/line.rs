@@ -5,22 +5,66 @@
 
 use std::io::BufRead;
 
-use super::{parse_cells, Format, PuzzleError, PuzzleErrorKind, Reader, Record};
+use super::{make_record, parse_cells, Format, PuzzleError, PuzzleErrorKind, Reader, Record};
 use crate::sudoku::grid::{Alphabet, Grid, BOX_SIDES};
 
 pub(super) fn read<R: BufRead>(r: &mut Reader<R>, format: Format) -> Option<Record> {
     let (line_no, text) = r.next_data_line()?;
-    let text = match text {
-        Ok(t) => t,
-        Err(kind) => return Some(r.error(line_no, String::new(), format, kind)),
-    };
-    let lead = text.len() - text.trim_start().len();
-    let token = text.split_whitespace().next().unwrap_or("");
-    if token == "end" {
+    if text.as_deref().is_ok_and(is_end) {
         return None;
     }
-    let (alphabet, grid) = parse_token(token, r.options.alphabet, line_no, lead);
-    Some(r.record(line_no, text, format, alphabet, grid))
+    r.index += 1;
+    Some(record_at(
+        r.index,
+        line_no,
+        text,
+        format,
+        r.options.alphabet,
+    ))
+}
+
+/// Whether a data line closes the input (POJ 3074's `end`).
+pub(super) fn is_end(text: &str) -> bool {
+    first_token(text) == "end"
+}
+
+/// The first whitespace-separated token of a line of text (whose only
+/// ASCII whitespace is space and TAB), ASCII looked at byte by byte.
+fn first_token(text: &str) -> &str {
+    let t = text.trim_start();
+    match t
+        .bytes()
+        .position(|b| matches!(b, b' ' | b'\t') || !b.is_ascii())
+    {
+        Some(i) if !t.as_bytes()[i].is_ascii() => t.split_whitespace().next().unwrap_or(""),
+        Some(i) => &t[..i],
+        None => t,
+    }
+}
+
+/// Record number `index`, of the data line `line_no` (or of why it is not
+/// text), in the alphabet `forced` or the one its symbols choose.
+pub(super) fn record_at(
+    index: usize,
+    line_no: usize,
+    text: Result<String, PuzzleErrorKind>,
+    format: Format,
+    forced: Option<Alphabet>,
+) -> Record {
+    let text = match text {
+        Ok(t) => t,
+        Err(kind) => {
+            let alphabet = forced.unwrap_or(Alphabet::Digits);
+            let err = Err(PuzzleError {
+                line: line_no,
+                kind,
+            });
+            return make_record(index, line_no, String::new(), format, alphabet, err);
+        }
+    };
+    let lead = text.len() - text.trim_start().len();
+    let (alphabet, grid) = parse_token(first_token(&text), forced, line_no, lead);
+    make_record(index, line_no, text, format, alphabet, grid)
 }
 
 fn parse_token(

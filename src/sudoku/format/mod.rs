@@ -24,11 +24,13 @@ use std::io::BufRead;
 
 use super::grid::{Alphabet, Conflict, Grid, BOX_SIDES};
 
+mod batch;
 mod layout;
 mod leetcode;
 mod line;
 mod rows;
 
+pub use batch::{Batch, Records};
 pub use line::parse_line;
 
 /// The longest line read; longer ones are an error (binary garbage must not
@@ -303,68 +305,88 @@ impl<R: BufRead> Reader<R> {
 
     /// Reads one physical line, at most [`MAX_LINE`] bytes kept.
     fn read_physical(&mut self) -> Option<Line> {
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        let line = self
+            .read_bytes(&mut buf)
+            .map(|read| (self.line_no, read.and_then(|()| text_of(&buf))));
+        self.buf = buf;
+        line
+    }
+
+    /// Appends one physical line's bytes to `buf`, its line end and a
+    /// byte-order mark on line 1 left out: `None` at the end of the input,
+    /// an error (and nothing appended) when the line cannot be read or is
+    /// longer than [`MAX_LINE`].
+    fn read_bytes(&mut self, buf: &mut Vec<u8>) -> Option<Result<(), PuzzleErrorKind>> {
+        use std::io::Read;
         if self.eof {
             return None;
         }
-        self.buf.clear();
-        let mut too_long = false;
+        let start = buf.len();
+        // One byte past the limit tells a line too long; `read_until`
+        // finds the line's end a word at a time.
+        let limit = MAX_LINE as u64 + 1;
+        let read = (&mut self.input).take(limit).read_until(b'\n', buf);
+        let too_long = match read {
+            Ok(0) => {
+                self.eof = true;
+                return None;
+            }
+            Ok(n) if n as u64 == limit => {
+                let ended = buf.last() == Some(&b'\n');
+                buf.truncate(start);
+                if !ended {
+                    self.skip_line();
+                }
+                true
+            }
+            Ok(_) => false,
+            Err(e) => {
+                self.eof = true;
+                self.line_no += 1;
+                buf.truncate(start);
+                return Some(Err(PuzzleErrorKind::Malformed(format!("read error: {e}"))));
+            }
+        };
+        self.line_no += 1;
+        if too_long {
+            return Some(Err(PuzzleErrorKind::LineTooLong));
+        }
+        while buf.len() > start && matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        // A byte-order mark (Windows editors write one) is not a symbol.
+        if self.line_no == 1 && buf[start..].starts_with(b"\xef\xbb\xbf") {
+            buf.drain(start..start + 3);
+        }
+        Some(Ok(()))
+    }
+
+    /// Reads past the rest of a line too long to keep.
+    fn skip_line(&mut self) {
         loop {
             let chunk = match self.input.fill_buf() {
                 Ok(c) => c,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => {
+                Err(_) => {
                     self.eof = true;
-                    self.line_no += 1;
-                    return Some((
-                        self.line_no,
-                        Err(PuzzleErrorKind::Malformed(format!("read error: {e}"))),
-                    ));
+                    return;
                 }
             };
             if chunk.is_empty() {
                 self.eof = true;
-                if self.buf.is_empty() && !too_long {
-                    return None;
-                }
-                break;
+                return;
             }
             let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
                 Some(i) => (i + 1, true),
                 None => (chunk.len(), false),
             };
-            let room = MAX_LINE.saturating_sub(self.buf.len());
-            if used > room {
-                too_long = true;
-            }
-            self.buf.extend_from_slice(&chunk[..used.min(room)]);
             self.input.consume(used);
             if done {
-                break;
+                return;
             }
         }
-        self.line_no += 1;
-        if too_long {
-            return Some((self.line_no, Err(PuzzleErrorKind::LineTooLong)));
-        }
-        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
-            self.buf.pop();
-        }
-        // A byte-order mark (Windows editors write one) is not a symbol.
-        if self.line_no == 1 && self.buf.starts_with(b"\xef\xbb\xbf") {
-            self.buf.drain(..3);
-        }
-        // Control characters (but TAB) make a line binary; ASCII is looked
-        // at byte by byte, the rest char by char (C1 controls too).
-        let text = match std::str::from_utf8(&self.buf) {
-            Ok(s) if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_control() && b != b'\t') => {
-                Ok(s.to_string())
-            }
-            Ok(s) if !s.is_ascii() && !s.chars().any(|c| c.is_control() && c != '\t') => {
-                Ok(s.to_string())
-            }
-            _ => Err(PuzzleErrorKind::NotText),
-        };
-        Some((self.line_no, text))
     }
 
     /// The next line, from the lookahead first.
@@ -556,26 +578,54 @@ impl<R: BufRead> Reader<R> {
         grid: Result<Grid, PuzzleError>,
     ) -> Record {
         self.index += 1;
-        let grid = grid.and_then(|g| match g.conflict() {
-            Some(c) => Err(PuzzleError {
-                line,
-                kind: PuzzleErrorKind::Conflict(c),
-            }),
-            None => Ok(g),
-        });
-        Record {
-            index: self.index,
-            line,
-            raw,
-            format,
-            alphabet,
-            grid,
-        }
+        make_record(self.index, line, raw, format, alphabet, grid)
     }
 
     fn error(&mut self, line: usize, raw: String, format: Format, kind: PuzzleErrorKind) -> Record {
         let alphabet = self.options.alphabet.unwrap_or(Alphabet::Digits);
         self.record(line, raw, format, alphabet, Err(PuzzleError { line, kind }))
+    }
+}
+
+/// A line's text, or why it is not text: control characters (but TAB) make
+/// a line binary; ASCII is looked at byte by byte, the rest char by char (C1
+/// controls too).
+fn text_of(bytes: &[u8]) -> Result<String, PuzzleErrorKind> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_control() && b != b'\t') => {
+            Ok(s.to_string())
+        }
+        Ok(s) if !s.is_ascii() && !s.chars().any(|c| c.is_control() && c != '\t') => {
+            Ok(s.to_string())
+        }
+        _ => Err(PuzzleErrorKind::NotText),
+    }
+}
+
+/// Record number `index`: puzzle `raw` starting at `line`, whose grid is
+/// checked for a conflict among its givens.
+fn make_record(
+    index: usize,
+    line: usize,
+    raw: String,
+    format: Format,
+    alphabet: Alphabet,
+    grid: Result<Grid, PuzzleError>,
+) -> Record {
+    let grid = grid.and_then(|g| match g.conflict() {
+        Some(c) => Err(PuzzleError {
+            line,
+            kind: PuzzleErrorKind::Conflict(c),
+        }),
+        None => Ok(g),
+    });
+    Record {
+        index,
+        line,
+        raw,
+        format,
+        alphabet,
+        grid,
     }
 }
 
@@ -723,6 +773,15 @@ pub enum Answer<'a> {
     Raw(&'a str),
 }
 
+/// What `format` writes between two answers (before every answer but the
+/// first).
+pub fn separator(format: Format) -> &'static str {
+    match format {
+        Format::Poj3076 | Format::Hdu1426 | Format::Grid => "\n",
+        _ => "",
+    }
+}
+
 /// Appends one answer in `format` to `out`. `first` is whether it is the
 /// first answer of the output (formats with separators put one before every
 /// other answer); `number` is the puzzle's number in its input, from 1
@@ -734,8 +793,8 @@ pub fn write_answer(
     number: usize,
     answer: Answer<'_>,
 ) {
-    if !first && matches!(format, Format::Poj3076 | Format::Hdu1426 | Format::Grid) {
-        out.push('\n');
+    if !first {
+        out.push_str(separator(format));
     }
     if format == Format::Poj2918 {
         out.push_str(&format!("Scenario #{number}:\n"));
