@@ -119,6 +119,55 @@ fn many_jobs_write_one_jobs_bytes() {
     }
 }
 
+/// Intersections (locked candidates, found by the engine) before the first
+/// guess, by default: a 17-clue puzzle of the public collection (puzzle 12
+/// of puzzles2_17_clue) that singles alone cannot solve is solved without
+/// a guess, to the same solution as with `--intersections 0`; and the flag
+/// is refused with a backtracking baseline, never ignored.
+#[test]
+fn intersections_spare_guesses_and_keep_answers() {
+    let puzzle =
+        b".................1.....2.3...2...4....3.5......41....6.5.6......7.....2..8.91....\n";
+    let json = |extra: &[&str]| {
+        let out = run(
+            &[&["sudoku", "solve", "--json", "--check-unique"][..], extra].concat(),
+            puzzle,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let line = text(&out.stdout);
+        let guesses = line.split("\"guesses\":").nth(1).unwrap();
+        let guesses: u64 = guesses[..guesses.find(',').unwrap()].parse().unwrap();
+        let solution = line.split("\"solution\":").nth(1).unwrap()[..84].to_string();
+        assert!(line.contains("\"status\":\"unique\""), "{line}");
+        (guesses, solution)
+    };
+    let (default, solved) = json(&[]);
+    let (plain, plain_solved) = json(&["--intersections", "0"]);
+    let (deep, deep_solved) = json(&["--intersections", "9"]);
+    assert_eq!(default, 0);
+    assert!(plain >= 2, "{plain}");
+    assert_eq!(deep, 0);
+    assert_eq!(solved, plain_solved);
+    assert_eq!(solved, deep_solved);
+    let out = run(
+        &[
+            "sudoku",
+            "check",
+            "--solver",
+            "backtrack",
+            "--intersections",
+            "1",
+        ],
+        puzzle,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--intersections"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn check_and_count_answer_each_puzzle() {
     let input =

@@ -88,6 +88,14 @@ pub(crate) struct CommonArgs {
     /// plain DLX cannot finish (minimal 25×25) need it.
     #[arg(long, value_name = "N|never", value_parser = parse_after)]
     lookahead_after: Option<After>,
+    /// Look for intersections (locked candidates: an item all of whose
+    /// options share another item leaves that item's other options out)
+    /// where nothing is forced, above the first N branch points of a
+    /// puzzle's search (0: never; default 1 for classic grids, 0 for
+    /// variants). The masks engine (first-forced) looks; the answers are
+    /// the same, the guesses fewer.
+    #[arg(long, value_name = "N")]
+    intersections: Option<usize>,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).
     /// A puzzle given up on is reported `timeout`, and the exit code is 3.
     #[arg(long, default_value = "0", value_parser = super::parse_duration)]
@@ -126,6 +134,7 @@ pub(crate) struct Tuning {
     pub(crate) engine: Option<dlx::EngineKind>,
     pub(crate) branching: dlx::Branching,
     pub(crate) lookahead_after: Option<u64>,
+    pub(crate) intersections: usize,
 }
 
 impl Tuning {
@@ -133,6 +142,7 @@ impl Tuning {
         solvers.set_engine(self.engine);
         solvers.set_branching(self.branching);
         solvers.set_lookahead_after(self.lookahead_after);
+        solvers.set_intersections(self.intersections);
     }
 }
 
@@ -269,6 +279,7 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
         (args.branching.is_some(), "--branching"),
         (args.engine.kind().is_some(), "--engine"),
         (args.lookahead_after.is_some(), "--lookahead-after"),
+        (args.intersections.is_some(), "--intersections"),
     ];
     if args.solver != SolverArg::Dlx {
         if let Some((_, flag)) = dlx_flags.iter().find(|(set, _)| *set) {
@@ -343,6 +354,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                 lookahead_after: args
                     .lookahead_after
                     .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
+                intersections: args.intersections.unwrap_or(dlx::sudoku::INTERSECTIONS),
             },
             matrices: &matrices,
             limits: &limits,

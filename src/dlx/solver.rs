@@ -259,6 +259,19 @@ impl<'m> Solver<'m> {
         Ok(())
     }
 
+    /// Intersections above the first `depth` branch points, where the
+    /// engine looks for them (masks: `MasksSolver::set_intersections`);
+    /// false, and nothing changed, where it does not.
+    pub(crate) fn set_intersections(&mut self, depth: usize) -> bool {
+        match &mut self.inner {
+            Inner::Masks(s) => {
+                s.set_intersections(depth);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Undoes everything: the search in progress and all preselected options.
     /// Zeroes the counters.
     pub fn reset(&mut self) {

@@ -101,7 +101,14 @@ pub struct DlxSudoku<'m> {
     givens: Vec<OptionId>,
     /// Nodes after which the search starts over with lookahead.
     lookahead_after: Option<u64>,
+    /// Branch points above which the search looks for intersections.
+    intersections: usize,
 }
+
+/// Branch points above which classic grids look for intersections
+/// ([`DlxSudoku::set_intersections`]): measured in BENCHMARKS.md
+/// ("Intersections").
+pub const INTERSECTIONS: usize = 1;
 
 /// Nodes searched between two looks at the clock when a deadline is set.
 const DEADLINE_CHUNK: u64 = 4096;
@@ -111,7 +118,9 @@ const LOOKAHEAD_CHUNK: u64 = 32;
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`, first-forced, by the library's engine.
     pub fn new(cover: &'m SudokuMatrix) -> Self {
-        DlxSudoku::on_rules(cover.rules_matrix())
+        let mut s = DlxSudoku::on_rules(cover.rules_matrix());
+        s.set_intersections(INTERSECTIONS);
+        s
     }
 
     /// A solver over the matrix of any rule set (variants), first-forced,
@@ -135,13 +144,16 @@ impl<'m> DlxSudoku<'m> {
             look: None,
             givens: Vec::with_capacity(cover.matrix().primary_count()),
             lookahead_after: Some(LOOKAHEAD_AFTER),
+            intersections: 0,
         }
     }
 
     /// A solver over `cover` as `config` asks (an engine, a rule), or why
     /// the engine cannot take this size or rule.
     pub fn with_config(cover: &'m SudokuMatrix, config: Config) -> Result<Self, EngineError> {
-        DlxSudoku::for_rules(cover.rules_matrix(), config)
+        let mut s = DlxSudoku::for_rules(cover.rules_matrix(), config)?;
+        s.set_intersections(INTERSECTIONS);
+        Ok(s)
     }
 
     /// A solver over the matrix of any rule set (variants), as `config`
@@ -160,11 +172,26 @@ impl<'m> DlxSudoku<'m> {
     /// by the engine the configuration names, or by the library's choice for
     /// the rule; an engine named that does not take the rule is refused.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        let intersections = self.intersections;
         *self = DlxSudoku {
             lookahead_after: self.lookahead_after,
             ..Self::for_rules(self.cover, self.config.branching(branching))?
         };
+        self.set_intersections(intersections);
         Ok(())
+    }
+
+    /// Looks for intersections (locked candidates, in exact-cover terms: an
+    /// item all of whose options have another item leaves that item's other
+    /// options out) at the nodes where nothing is forced above the first
+    /// `depth` branch points, where the engine does (masks, the engine of
+    /// first-forced); 0 never. Classic grids get [`INTERSECTIONS`], the
+    /// other rule sets none (their generators' puzzles come from the plain
+    /// tree). The same answers, fewer guesses; nodes and guesses are the
+    /// tree's.
+    pub fn set_intersections(&mut self, depth: usize) {
+        self.intersections = depth;
+        self.solver.set_intersections(depth);
     }
 
     /// After how many search nodes without a new solution a puzzle's search

@@ -33,7 +33,9 @@ pub mod lzstring;
 pub mod rule_line;
 pub mod rules;
 
-pub use cover::{solve_on_threads, DlxSudoku, SudokuMatrix, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD};
+pub use cover::{
+    solve_on_threads, DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD,
+};
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
 
 /// Limits on solving one puzzle.
@@ -192,6 +194,7 @@ pub struct Solvers<'m> {
     engine: Option<crate::dlx::EngineKind>,
     branching: crate::dlx::Branching,
     lookahead_after: Option<u64>,
+    intersections: usize,
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
     backtrack: Vec<Option<backtrack::Backtrack>>,
@@ -205,6 +208,7 @@ impl<'m> Solvers<'m> {
             engine: None,
             branching: crate::dlx::Branching::FirstForced,
             lookahead_after: Some(cover::LOOKAHEAD_AFTER),
+            intersections: cover::INTERSECTIONS,
             matrices,
             dlx: (0..9).map(|_| None).collect(),
             backtrack: (0..9).map(|_| None).collect(),
@@ -259,6 +263,7 @@ impl<'m> Solvers<'m> {
         };
         let mut s = DlxSudoku::with_config(cover, self.config())?;
         s.set_lookahead_after(self.lookahead_after);
+        s.set_intersections(self.intersections);
         self.dlx[b] = Some(s);
         Ok(())
     }
@@ -276,6 +281,18 @@ impl<'m> Solvers<'m> {
         self.lookahead_after = nodes;
         for s in self.dlx.iter_mut().flatten() {
             s.set_lookahead_after(nodes);
+        }
+    }
+}
+
+impl Solvers<'_> {
+    /// Above how many branch points the DLX solvers look for intersections
+    /// (see [`DlxSudoku::set_intersections`]; default
+    /// [`INTERSECTIONS`](cover::INTERSECTIONS)).
+    pub fn set_intersections(&mut self, depth: usize) {
+        self.intersections = depth;
+        for s in self.dlx.iter_mut().flatten() {
+            s.set_intersections(depth);
         }
     }
 }

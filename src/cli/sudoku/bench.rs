@@ -39,6 +39,11 @@ pub(crate) struct BenchArgs {
     /// rule when it does not take it). For the dlx solver only.
     #[arg(long, value_enum)]
     branching: Option<super::super::BranchingArg>,
+    /// Look for intersections above the first N branch points, as for
+    /// `sudoku solve` (default 1 for classic grids, 0 for variants). For
+    /// the dlx solver only.
+    #[arg(long, value_name = "N")]
+    intersections: Option<usize>,
     /// Count each puzzle's solutions up to N (2 checks uniqueness).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
@@ -70,6 +75,7 @@ struct Setup {
     kind: SolverKind,
     engine: Option<EngineKind>,
     rule: Branching,
+    intersections: Option<usize>,
 }
 
 impl Setup {
@@ -78,6 +84,9 @@ impl Setup {
         let mut solvers = Solvers::new(self.kind, matrices);
         solvers.set_branching(self.rule);
         solvers.set_engine(self.engine);
+        if let Some(depth) = self.intersections {
+            solvers.set_intersections(depth);
+        }
         solvers
     }
 }
@@ -193,6 +202,7 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
                 kind,
                 engine: None,
                 rule: Branching::FirstForced,
+                intersections: None,
             });
             continue;
         }
@@ -205,13 +215,21 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
             if let Some(e) = engine {
                 e.check_rule(rule).map_err(|e| e.to_string())?;
             }
-            setups.push(Setup { kind, engine, rule });
+            setups.push(Setup {
+                kind,
+                engine,
+                rule,
+                intersections: args.intersections,
+            });
         }
     }
-    let named = args.branching.is_some() || args.engine.iter().any(|e| e.kind().is_some());
+    let named = args.branching.is_some()
+        || args.intersections.is_some()
+        || args.engine.iter().any(|e| e.kind().is_some());
     if named && !setups.iter().any(|s| s.kind == SolverKind::Dlx) {
         return Err(
-            "--engine and --branching apply to the dlx solver, which --solver does not name".into(),
+            "--engine, --branching and --intersections apply to the dlx solver, which --solver does not name"
+                .into(),
         );
     }
     Ok(setups)
@@ -411,7 +429,8 @@ fn bench_variants(
         if let Some(e) = setup.engine {
             config = config.engine(e);
         }
-        let settings = super::variant::Settings::new(config, args.limit, timeout);
+        let mut settings = super::variant::Settings::new(config, args.limit, timeout);
+        settings.intersections = setup.intersections.unwrap_or(0);
         let slots: Vec<std::sync::Mutex<Option<(Measured, EngineKind)>>> = puzzles
             .iter()
             .map(|_| std::sync::Mutex::new(None))

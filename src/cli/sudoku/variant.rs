@@ -96,6 +96,8 @@ pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
 pub(super) struct Settings {
     pub(super) config: Config,
     pub(super) lookahead_after: Option<u64>,
+    /// Branch points above which the search looks for intersections.
+    pub(super) intersections: usize,
     pub(super) limit: u64,
     pub(super) timeout: Option<Duration>,
 }
@@ -106,6 +108,7 @@ impl Settings {
         Settings {
             config,
             lookahead_after: Some(dlx::sudoku::LOOKAHEAD_AFTER),
+            intersections: 0,
             limit,
             timeout,
         }
@@ -122,6 +125,9 @@ impl Settings {
             lookahead_after: args
                 .lookahead_after
                 .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
+            // Variants look only when asked: their generators' puzzles
+            // come from the plain tree.
+            intersections: args.intersections.unwrap_or(0),
             limit,
             timeout: (!args.timeout.is_zero()).then_some(args.timeout),
         }
@@ -194,6 +200,7 @@ pub(super) fn solve_each<K, R: Borrow<Result<Read, String>>>(
                     let made = DlxSudoku::for_rules(m, settings.config).map_err(|e| e.to_string());
                     solver = Some(made.map(|mut s| {
                         s.set_lookahead_after(settings.lookahead_after);
+                        s.set_intersections(settings.intersections);
                         s
                     }));
                 }

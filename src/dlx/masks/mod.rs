@@ -33,6 +33,16 @@
 //! (a len of 0 or 1 is the least), which costs less than stacking every
 //! item each given hides through.
 //!
+//! Where asked (`MasksSolver::set_intersections`, which the Sudoku layer
+//! sets for the levels before the first guess), a node where nothing is
+//! forced first looks for *intersections*: an uncovered item of len 2 both
+//! of whose options have another item `j` means one of them covers `j`, so
+//! `j`'s other options are hidden (on Sudoku: locked candidates, pointing
+//! and claiming). The pairs that can ever meet this are found once per
+//! matrix ([`Partners`]: items sharing two options or more), so a look is
+//! one AND a pair; options hidden so push the items they force, as a
+//! commit does, and the node looks again until nothing more goes.
+//!
 //! Invariants:
 //! * an item's mask holds exactly its active options; an uncovered primary
 //!   item's len is the number of bits of its mask;
@@ -214,6 +224,89 @@ pub struct MasksMatrix {
     /// column, diagonals), so hiding an option through the item can skip
     /// that place.
     aligned: bool,
+    /// The pairs of items [`intersect`](Self::intersect) looks at.
+    partners: Partners,
+}
+
+/// For [`MasksMatrix::intersect`]: the pairs (`a`, `j`), `a` a primary
+/// item, `j` another item in two or more of `a`'s options (a pair that
+/// shares one option never has all of a len-2 item's options). Primary
+/// item `a`'s pairs are `start[a]..start[a + 1]`.
+#[derive(Clone, Debug, Default)]
+struct Partners {
+    start: Vec<u32>,
+    /// Per primary item (padded with 0 to whole chunks, as the lens): the
+    /// len up to which it is looked at: 2 where it has pairs, else 0.
+    /// Pointing and claiming pairs are most of what intersections find on
+    /// Sudoku, and looking at lens of 3 too cost more than the triples
+    /// saved (BENCHMARKS.md, "Intersections").
+    reach: Vec<u8>,
+    pairs: Vec<Pair>,
+}
+
+/// One pair (`a`, `j`) of [`Partners`].
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    /// `a`'s options without `j` (bits of `a`'s mask).
+    a_without: u64,
+    /// `j`'s options without `a` (bits of `j`'s mask).
+    j_without: u64,
+    j: u32,
+}
+
+impl Partners {
+    /// The pairs of a matrix of `primary` items, options `opt_item` (from
+    /// `opt_start`) and `opt_bit`, items' options `item_opt` (from
+    /// `item_start`).
+    fn new(
+        primary: usize,
+        items: usize,
+        scan: usize,
+        (opt_start, opt_item, opt_bit): (&[u32], &[u32], &[u64]),
+        (item_start, item_opt): (&[u32], &[u32]),
+    ) -> Partners {
+        let mut p = Partners {
+            start: vec![0],
+            reach: vec![0; scan],
+            ..Partners::default()
+        };
+        // Per item `j`: options of `a` with `j`, and `j`'s with `a`, while
+        // `a` is looked at; `seen` lists the `j`s touched.
+        let (mut in_a, mut in_j) = (vec![0u64; items], vec![0u64; items]);
+        let mut seen = Vec::new();
+        for a in 0..primary {
+            let options = &item_opt[item_start[a] as usize..item_start[a + 1] as usize];
+            for (k, &r) in options.iter().enumerate() {
+                let r = r as usize;
+                for t in opt_start[r] as usize..opt_start[r + 1] as usize {
+                    let j = opt_item[t] as usize;
+                    if j == a {
+                        continue;
+                    }
+                    if in_a[j] == 0 {
+                        seen.push(j);
+                    }
+                    in_a[j] |= 1 << k;
+                    in_j[j] |= opt_bit[t];
+                }
+            }
+            for &j in &seen {
+                if in_a[j].count_ones() >= 2 {
+                    p.reach[a] = 2;
+                    p.pairs.push(Pair {
+                        a_without: !in_a[j],
+                        j_without: !in_j[j],
+                        j: j as u32,
+                    });
+                }
+                in_a[j] = 0;
+                in_j[j] = 0;
+            }
+            seen.clear();
+            p.start.push(p.pairs.len() as u32);
+        }
+        p
+    }
 }
 
 impl MasksMatrix {
@@ -307,6 +400,13 @@ impl MasksMatrix {
                 }
                 *p == t % uniform
             });
+        let partners = Partners::new(
+            primary,
+            items,
+            scan,
+            (&opt_start, &opt_item, &opt_bit),
+            (&item_start, &item_opt),
+        );
         let max_depth = if min_primary == usize::MAX {
             0
         } else {
@@ -330,6 +430,7 @@ impl MasksMatrix {
             max_depth,
             uniform,
             aligned,
+            partners,
         })
     }
 
@@ -378,6 +479,62 @@ impl MasksMatrix {
                 at(&self.opt_start, r + 1) as usize,
             )
         }
+    }
+
+    /// Intersections, at a node where nothing is forced: for each
+    /// uncovered primary item `a` of len 2, every item `j` that both
+    /// of `a`'s active options have loses its active options without `a` —
+    /// one of `a`'s options will cover `j`, so they can never be chosen. On
+    /// Sudoku these are locked candidates (pointing and claiming). Looked up
+    /// in [`Partners`]: one AND a pair. Hidden options put the items whose
+    /// len falls to 1 or 0 on `forced`, as a commit does. Returns the
+    /// updates (one per item an option is hidden from): 0 when nothing was
+    /// hidden.
+    fn intersect<M: Mask, const K: usize>(
+        &self,
+        masks: &mut [M],
+        lens: &mut [u8],
+        forced: &mut Forced,
+    ) -> u64 {
+        let mut push = Push {
+            items: &mut forced.items,
+            top: forced.top,
+            zero: false,
+        };
+        let p = &self.partners;
+        let mut updates = 0;
+        for c in 0..self.scan / CHUNK {
+            let chunk = c * CHUNK..(c + 1) * CHUNK;
+            let mut near = state::within_reach(&lens[chunk.clone()], &p.reach[chunk]);
+            while near != 0 {
+                let a = c * CHUNK + near.trailing_zeros() as usize;
+                near &= near - 1;
+                let mask = at(masks, a).to_u64();
+                for t in at(&p.start, a) as usize..at(&p.start, a + 1) as usize {
+                    let pair = at(&p.pairs, t);
+                    if mask & pair.a_without != 0 {
+                        continue;
+                    }
+                    let j = pair.j as usize;
+                    let mut gone = at(masks, j) & M::from_u64(pair.j_without);
+                    while !gone.is_zero() {
+                        let q = self.option_at(j, gone.lowest());
+                        gone = gone.drop_lowest();
+                        let (qf, qt) = self.span::<K>(q);
+                        updates += (qt - qf) as u64;
+                        for u in qf..qt {
+                            self.hide_slot::<M, true>(masks, lens, &mut push, u);
+                        }
+                    }
+                }
+            }
+            if push.zero {
+                break;
+            }
+        }
+        forced.top = push.top;
+        forced.dead |= push.zero;
+        updates
     }
 
     /// Commits option `r` in state (`masks`, `lens`): covers each of its

@@ -58,9 +58,10 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     }
 
     /// The next option to commit in the state being searched: a forced one,
-    /// else the first option of a new branch point.
+    /// else the first option of a new branch point (after intersections,
+    /// near the root, where asked).
     #[inline(always)]
-    fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, _stats: &mut Stats) -> Enter {
+    fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, stats: &mut Stats) -> Enter {
         let forced = |r: usize| Enter::forced(Some(r as u32));
         // A dead end first: no forced move in a dead state.
         let f = &mut s.forced;
@@ -78,25 +79,11 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         let Some((i, len)) = choose(&s.lens[..m.scan]) else {
             return Enter::Solved;
         };
-        let mask = at(&s.masks, i);
         match len {
             0 => Enter::DEAD,
-            1 => forced(m.option_at(i, mask.lowest())),
-            _ => {
-                let t = s.branches.top;
-                s.save(t);
-                let b = &mut s.branches;
-                if b.level.len() == t {
-                    b.level.push(0);
-                    b.item.push(0);
-                    b.rest.push(0);
-                }
-                b.level[t] = l as u32;
-                b.item[t] = i as u32;
-                b.rest[t] = mask.drop_lowest().to_u64();
-                b.top = t + 1;
-                Enter::branch(Some(m.option_at(i, mask.lowest()) as u32), len as u32)
-            }
+            1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
+            _ if s.branches.top < s.intersect_depth => intersecting::<M, K>(m, s, l, i, stats),
+            _ => branch(m, s, l, i, len),
         }
     }
 
@@ -142,6 +129,67 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     }
 }
 
+/// Saves the state as a new branch point at level `l`, on item `i` of len
+/// `len`, and enters its first option.
+#[inline(always)]
+fn branch<M: Mask>(m: &MasksMatrix, s: &mut States<M>, l: usize, i: usize, len: u8) -> Enter {
+    let mask = at(&s.masks, i);
+    let t = s.branches.top;
+    s.save(t);
+    let b = &mut s.branches;
+    if b.level.len() == t {
+        b.level.push(0);
+        b.item.push(0);
+        b.rest.push(0);
+    }
+    b.level[t] = l as u32;
+    b.item[t] = i as u32;
+    b.rest[t] = mask.drop_lowest().to_u64();
+    b.top = t + 1;
+    Enter::branch(Some(m.option_at(i, mask.lowest()) as u32), len as u32)
+}
+
+/// A node where nothing is forced, near the root, about to branch on item
+/// `i`: intersections until they hide nothing more, or leave something
+/// forced or a dead end, then the branch point. Out of line, so that the
+/// plain path's code stays as it was.
+#[inline(never)]
+fn intersecting<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    l: usize,
+    mut i: usize,
+    stats: &mut Stats,
+) -> Enter {
+    loop {
+        let hidden = m.intersect::<M, K>(&mut s.masks, &mut s.lens, &mut s.forced);
+        if hidden == 0 {
+            let len = at(&s.lens, i);
+            return branch(m, s, l, i, len);
+        }
+        stats.updates += hidden;
+        // What the state is now, as `Kernel::enter` reads it.
+        let f = &mut s.forced;
+        if f.dead {
+            return Enter::DEAD;
+        }
+        while let Some(j) = f.pop() {
+            let j = j as usize;
+            if at(&s.lens, j) == 1 {
+                return Enter::forced(Some(m.option_at(j, at(&s.masks, j).lowest()) as u32));
+            }
+        }
+        match choose(&s.lens[..m.scan]) {
+            None => return Enter::Solved,
+            Some((_, 0)) => return Enter::DEAD,
+            Some((j, 1)) => {
+                return Enter::forced(Some(m.option_at(j, at(&s.masks, j).lowest()) as u32))
+            }
+            Some((j, _)) => i = j,
+        }
+    }
+}
+
 impl<'m> MasksSolver<'m> {
     /// A solver over `matrix`, ready to search.
     pub fn new(matrix: &'m MasksMatrix) -> Self {
@@ -169,6 +217,20 @@ impl<'m> MasksSolver<'m> {
     /// every other rule is refused.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
         EngineKind::Masks.check_rule(branching)
+    }
+
+    /// Looks for intersections (`MasksMatrix::intersect`: an item all of
+    /// whose options have another item leaves that item's other options
+    /// out; locked candidates on Sudoku) at the nodes where nothing is
+    /// forced, above the first `depth` branch points of a search (0: never,
+    /// the default). Another tree, the same solutions: fewer guesses, each
+    /// node where nothing is forced dearer, so the depth is where the
+    /// guesses saved pay (the Sudoku layer's choice is measured in
+    /// BENCHMARKS.md). Only the Sudoku layer asks for it, for searches it
+    /// never cuts into subtrees (a subtree's search could not know how
+    /// many branch points are above it).
+    pub(crate) fn set_intersections(&mut self, depth: usize) {
+        by_width!(&mut self.states, s => s.intersect_depth = depth);
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
@@ -406,6 +468,86 @@ mod tests {
         let m = b.build().unwrap();
         assert_eq!(MasksMatrix::new(&m).unwrap().width, 64);
         assert_eq!(agree(&m), 14 + 26);
+    }
+
+    /// A random matrix dense enough for intersections: up to 6 primary
+    /// and 2 secondary items, up to 16 options of 1 to 4 items.
+    fn dense_random(rng: &mut rand::rngs::StdRng) -> Matrix {
+        use rand::Rng;
+        let mut b = MatrixBuilder::new();
+        let np = rng.gen_range(2..=6);
+        let ns = rng.gen_range(0..=2);
+        let mut items: Vec<_> = (0..np)
+            .map(|i| b.primary(&format!("p{i}")).unwrap())
+            .collect();
+        for i in 0..ns {
+            items.push(b.secondary(&format!("s{i}")).unwrap());
+        }
+        for _ in 0..rng.gen_range(2..=16) {
+            let mut option: Vec<_> = items
+                .iter()
+                .copied()
+                .filter(|_| rng.gen_bool(0.35))
+                .collect();
+            if option.is_empty() {
+                option.push(items[rng.gen_range(0..np)]);
+            }
+            option.truncate(4);
+            b.option(&option).unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn intersections_keep_every_solution() {
+        use rand::SeedableRng;
+        // Sudoku 4×4 (pointing and claiming), the small problems, and
+        // random matrices: with intersections at every depth, the links
+        // engine's solutions; and the tree is another in some of them.
+        let cases = if cfg!(miri) { 8 } else { 600 };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(19);
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let mut matrices = vec![sudoku.matrix().clone()];
+        matrices.extend(engine_tests::small_problems().into_iter().map(|(m, _)| m));
+        matrices.extend((0..cases).map(|_| dense_random(&mut rng)));
+        let mut other_trees = 0;
+        for m in &matrices {
+            let mm = MasksMatrix::new(m).unwrap();
+            let mut plain = MasksSolver::new(&mm);
+            let mut looking = MasksSolver::new(&mm);
+            looking.set_intersections(usize::MAX);
+            if cfg!(miri) && m.option_count() > 20 {
+                // Sudoku 4×4 under Miri: the first row given.
+                for s in [&mut plain, &mut looking] {
+                    for c in 0..4 {
+                        s.preselect(sudoku.option(0, c, c as u8 + 1)).unwrap();
+                    }
+                }
+                assert_eq!(looking.count().solutions, plain.count().solutions);
+                continue;
+            }
+            let n = same_solutions_as_links(m, &mut looking);
+            assert_eq!(plain.count().solutions, n);
+            other_trees += usize::from(plain.stats() != looking.stats());
+        }
+        assert!(other_trees > 0, "no intersection was ever found");
+    }
+
+    #[test]
+    fn an_intersection_hides_what_it_must() {
+        // Item A's two options both have B: B's option without A goes,
+        // and with it the only option of C — a dead end found before any
+        // branch, where the plain search branches on A first.
+        let m = knuth::read("A B C D\nA B D\nA B\nB C\nC D\n".as_bytes()).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut plain = MasksSolver::new(&mm);
+        let mut looking = MasksSolver::new(&mm);
+        looking.set_intersections(1);
+        let (p, l) = (plain.count(), looking.count());
+        assert_eq!((p.solutions, l.solutions), (1, 1));
+        assert!(looking.stats().nodes < plain.stats().nodes);
+        assert_eq!(looking.stats().guesses, 0);
+        assert!(plain.stats().guesses > 0);
     }
 
     #[test]

@@ -61,6 +61,34 @@ pub(super) fn equal_bits(part: &[u8], len: u8) -> u32 {
     }
 }
 
+/// Bit `k` set when `2 <= lens[k] <= reach[k]` (one chunk each): the
+/// items `MasksMatrix::intersect` looks at.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn within_reach(lens: &[u8], reach: &[u8]) -> u32 {
+    use std::arch::x86_64::*;
+    debug_assert!(lens.len() == CHUNK && reach.len() == CHUNK);
+    // SAFETY: SSE2 is part of x86_64; both are one whole chunk.
+    #[allow(unsafe_code)]
+    unsafe {
+        let v = _mm_loadu_si128(lens.as_ptr().cast());
+        let r = _mm_loadu_si128(reach.as_ptr().cast());
+        let below = _mm_cmpeq_epi8(_mm_max_epu8(v, r), r);
+        let two = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(2)), v);
+        _mm_movemask_epi8(_mm_and_si128(below, two)) as u32
+    }
+}
+
+/// Bit `k` set when `2 <= lens[k] <= reach[k]`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(super) fn within_reach(lens: &[u8], reach: &[u8]) -> u32 {
+    lens.iter()
+        .zip(reach)
+        .enumerate()
+        .fold(0, |h, (k, (&l, &r))| h | u32::from(2 <= l && l <= r) << k)
+}
+
 /// The least of `lens`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
@@ -158,6 +186,10 @@ pub(super) struct States<M> {
     pub(super) saved_lens: Vec<u8>,
     /// The branch points of the search in progress.
     pub(super) branches: Branches,
+    /// Nodes where nothing is forced look for intersections
+    /// (`MasksMatrix::intersect`) before they branch while fewer branch
+    /// points than this are in progress.
+    pub(super) intersect_depth: usize,
 }
 
 impl<M: Mask> States<M> {
@@ -178,6 +210,7 @@ impl<M: Mask> States<M> {
                 rest: Vec::new(),
                 top: 0,
             },
+            intersect_depth: 0,
         }
     }
 
