@@ -88,8 +88,9 @@ pub(crate) struct CommonArgs {
     /// plain DLX cannot finish (minimal 25×25) need it.
     #[arg(long, value_name = "N|never", value_parser = parse_after)]
     lookahead_after: Option<After>,
-    /// Look for intersections (locked candidates: an item all of whose
-    /// options share another item leaves that item's other options out)
+    /// Look for intersections (locked candidates: an item with two options
+    /// left, both of which have another item, leaves that item's other
+    /// options out)
     /// where nothing is forced, above the first N branch points of a
     /// puzzle's search (0: never; default 1 for classic grids, 0 for
     /// variants). The masks engine (first-forced) looks; the answers are

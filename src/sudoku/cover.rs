@@ -182,8 +182,8 @@ impl<'m> DlxSudoku<'m> {
     }
 
     /// Looks for intersections (locked candidates, in exact-cover terms: an
-    /// item all of whose options have another item leaves that item's other
-    /// options out) at the nodes where nothing is forced above the first
+    /// item with two options left, both of which have another item, leaves
+    /// that item's other options out) at the nodes where nothing is forced above the first
     /// `depth` branch points, where the engine does (masks, the engine of
     /// first-forced); 0 never. Classic grids get [`INTERSECTIONS`], the
     /// other rule sets none (their generators' puzzles come from the plain

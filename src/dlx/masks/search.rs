@@ -219,9 +219,9 @@ impl<'m> MasksSolver<'m> {
         EngineKind::Masks.check_rule(branching)
     }
 
-    /// Looks for intersections (`MasksMatrix::intersect`: an item all of
-    /// whose options have another item leaves that item's other options
-    /// out; locked candidates on Sudoku) at the nodes where nothing is
+    /// Looks for intersections (`MasksMatrix::intersect`: an item with two
+    /// options left, both of which have another item, leaves that item's
+    /// other options out; locked candidates on Sudoku) at the nodes where nothing is
     /// forced, above the first `depth` branch points of a search (0: never,
     /// the default). Another tree, the same solutions: fewer guesses, each
     /// node where nothing is forced dearer, so the depth is where the
