@@ -511,12 +511,12 @@ mod tests {
         matrices.extend(engine_tests::small_problems().into_iter().map(|(m, _)| m));
         matrices.extend((0..cases).map(|_| dense_random(&mut rng)));
         let mut other_trees = 0;
-        for m in &matrices {
+        for (k, m) in matrices.iter().enumerate() {
             let mm = MasksMatrix::new(m).unwrap();
             let mut plain = MasksSolver::new(&mm);
             let mut looking = MasksSolver::new(&mm);
             looking.set_intersections(usize::MAX);
-            if cfg!(miri) && m.option_count() > 20 {
+            if cfg!(miri) && k == 0 {
                 // Sudoku 4×4 under Miri: the first row given.
                 for s in [&mut plain, &mut looking] {
                     for c in 0..4 {
@@ -524,6 +524,7 @@ mod tests {
                     }
                 }
                 assert_eq!(looking.count().solutions, plain.count().solutions);
+                other_trees += usize::from(plain.stats() != looking.stats());
                 continue;
             }
             let n = same_solutions_as_links(m, &mut looking);
