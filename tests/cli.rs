@@ -123,7 +123,8 @@ fn many_jobs_write_one_jobs_bytes() {
 /// guess, by default: a 17-clue puzzle of the public collection (puzzle 12
 /// of puzzles2_17_clue) that singles alone cannot solve is solved without
 /// a guess, to the same solution as with `--intersections 0`; and the flag
-/// is refused with a backtracking baseline, never ignored.
+/// is refused with a backtracking baseline or an engine or rule that does
+/// not look, never ignored.
 #[test]
 fn intersections_spare_guesses_and_keep_answers() {
     let puzzle =
@@ -149,23 +150,45 @@ fn intersections_spare_guesses_and_keep_answers() {
     assert_eq!(deep, 0);
     assert_eq!(solved, plain_solved);
     assert_eq!(solved, deep_solved);
+    for refused in [
+        &["--solver", "backtrack", "--intersections", "1"][..],
+        &["--engine", "links", "--intersections", "1"],
+        &["--branching", "lookahead", "--intersections", "2"],
+    ] {
+        let out = run(&[&["sudoku", "check"][..], refused].concat(), puzzle);
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+        assert!(
+            text(&out.stderr).contains("--intersections"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    let bench = run(
+        &[
+            "sudoku",
+            "bench",
+            "--engine",
+            "auto,links",
+            "--intersections",
+            "1",
+            "-",
+        ],
+        puzzle,
+    );
+    assert_eq!(bench.status.code(), Some(2), "{}", text(&bench.stderr));
+    // None asked for: any engine and rule.
     let out = run(
         &[
             "sudoku",
             "check",
-            "--solver",
-            "backtrack",
+            "--engine",
+            "links",
             "--intersections",
-            "1",
+            "0",
         ],
         puzzle,
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("--intersections"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -289,6 +289,16 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
             ));
         }
     }
+    // Only the masks engine, first-forced, looks for intersections.
+    let masks = matches!(args.engine.kind(), None | Some(dlx::EngineKind::Masks));
+    if args.intersections.is_some_and(|n| n > 0)
+        && (args.rule() != dlx::Branching::FirstForced || !masks)
+    {
+        return Some(
+            "--intersections is for the first-forced search on the masks engine (the default): drop --branching or --engine"
+                .into(),
+        );
+    }
     None
 }
 
