@@ -289,17 +289,22 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
             ));
         }
     }
-    // Only the masks engine, first-forced, looks for intersections.
-    let masks = matches!(args.engine.kind(), None | Some(dlx::EngineKind::Masks));
-    if args.intersections.is_some_and(|n| n > 0)
-        && (args.rule() != dlx::Branching::FirstForced || !masks)
-    {
+    if args.intersections.is_some_and(|n| n > 0) && !looks(args.engine.kind(), args.rule()) {
         return Some(
             "--intersections is for the first-forced search on the masks engine (the default): drop --branching or --engine"
                 .into(),
         );
     }
     None
+}
+
+/// Whether a Sudoku search on `engine` (`None`: the library's choice,
+/// masks for every grid) with `rule` looks for intersections, so that
+/// `--intersections` means something.
+pub(super) fn looks(engine: Option<dlx::EngineKind>, rule: dlx::Branching) -> bool {
+    engine
+        .unwrap_or(dlx::EngineKind::Masks)
+        .looks_for_intersections(rule)
 }
 
 fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {

@@ -99,6 +99,13 @@ impl EngineKind {
             (EngineKind::Masks, b) => b == Branching::FirstForced,
         }
     }
+
+    /// Whether the engine, searching with `branching`, looks for
+    /// intersections at nodes where nothing is forced (an item with two
+    /// options left, both sharing another item): masks, first-forced.
+    pub fn looks_for_intersections(self, branching: Branching) -> bool {
+        self == EngineKind::Masks && branching == Branching::FirstForced
+    }
 }
 
 impl fmt::Display for EngineKind {

@@ -215,10 +215,7 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
             if let Some(e) = engine {
                 e.check_rule(rule).map_err(|e| e.to_string())?;
             }
-            let masks = matches!(engine, None | Some(EngineKind::Masks));
-            if args.intersections.is_some_and(|n| n > 0)
-                && (rule != Branching::FirstForced || !masks)
-            {
+            if args.intersections.is_some_and(|n| n > 0) && !super::looks(engine, rule) {
                 return Err("--intersections is for the first-forced search on the masks engine (the default): every --engine row must be auto or masks".into());
             }
             setups.push(Setup {

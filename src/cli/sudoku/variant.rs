@@ -198,10 +198,17 @@ pub(super) fn solve_each<K, R: Borrow<Result<Read, String>>>(
                 }
                 if let (None, Some(m)) = (&solver, &matrix) {
                     let made = DlxSudoku::for_rules(m, settings.config).map_err(|e| e.to_string());
-                    solver = Some(made.map(|mut s| {
+                    solver = Some(made.and_then(|mut s| {
                         s.set_lookahead_after(settings.lookahead_after);
                         s.set_intersections(settings.intersections);
-                        s
+                        let rule = settings.config.rule();
+                        if settings.intersections > 0 && !s.engine().looks_for_intersections(rule) {
+                            return Err(format!(
+                                "--intersections: these rules' matrix is not for the masks engine, which alone looks ({} searches it)",
+                                s.engine()
+                            ));
+                        }
+                        Ok(s)
                     }));
                 }
                 match solver.as_mut() {
