@@ -7,7 +7,7 @@
 use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
 use dlx::sudoku::{
     check_solution, solve_on_threads, Alphabet, Grid, Limits, Matrices, SolverKind, Solvers,
-    Status, SudokuSolver,
+    Status, SudokuSolver, Unit,
 };
 use dlx::Branching;
 use proptest::prelude::*;
@@ -544,5 +544,58 @@ proptest! {
             batched.extend(batch.into_iter().map(|r| format!("{r:?}")));
         }
         prop_assert_eq!(whole, batched);
+    }
+}
+
+/// The first pair of givens that break a rule, found by looking at every
+/// earlier cell: the first clashing cell row-major, its unit by the order
+/// row, column, box, and the earliest cell it clashes with in that unit.
+/// A clash: the digit, the earlier cell, the later cell, the unit.
+type Clash = (u8, (usize, usize), (usize, usize), Unit);
+
+fn first_conflict(g: &Grid, b: usize) -> Option<Clash> {
+    let n = b * b;
+    for k in 0..n * n {
+        let (r, c) = (k / n, k % n);
+        let d = g.get(r, c);
+        if d == 0 {
+            continue;
+        }
+        for unit in [Unit::Row, Unit::Column, Unit::Box] {
+            let same = |r2: usize, c2: usize| match unit {
+                Unit::Row => r2 == r,
+                Unit::Column => c2 == c,
+                _ => r2 / b == r / b && c2 / b == c / b,
+            };
+            if let Some(j) = (0..k).find(|&j| g.get(j / n, j % n) == d && same(j / n, j % n)) {
+                return Some((d, (j / n, j % n), (r, c), unit));
+            }
+        }
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// `Grid::conflict` against the cell-by-cell search, on random sparse
+    /// 4×4, 9×9 and 16×16 grids (most with a clash, some without).
+    #[test]
+    fn conflicts_are_the_first_clash(b in 2usize..=4, seed in any::<u64>(), fill in 1u64..40) {
+        let n = b * b;
+        let mut g = Grid::empty(b).unwrap();
+        let mut x = seed | 1;
+        for r in 0..n {
+            for c in 0..n {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                if x % 100 < fill {
+                    g.set(r, c, (x >> 32) as u8 % n as u8 + 1);
+                }
+            }
+        }
+        let got = g.conflict().map(|c| (c.digit, c.first, c.second, c.unit));
+        prop_assert_eq!(got, first_conflict(&g, b));
     }
 }

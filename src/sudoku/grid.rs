@@ -144,47 +144,55 @@ impl Grid {
     /// Bitmasks on the stack (a side is at most 64): this runs for every
     /// puzzle read, so it allocates nothing.
     pub fn conflict(&self) -> Option<Conflict> {
-        let n = self.side();
-        let (mut rows, mut cols, mut boxes) = ([0u64; 64], [0u64; 64], [0u64; 64]);
-        for (k, &d) in self.cells.iter().enumerate() {
-            if d == 0 {
-                continue;
+        let (n, b) = (self.side(), self.box_side);
+        // Row-major, so one row's mask at a time; no division per cell.
+        let (mut cols, mut boxes) = ([0u64; 64], [0u64; 64]);
+        let mut found = None;
+        'rows: for (r, line) in self.cells.chunks_exact(n).enumerate() {
+            let mut row = 0u64;
+            let band = (r / b) * b;
+            for (c, &d) in line.iter().enumerate() {
+                if d == 0 {
+                    continue;
+                }
+                let x = band + c / b;
+                let bit = 1u64 << (d - 1);
+                let unit = if row & bit != 0 {
+                    Unit::Row
+                } else if cols[c] & bit != 0 {
+                    Unit::Column
+                } else if boxes[x] & bit != 0 {
+                    Unit::Box
+                } else {
+                    row |= bit;
+                    cols[c] |= bit;
+                    boxes[x] |= bit;
+                    continue;
+                };
+                found = Some((r, c, x, d, unit));
+                break 'rows;
             }
-            let (r, c) = (k / n, k % n);
-            let x = self.box_of(r, c);
-            let bit = 1u64 << (d - 1);
-            let unit = if rows[r] & bit != 0 {
-                Unit::Row
-            } else if cols[c] & bit != 0 {
-                Unit::Column
-            } else if boxes[x] & bit != 0 {
-                Unit::Box
-            } else {
-                rows[r] |= bit;
-                cols[c] |= bit;
-                boxes[x] |= bit;
-                continue;
-            };
-            // Rare: find the earlier cell of the clash.
-            let first = (0..k)
-                .find(|&j| {
-                    let (r2, c2) = (j / n, j % n);
-                    self.cells[j] == d
-                        && match unit {
-                            Unit::Row => r2 == r,
-                            Unit::Column => c2 == c,
-                            Unit::Box => self.box_of(r2, c2) == x,
-                        }
-                })
-                .unwrap_or(k);
-            return Some(Conflict {
-                digit: d,
-                first: (first / n, first % n),
-                second: (r, c),
-                unit,
-            });
         }
-        None
+        let (r, c, x, d, unit) = found?;
+        let k = r * n + c;
+        // Rare: find the earlier cell of the clash.
+        let first = (0..k)
+            .find(|&j| {
+                let (r2, c2) = (j / n, j % n);
+                self.cells[j] == d
+                    && match unit {
+                        Unit::Row => r2 == r,
+                        Unit::Column => c2 == c,
+                        Unit::Box => self.box_of(r2, c2) == x,
+                    }
+            })
+            .unwrap_or(k);
+        Some(Conflict {
+            digit: d,
+            first: (first / n, first % n),
+            second: (r, c),
+            unit,
+        })
     }
 }
 
