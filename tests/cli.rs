@@ -176,6 +176,30 @@ fn intersections_spare_guesses_and_keep_answers() {
         puzzle,
     );
     assert_eq!(bench.status.code(), Some(2), "{}", text(&bench.stderr));
+    // A row per depth asked for, each saying its depth; none for a baseline.
+    let bench = run(
+        &[
+            "sudoku",
+            "bench",
+            "--json",
+            "--solver",
+            "dlx,backtrack-mrv",
+            "--intersections",
+            "0,1",
+            "-",
+        ],
+        puzzle,
+    );
+    assert_eq!(bench.status.code(), Some(0), "{}", text(&bench.stderr));
+    let rows: Vec<serde_json::Value> = text(&bench.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let looks: Vec<_> = rows.iter().map(|r| r["intersections"].as_u64()).collect();
+    assert_eq!(looks, [Some(0), Some(1), None]);
+    let guesses: Vec<_> = rows.iter().map(|r| r["guesses_mean"].as_f64()).collect();
+    assert_eq!(guesses[0], Some(plain as f64));
+    assert_eq!(guesses[1], Some(0.0));
     // None asked for: any engine and rule.
     let out = run(
         &[

@@ -40,10 +40,11 @@ pub(crate) struct BenchArgs {
     #[arg(long, value_enum)]
     branching: Option<super::super::BranchingArg>,
     /// Look for intersections above the first N branch points, as for
-    /// `sudoku solve` (default 1 for classic grids, 0 for variants). For
-    /// the dlx solver only.
-    #[arg(long, value_name = "N")]
-    intersections: Option<usize>,
+    /// `sudoku solve` (default 1 for classic grids, 0 for variants);
+    /// comma-separated, one row per value (e.g. 0,1,3). For the dlx solver
+    /// only.
+    #[arg(long, value_name = "N", value_delimiter = ',')]
+    intersections: Vec<usize>,
     /// Count each puzzle's solutions up to N (2 checks uniqueness).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
@@ -89,6 +90,19 @@ impl Setup {
         }
         solvers
     }
+
+    /// The row's intersections: the depth searched with (`default` where
+    /// none was named), 0 with an engine or rule that does not look, `-`
+    /// for a baseline.
+    fn looks(&self, default: usize) -> String {
+        if self.kind != SolverKind::Dlx {
+            "-".into()
+        } else if !super::looks(self.engine, self.rule) {
+            "0".into()
+        } else {
+            self.intersections.unwrap_or(default).to_string()
+        }
+    }
 }
 
 /// What one solver did on one file.
@@ -98,6 +112,8 @@ struct Row {
     engine: String,
     /// The DLX rule (`-` for the baselines).
     branching: &'static str,
+    /// The intersections' depth (`-` for the baselines).
+    intersections: String,
     file: String,
     puzzles: usize,
     solved: usize,
@@ -215,19 +231,26 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
             if let Some(e) = engine {
                 e.check_rule(rule).map_err(|e| e.to_string())?;
             }
-            if args.intersections.is_some_and(|n| n > 0) && !super::looks(engine, rule) {
+            if args.intersections.iter().any(|&n| n > 0) && !super::looks(engine, rule) {
                 return Err("--intersections is for the first-forced search on the masks engine (the default): every --engine row must be auto or masks".into());
             }
-            setups.push(Setup {
-                kind,
-                engine,
-                rule,
-                intersections: args.intersections,
-            });
+            let depths: Vec<Option<usize>> = if args.intersections.is_empty() {
+                vec![None]
+            } else {
+                args.intersections.iter().copied().map(Some).collect()
+            };
+            for intersections in depths {
+                setups.push(Setup {
+                    kind,
+                    engine,
+                    rule,
+                    intersections,
+                });
+            }
         }
     }
     let named = args.branching.is_some()
-        || args.intersections.is_some()
+        || !args.intersections.is_empty()
         || args.engine.iter().any(|e| e.kind().is_some());
     if named && !setups.iter().any(|s| s.kind == SolverKind::Dlx) {
         return Err(
@@ -324,7 +347,8 @@ fn measure(
     let results = results
         .into_iter()
         .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()));
-    row_of(results, setup, engine, file, seconds)
+    let looks = setup.looks(dlx::sudoku::INTERSECTIONS);
+    row_of(results, setup, (engine, looks), file, seconds)
 }
 
 /// The row of one solver's `results` on one file (a puzzle not measured:
@@ -332,7 +356,7 @@ fn measure(
 fn row_of(
     results: impl ExactSizeIterator<Item = Option<Measured>>,
     setup: &Setup,
-    engine: String,
+    (engine, intersections): (String, String),
     file: &str,
     seconds: f64,
 ) -> Row {
@@ -345,6 +369,7 @@ fn row_of(
         } else {
             "-"
         },
+        intersections,
         file: file.to_string(),
         puzzles,
         solved: 0,
@@ -480,7 +505,8 @@ fn bench_variants(
         let measured = results
             .into_iter()
             .map(|r| Some(r.map_or((Status::Invalid, 0.0, (0, 0), false), |(m, _)| m)));
-        rows.push(row_of(measured, setup, engine, name, seconds));
+        let looks = setup.looks(0);
+        rows.push(row_of(measured, setup, (engine, looks), name, seconds));
     }
     code
 }
@@ -494,6 +520,14 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 .str("solver", r.solver)
                 .str("engine", &r.engine)
                 .str("branching", r.branching)
+                .raw(
+                    "intersections",
+                    if r.intersections == "-" {
+                        "null"
+                    } else {
+                        &r.intersections
+                    },
+                )
                 .str("file", &r.file)
                 .num("puzzles", r.puzzles)
                 .num("solved", r.solved)
@@ -515,14 +549,15 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
             let _ = writeln!(out, "{}", obj.finish());
         }
     } else if args.csv {
-        out.push_str("solver,engine,branching,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max,guesses_mean,limit,jobs\n");
+        out.push_str("solver,engine,branching,intersections,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max,guesses_mean,limit,jobs\n");
         for r in rows {
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.1},{:.2},{:.2},{:.2},{:.2},{},{:.2},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.1},{:.2},{:.2},{:.2},{:.2},{},{:.2},{},{}",
                 r.solver,
                 r.engine,
                 r.branching,
+                r.intersections,
                 csv_field(&r.file),
                 r.puzzles,
                 r.solved,
@@ -548,6 +583,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
             "solver",
             "engine",
             "rule",
+            "look",
             "file",
             "puzzles",
             "solved",
@@ -572,6 +608,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                     r.solver.to_string(),
                     r.engine.clone(),
                     r.branching.to_string(),
+                    r.intersections.clone(),
                     short_name(&r.file),
                     r.puzzles.to_string(),
                     r.solved.to_string(),
