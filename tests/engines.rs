@@ -149,6 +149,21 @@ fn the_library_chooses_and_keeps_knuths_counters() {
         EngineKind::Masks
     );
     assert_eq!(Solver::new(&wide).engine(), EngineKind::Links);
+    // First-forced where dense is recommended (queens 13: four items an
+    // option, a small state): masks still, measured twice as fast; where
+    // masks cannot take the matrix (pentominoes' cells are in more than 64
+    // options): dense.
+    let q13 = queens(13).unwrap();
+    assert!(dlx::DenseMatrix::recommended(&q13));
+    assert_eq!(
+        Solver::with_config(&q13, ff).unwrap().engine(),
+        EngineKind::Masks
+    );
+    let pent = polyomino::packing(&polyomino::PENTOMINOES, 3, 20).unwrap();
+    assert_eq!(
+        Solver::with_config(&pent, ff).unwrap().engine(),
+        EngineKind::Dense
+    );
     // Lookahead is the links engine's.
     let la = Config::new().branching(Branching::Lookahead);
     assert_eq!(

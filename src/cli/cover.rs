@@ -66,9 +66,9 @@ pub(crate) struct CoverArgs {
     /// items and 512 options), `masks` (a bitmask of options per item,
     /// forced items first, a tree of its own: no colors, at most 64 options
     /// an item, first-forced only), or `auto`: the library's choice, the
-    /// fastest engine that honours the rule (bits where it applies, else
-    /// dense where it is expected to be faster, else masks for first-forced
-    /// where it applies, else links). An engine that cannot take the matrix
+    /// fastest engine that honours the rule (Knuth's: bits where it
+    /// applies, else dense where it is expected to be faster, else links;
+    /// first-forced: masks where it applies, else dense where faster, else links). An engine that cannot take the matrix
     /// or the rule is an error. All give the same counts (with knuth
     /// branching, the same nodes and updates too).
     #[arg(long, value_enum, default_value = "auto")]

@@ -61,8 +61,8 @@ pub(crate) enum BranchingArg {
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
     /// The library's choice: the fastest engine that honours the rule
-    /// (bits where it applies, else dense where it is faster, else masks for
-    /// first-forced where it applies, else links).
+    /// (Knuth's: bits where it applies, else dense where it is faster, else
+    /// links; first-forced: masks where it applies, else dense where faster, else links).
     Auto,
     /// Dancing links (Knuth's DLX1, DLX2 with colors).
     Links,

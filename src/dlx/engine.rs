@@ -13,8 +13,9 @@
 //!
 //! The automatic choice, measured (BENCHMARKS.md): for Knuth's rule, bits
 //! where it applies (at most 64 primary items and 512 options); else dense
-//! where [`DenseMatrix::recommended`] says it is faster; else, for
-//! first-forced, masks where it applies; else links. Lookahead is the links
+//! where [`DenseMatrix::recommended`] says it is faster; else links. For
+//! first-forced, masks where it applies (no item in more than 64 options);
+//! else dense where recommended; else links. Lookahead is the links
 //! engine's alone. Knuth's rule never gets masks, whose tree is its own: with
 //! [`Branching::Knuth`] the counters are always DLX1's.
 
@@ -235,14 +236,17 @@ impl EngineTables {
                 return EngineTables::Bits(b);
             }
         }
-        if DenseMatrix::recommended(matrix) {
-            if let Ok(d) = DenseMatrix::new(matrix) {
-                return EngineTables::Dense(d);
-            }
-        }
+        // First-forced: masks wherever it applies, dense's recommendation
+        // or not (queens 13 and 14 in half dense's time; the Sudoku
+        // variants' matrices in 0.4-0.7 of it: BENCHMARKS.md).
         if EngineKind::Masks.supports(branching) {
             if let Ok(m) = MasksMatrix::new(matrix) {
                 return EngineTables::Masks(m);
+            }
+        }
+        if DenseMatrix::recommended(matrix) {
+            if let Ok(d) = DenseMatrix::new(matrix) {
+                return EngineTables::Dense(d);
             }
         }
         EngineTables::Links

@@ -65,11 +65,6 @@ impl Config {
         self
     }
 
-    /// The engine asked for; `None` leaves the choice to the library.
-    pub fn named_engine(&self) -> Option<EngineKind> {
-        self.engine
-    }
-
     /// Limits every search to `budget`.
     pub fn budget(mut self, budget: Budget) -> Config {
         self.budget = budget;

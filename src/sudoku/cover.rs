@@ -188,24 +188,12 @@ impl<'m> DlxSudoku<'m> {
     /// first-forced); 0 never. Classic grids get [`INTERSECTIONS`], the
     /// other rule sets none (their generators' puzzles come from the plain
     /// tree). The same answers, fewer guesses; nodes and guesses are the
-    /// tree's. Where the configuration names no engine and the library chose
-    /// another (dense, for many variants' matrices), a depth above 0 moves the
-    /// search to masks when masks takes the matrix; [`engine`](Self::engine)
-    /// tells whether the search looks.
+    /// tree's. The library's engine for first-forced is masks wherever masks
+    /// takes the matrix; with another engine (named, or for a matrix masks
+    /// cannot take) nothing is looked for, and [`engine`](Self::engine) says so.
     pub fn set_intersections(&mut self, depth: usize) {
         self.intersections = depth;
-        if self.solver.set_intersections(depth) || depth == 0 {
-            return;
-        }
-        let masks = self.config.engine(EngineKind::Masks);
-        if self.config.named_engine().is_none()
-            && EngineKind::Masks.looks_for_intersections(self.config.rule())
-        {
-            if let Ok(mut solver) = Solver::with_config(self.cover.matrix(), masks) {
-                solver.set_intersections(depth);
-                self.solver = solver;
-            }
-        }
+        self.solver.set_intersections(depth);
     }
 
     /// After how many search nodes without a new solution a puzzle's search
