@@ -68,8 +68,9 @@ pub(crate) struct CoverArgs {
     /// an item, first-forced only), or `auto`: the library's choice, the
     /// fastest engine that honours the rule (Knuth's: bits where it
     /// applies, else dense where it is expected to be faster, else links;
-    /// first-forced: masks where it applies, else dense where faster, else links). An engine that cannot take the matrix
-    /// or the rule is an error. All give the same counts (with knuth
+    /// first-forced: masks where it applies, else dense where faster, else
+    /// links). An engine that cannot take the matrix or the rule is an
+    /// error. All give the same counts (with knuth
     /// branching, the same nodes and updates too).
     #[arg(long, value_enum, default_value = "auto")]
     engine: EngineArg,

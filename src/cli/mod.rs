@@ -62,7 +62,8 @@ pub(crate) enum BranchingArg {
 pub(crate) enum EngineArg {
     /// The library's choice: the fastest engine that honours the rule
     /// (Knuth's: bits where it applies, else dense where it is faster, else
-    /// links; first-forced: masks where it applies, else dense where faster, else links).
+    /// links; first-forced: masks where it applies, else dense where
+    /// faster, else links).
     Auto,
     /// Dancing links (Knuth's DLX1, DLX2 with colors).
     Links,

@@ -299,8 +299,8 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
 }
 
 /// Whether a Sudoku search on `engine` (`None`: the library's choice,
-/// masks for every grid) with `rule` looks for intersections, so that
-/// `--intersections` means something.
+/// masks wherever masks takes the matrix) with `rule` looks for
+/// intersections, so that `--intersections` means something.
 pub(super) fn looks(engine: Option<dlx::EngineKind>, rule: dlx::Branching) -> bool {
     engine
         .unwrap_or(dlx::EngineKind::Masks)

@@ -92,15 +92,15 @@ impl Setup {
     }
 
     /// The row's intersections: the depth searched with (`default` where
-    /// none was named), 0 with an engine or rule that does not look, `-`
+    /// none was named), 0 with an engine or rule that does not look, `None`
     /// for a baseline.
-    fn looks(&self, default: usize) -> String {
+    fn looks(&self, default: usize) -> Option<usize> {
         if self.kind != SolverKind::Dlx {
-            "-".into()
+            None
         } else if !super::looks(self.engine, self.rule) {
-            "0".into()
+            Some(0)
         } else {
-            self.intersections.unwrap_or(default).to_string()
+            Some(self.intersections.unwrap_or(default))
         }
     }
 }
@@ -112,8 +112,8 @@ struct Row {
     engine: String,
     /// The DLX rule (`-` for the baselines).
     branching: &'static str,
-    /// The intersections' depth (`-` for the baselines).
-    intersections: String,
+    /// The intersections' depth (`None` for the baselines).
+    intersections: Option<usize>,
     file: String,
     puzzles: usize,
     solved: usize,
@@ -139,6 +139,12 @@ impl Row {
         }
         let k = ((self.micros.len() - 1) as f64 * p).round() as usize;
         self.micros[k]
+    }
+
+    /// The intersections' depth as text, `none` for a baseline's.
+    fn looks(&self, none: &str) -> String {
+        self.intersections
+            .map_or_else(|| none.to_string(), |d| d.to_string())
     }
 
     fn nodes_mean(&self) -> f64 {
@@ -356,7 +362,7 @@ fn measure(
 fn row_of(
     results: impl ExactSizeIterator<Item = Option<Measured>>,
     setup: &Setup,
-    (engine, intersections): (String, String),
+    (engine, intersections): (String, Option<usize>),
     file: &str,
     seconds: f64,
 ) -> Row {
@@ -520,14 +526,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 .str("solver", r.solver)
                 .str("engine", &r.engine)
                 .str("branching", r.branching)
-                .raw(
-                    "intersections",
-                    if r.intersections == "-" {
-                        "null"
-                    } else {
-                        &r.intersections
-                    },
-                )
+                .raw("intersections", &r.looks("null"))
                 .str("file", &r.file)
                 .num("puzzles", r.puzzles)
                 .num("solved", r.solved)
@@ -557,7 +556,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 r.solver,
                 r.engine,
                 r.branching,
-                r.intersections,
+                r.looks("-"),
                 csv_field(&r.file),
                 r.puzzles,
                 r.solved,
@@ -608,7 +607,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                     r.solver.to_string(),
                     r.engine.clone(),
                     r.branching.to_string(),
-                    r.intersections.clone(),
+                    r.looks("-"),
                     short_name(&r.file),
                     r.puzzles.to_string(),
                     r.solved.to_string(),
