@@ -53,7 +53,7 @@ pub(crate) enum BranchingArg {
     /// Take the first item with at most one option without scanning further.
     FirstForced,
     /// First-forced, plus lookahead at branch points: dead-end options
-    /// removed, branching on the item whose options force the most.
+    /// removed, branching on the item whose options together force the most.
     Lookahead,
 }
 

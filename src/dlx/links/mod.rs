@@ -408,7 +408,8 @@ mod tests {
     //! Small searches over every path of the dancing (uncolored, colored,
     //! preselect, budget stop and reset). Quick enough to run under Miri,
     //! which checks the unchecked indexing of `dance.rs`.
-    use crate::dlx::{knuth, verify_cover, Branching, Budget, LinksSolver, OptionId, Step};
+    use crate::dlx::stats::Stats;
+    use crate::dlx::{knuth, verify_cover, Branching, Budget, ItemId, LinksSolver, OptionId, Step};
 
     fn solve_all(text: &str, branching: Branching) -> (u64, bool) {
         let m = knuth::read(text.as_bytes()).unwrap();
@@ -537,6 +538,47 @@ mod tests {
         assert_eq!(s.stats().nodes, 3);
         s.check_links().unwrap();
         assert!(s.is_pristine());
+    }
+
+    #[test]
+    fn lookahead_branches_where_the_options_force_most_in_all() {
+        // `X` has two options whose probes force little (a few updates
+        // each); `Y` has three, each of which, by covering `c`, `d` or `e`,
+        // hides three long options of secondary items (`c`, `d` and `e`
+        // have four options, one of them `Y`'s, and their long ones hide
+        // two long ones each). Nothing fails and nothing is forced at the
+        // root. Smallest len first would branch on `X` (len 2, leftmost);
+        // the least `Σ 1 / (1 + updates)` is `Y`'s, however longer.
+        let mut text = String::from("X Y a b c d e |");
+        let long = |tag: &str| (0..10).map(|i| format!(" {tag}{i}")).collect::<String>();
+        let tags = [["f", "g", "h"], ["i", "j", "k"], ["l", "m", "n"]];
+        for tag in tags.iter().flatten() {
+            text += &long(tag);
+        }
+        text += "\nX a\nX b\na\nb\nY c\nY d\nY e\n";
+        for (item, tags) in ["c", "d", "e"].into_iter().zip(tags) {
+            for tag in tags {
+                text += &format!("{item}{}\n", long(tag));
+            }
+        }
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut s = LinksSolver::new(&m);
+        s.set_branching(Branching::Lookahead);
+        let mut stats = Stats::default();
+        let best = s.links.look_ahead::<0>(&mut stats);
+        assert_eq!(stats.pruned, 0);
+        assert_eq!(m.item_name(ItemId::must(best - 1)), "Y");
+        s.links.restore_removed(0);
+        s.check_links().unwrap();
+        assert!(s.is_pristine());
+        // And the search finds the 2 × 27 solutions (`X`'s two ways, times
+        // `Y`'s three, each with 3 × 3 ways for the other two long items).
+        let mut n = 0;
+        for sol in s.solutions() {
+            verify_cover(&m, &sol).unwrap();
+            n += 1;
+        }
+        assert_eq!(n, 54);
     }
 
     #[test]
