@@ -215,24 +215,18 @@ fn intersections_spare_guesses_and_keep_answers() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
-/// Variants look for intersections only when asked, on the masks engine
-/// (the library's for first-forced wherever it applies; killer's matrix
-/// went to dense before, and the flag was ignored): fewer guesses, the same
-/// answers.
+/// Variants look for intersections by default (`auto`: above the first
+/// branch point, and below it while the looks hide enough), on the masks
+/// engine (the library's for first-forced wherever it applies): on killer
+/// cages and jigsaw regions the looks pay, so `auto` looks deeper than a
+/// depth of 1 and guesses less; the answers are the same at every depth.
 #[test]
-fn variants_look_for_intersections_when_asked() {
+fn variants_look_for_intersections_while_they_pay() {
     for set in ["killer", "jigsaw"] {
         let input = std::fs::read(format!("{PUZZLES}/generated_{set}_seed1.txt")).unwrap();
-        let solve = |depth: &str| {
+        let solve = |depth: &[&str]| {
             let out = run(
-                &[
-                    "sudoku",
-                    "solve",
-                    "--check-unique",
-                    "--stats",
-                    "--intersections",
-                    depth,
-                ],
+                &[&["sudoku", "solve", "--check-unique", "--stats"][..], depth].concat(),
                 &input,
             );
             assert_eq!(out.status.code(), Some(0), "{set}: {}", text(&out.stderr));
@@ -241,15 +235,42 @@ fn variants_look_for_intersections_when_asked() {
             let guesses: u64 = guesses[..guesses.find(' ').unwrap()].parse().unwrap();
             (text(&out.stdout), guesses)
         };
-        let (plain, plain_guesses) = solve("0");
-        let (looked, looked_guesses) = solve("3");
-        assert_eq!(plain, looked, "{set}");
+        let (plain, plain_guesses) = solve(&["--intersections", "0"]);
+        let (root, root_guesses) = solve(&["--intersections", "1"]);
+        let (auto, auto_guesses) = solve(&["--intersections", "auto"]);
+        let (default, default_guesses) = solve(&[]);
         assert_eq!(plain.lines().count(), 20, "{set}");
+        for answers in [&root, &auto, &default] {
+            assert_eq!(&plain, answers, "{set}");
+        }
+        assert_eq!(default_guesses, auto_guesses, "{set}: the default is auto");
         assert!(
-            looked_guesses < plain_guesses,
-            "{set}: {looked_guesses} guesses looking, {plain_guesses} not"
+            auto_guesses < root_guesses && root_guesses < plain_guesses,
+            "{set}: guesses auto {auto_guesses}, depth 1 {root_guesses}, none {plain_guesses}"
         );
     }
+    // A bench row says where it looked: "auto" in JSON, as asked.
+    let bench = run(
+        &[
+            "sudoku",
+            "bench",
+            "--json",
+            "--solver",
+            "dlx",
+            "--intersections",
+            "auto,2",
+            &format!("{PUZZLES}/generated_killer_seed1.txt"),
+        ],
+        b"",
+    );
+    assert_eq!(bench.status.code(), Some(0), "{}", text(&bench.stderr));
+    let looks: Vec<serde_json::Value> = text(&bench.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["intersections"].clone())
+        .collect();
+    assert_eq!(looks, [serde_json::json!("auto"), serde_json::json!(2)]);
+    let out = run(&["sudoku", "check", "--intersections", "deep"], b"");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
 
 #[test]

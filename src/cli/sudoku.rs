@@ -17,7 +17,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::exit;
 use super::output::Output;
 use dlx::sudoku::format::{Format, ReadOptions, Reader};
-use dlx::sudoku::{Alphabet, Limits, Matrices, SolverKind, Solvers};
+use dlx::sudoku::{Alphabet, Intersections, Limits, Matrices, SolverKind, Solvers};
 
 mod bench;
 mod generate;
@@ -92,11 +92,12 @@ pub(crate) struct CommonArgs {
     /// left, both of which have another item, leaves that item's other
     /// options out)
     /// where nothing is forced, above the first N branch points of a
-    /// puzzle's search (0: never; default 1 for classic grids, 0 for
-    /// variants). The masks engine (first-forced) looks; the answers are
-    /// the same, the guesses fewer.
-    #[arg(long, value_name = "N")]
-    intersections: Option<usize>,
+    /// puzzle's search (0: never), or `auto`: above the first, and below
+    /// it while the looks have hidden 3 options or more a look on average
+    /// (default 1 for classic grids, auto for variants). The masks engine
+    /// (first-forced) looks; the answers are the same, the guesses fewer.
+    #[arg(long, value_name = "N|auto")]
+    intersections: Option<Intersections>,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).
     /// A puzzle given up on is reported `timeout`, and the exit code is 3.
     #[arg(long, default_value = "0", value_parser = super::parse_duration)]
@@ -135,7 +136,7 @@ pub(crate) struct Tuning {
     pub(crate) engine: Option<dlx::EngineKind>,
     pub(crate) branching: dlx::Branching,
     pub(crate) lookahead_after: Option<u64>,
-    pub(crate) intersections: usize,
+    pub(crate) intersections: Intersections,
 }
 
 impl Tuning {
@@ -289,7 +290,9 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
             ));
         }
     }
-    if args.intersections.is_some_and(|n| n > 0) && !looks(args.engine.kind(), args.rule()) {
+    if args.intersections.is_some_and(Intersections::looks)
+        && !looks(args.engine.kind(), args.rule())
+    {
         return Some(
             "--intersections is for the first-forced search on the masks engine (the default): drop --branching or --engine"
                 .into(),

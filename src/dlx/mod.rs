@@ -78,7 +78,10 @@ pub use dense::{
 pub use engine::{EngineError, EngineKind, EngineTables};
 pub use index::{ColorId, ItemId, OptionId};
 pub use links::{LinksSolutions, LinksSolver};
-pub use masks::{MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS};
+pub use masks::{
+    Intersections, MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS,
+    PAYING_LOOK,
+};
 pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 pub(crate) use parallel::Cut;
 pub use parallel::{

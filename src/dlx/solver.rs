@@ -259,13 +259,13 @@ impl<'m> Solver<'m> {
         Ok(())
     }
 
-    /// Intersections above the first `depth` branch points, where the
-    /// engine looks for them (masks: `MasksSolver::set_intersections`);
-    /// false, and nothing changed, where it does not.
-    pub(crate) fn set_intersections(&mut self, depth: usize) -> bool {
+    /// Intersections where `looks` says, where the engine looks for them
+    /// (masks: `MasksSolver::set_intersections`); false, and nothing
+    /// changed, where it does not.
+    pub(crate) fn set_intersections(&mut self, looks: crate::dlx::Intersections) -> bool {
         match &mut self.inner {
             Inner::Masks(s) => {
-                s.set_intersections(depth);
+                s.set_intersections(looks);
                 true
             }
             _ => false,

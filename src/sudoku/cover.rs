@@ -31,7 +31,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::dlx::{
-    Branching, Budget, Config, Cut, EngineError, EngineKind, Matrix, OptionId, Solver, Step,
+    Branching, Budget, Config, Cut, EngineError, EngineKind, Intersections, Matrix, OptionId,
+    Solver, Step,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -101,14 +102,19 @@ pub struct DlxSudoku<'m> {
     givens: Vec<OptionId>,
     /// Nodes after which the search starts over with lookahead.
     lookahead_after: Option<u64>,
-    /// Branch points above which the search looks for intersections.
-    intersections: usize,
+    /// Where the search looks for intersections.
+    intersections: Intersections,
 }
 
-/// Branch points above which classic grids look for intersections
-/// ([`DlxSudoku::set_intersections`]): measured in BENCHMARKS.md
-/// ("Intersections").
-pub const INTERSECTIONS: usize = 1;
+/// Where classic grids look for intersections
+/// ([`DlxSudoku::set_intersections`]): above the first branch point,
+/// measured in BENCHMARKS.md ("Intersections").
+pub const INTERSECTIONS: Intersections = Intersections::Depth(1);
+
+/// Where the other rule sets (variants) look for intersections: above the
+/// first branch point, and below it while the looks pay; measured in
+/// BENCHMARKS.md ("Intersections while they pay").
+pub const VARIANT_INTERSECTIONS: Intersections = Intersections::Auto;
 
 /// Nodes searched between two looks at the clock when a deadline is set.
 const DEADLINE_CHUNK: u64 = 4096;
@@ -137,15 +143,17 @@ impl<'m> DlxSudoku<'m> {
 
     /// The solver over `cover` that `config` asked for.
     fn over(cover: &'m RulesMatrix, config: Config, solver: Solver<'m>) -> Self {
-        DlxSudoku {
+        let mut s = DlxSudoku {
             cover,
             config,
             solver,
             look: None,
             givens: Vec::with_capacity(cover.matrix().primary_count()),
             lookahead_after: Some(LOOKAHEAD_AFTER),
-            intersections: 0,
-        }
+            intersections: Intersections::Depth(0),
+        };
+        s.set_intersections(VARIANT_INTERSECTIONS);
+        s
     }
 
     /// A solver over `cover` as `config` asks (an engine, a rule), or why
@@ -183,17 +191,18 @@ impl<'m> DlxSudoku<'m> {
 
     /// Looks for intersections (locked candidates, in exact-cover terms: an
     /// item with two options left, both of which have another item, leaves
-    /// that item's other options out) at the nodes where nothing is forced above the first
-    /// `depth` branch points, where the engine does (masks, the engine of
-    /// first-forced); 0 never. Classic grids get [`INTERSECTIONS`], the
-    /// other rule sets none (their generators' puzzles come from the plain
-    /// tree). The same answers, fewer guesses; nodes and guesses are the
-    /// tree's. The library's engine for first-forced is masks wherever masks
-    /// takes the matrix; with another engine (named, or for a matrix masks
-    /// cannot take) nothing is looked for, and [`engine`](Self::engine) says so.
-    pub fn set_intersections(&mut self, depth: usize) {
-        self.intersections = depth;
-        self.solver.set_intersections(depth);
+    /// that item's other options out) at the nodes where nothing is forced,
+    /// where `looks` says (a number of branch points, or
+    /// [`Intersections::Auto`]; `0` never), where the engine does (masks,
+    /// the engine of first-forced). Classic grids get [`INTERSECTIONS`], the
+    /// other rule sets [`VARIANT_INTERSECTIONS`]. The same answers, fewer
+    /// guesses; nodes and guesses are the tree's. The library's engine for
+    /// first-forced is masks wherever masks takes the matrix; with another
+    /// engine (named, or for a matrix masks cannot take) nothing is looked
+    /// for, and [`engine`](Self::engine) says so.
+    pub fn set_intersections(&mut self, looks: impl Into<Intersections>) {
+        self.intersections = looks.into();
+        self.solver.set_intersections(self.intersections);
     }
 
     /// After how many search nodes without a new solution a puzzle's search

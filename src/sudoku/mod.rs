@@ -33,8 +33,10 @@ pub mod lzstring;
 pub mod rule_line;
 pub mod rules;
 
+pub use crate::dlx::Intersections;
 pub use cover::{
     solve_on_threads, DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD,
+    VARIANT_INTERSECTIONS,
 };
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
 
@@ -194,7 +196,7 @@ pub struct Solvers<'m> {
     engine: Option<crate::dlx::EngineKind>,
     branching: crate::dlx::Branching,
     lookahead_after: Option<u64>,
-    intersections: usize,
+    intersections: crate::dlx::Intersections,
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
     backtrack: Vec<Option<backtrack::Backtrack>>,
@@ -286,13 +288,13 @@ impl<'m> Solvers<'m> {
 }
 
 impl Solvers<'_> {
-    /// Above how many branch points the DLX solvers look for intersections
-    /// (see [`DlxSudoku::set_intersections`]; default
-    /// [`INTERSECTIONS`](cover::INTERSECTIONS)).
-    pub fn set_intersections(&mut self, depth: usize) {
-        self.intersections = depth;
+    /// Where the DLX solvers look for intersections (see
+    /// [`DlxSudoku::set_intersections`]; default
+    /// [`INTERSECTIONS`]).
+    pub fn set_intersections(&mut self, looks: impl Into<crate::dlx::Intersections>) {
+        self.intersections = looks.into();
         for s in self.dlx.iter_mut().flatten() {
-            s.set_intersections(depth);
+            s.set_intersections(self.intersections);
         }
     }
 }

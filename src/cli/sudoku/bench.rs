@@ -16,6 +16,7 @@ use clap::Args;
 use super::super::output::Output;
 use super::super::{exit, json};
 use dlx::sudoku::format::{ReadOptions, Reader, Record};
+use dlx::sudoku::Intersections;
 use dlx::sudoku::{Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver};
 use dlx::{Branching, EngineError, EngineKind};
 
@@ -39,12 +40,12 @@ pub(crate) struct BenchArgs {
     /// rule when it does not take it). For the dlx solver only.
     #[arg(long, value_enum)]
     branching: Option<super::super::BranchingArg>,
-    /// Look for intersections above the first N branch points, as for
-    /// `sudoku solve` (default 1 for classic grids, 0 for variants);
-    /// comma-separated, one row per value (e.g. 0,1,3). For the dlx solver
-    /// only.
-    #[arg(long, value_name = "N", value_delimiter = ',')]
-    intersections: Vec<usize>,
+    /// Look for intersections above the first N branch points, or `auto`,
+    /// as for `sudoku solve` (default 1 for classic grids, auto for
+    /// variants); comma-separated, one row per value (e.g. 0,1,auto). For
+    /// the dlx solver only.
+    #[arg(long, value_name = "N|auto", value_delimiter = ',')]
+    intersections: Vec<Intersections>,
     /// Count each puzzle's solutions up to N (2 checks uniqueness).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
@@ -76,7 +77,7 @@ struct Setup {
     kind: SolverKind,
     engine: Option<EngineKind>,
     rule: Branching,
-    intersections: Option<usize>,
+    intersections: Option<Intersections>,
 }
 
 impl Setup {
@@ -85,20 +86,20 @@ impl Setup {
         let mut solvers = Solvers::new(self.kind, matrices);
         solvers.set_branching(self.rule);
         solvers.set_engine(self.engine);
-        if let Some(depth) = self.intersections {
-            solvers.set_intersections(depth);
+        if let Some(looks) = self.intersections {
+            solvers.set_intersections(looks);
         }
         solvers
     }
 
-    /// The row's intersections: the depth searched with (`default` where
-    /// none was named), 0 with an engine or rule that does not look, `None`
-    /// for a baseline.
-    fn looks(&self, default: usize) -> Option<usize> {
+    /// The row's intersections: where the search looked (`default` where
+    /// nothing was named), 0 with an engine or rule that does not look,
+    /// `None` for a baseline.
+    fn looks(&self, default: Intersections) -> Option<Intersections> {
         if self.kind != SolverKind::Dlx {
             None
         } else if !super::looks(self.engine, self.rule) {
-            Some(0)
+            Some(Intersections::Depth(0))
         } else {
             Some(self.intersections.unwrap_or(default))
         }
@@ -112,8 +113,9 @@ struct Row {
     engine: String,
     /// The DLX rule (`-` for the baselines).
     branching: &'static str,
-    /// The intersections' depth (`None` for the baselines).
-    intersections: Option<usize>,
+    /// Where the search looked for intersections (`None` for the
+    /// baselines).
+    intersections: Option<Intersections>,
     file: String,
     puzzles: usize,
     solved: usize,
@@ -141,10 +143,20 @@ impl Row {
         self.micros[k]
     }
 
-    /// The intersections' depth as text, `none` for a baseline's.
+    /// The intersections as text (a depth or `auto`), `none` for a
+    /// baseline's.
     fn looks(&self, none: &str) -> String {
         self.intersections
             .map_or_else(|| none.to_string(), |d| d.to_string())
+    }
+
+    /// The intersections as a JSON value: a depth, `"auto"` or `null`.
+    fn looks_json(&self) -> String {
+        match self.intersections {
+            None => "null".into(),
+            Some(Intersections::Auto) => "\"auto\"".into(),
+            Some(d) => d.to_string(),
+        }
     }
 
     fn nodes_mean(&self) -> f64 {
@@ -237,10 +249,10 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
             if let Some(e) = engine {
                 e.check_rule(rule).map_err(|e| e.to_string())?;
             }
-            if args.intersections.iter().any(|&n| n > 0) && !super::looks(engine, rule) {
+            if args.intersections.iter().any(|n| n.looks()) && !super::looks(engine, rule) {
                 return Err("--intersections is for the first-forced search on the masks engine (the default): every --engine row must be auto or masks".into());
             }
-            let depths: Vec<Option<usize>> = if args.intersections.is_empty() {
+            let depths: Vec<Option<Intersections>> = if args.intersections.is_empty() {
                 vec![None]
             } else {
                 args.intersections.iter().copied().map(Some).collect()
@@ -362,7 +374,7 @@ fn measure(
 fn row_of(
     results: impl ExactSizeIterator<Item = Option<Measured>>,
     setup: &Setup,
-    (engine, intersections): (String, Option<usize>),
+    (engine, intersections): (String, Option<Intersections>),
     file: &str,
     seconds: f64,
 ) -> Row {
@@ -464,7 +476,7 @@ fn bench_variants(
             config = config.engine(e);
         }
         let mut settings = super::variant::Settings::new(config, args.limit, timeout);
-        settings.intersections = setup.intersections.unwrap_or(0);
+        settings.intersections = setup.intersections;
         let slots: Vec<std::sync::Mutex<Option<(Measured, EngineKind)>>> = puzzles
             .iter()
             .map(|_| std::sync::Mutex::new(None))
@@ -511,7 +523,7 @@ fn bench_variants(
         let measured = results
             .into_iter()
             .map(|r| Some(r.map_or((Status::Invalid, 0.0, (0, 0), false), |(m, _)| m)));
-        let looks = setup.looks(0);
+        let looks = setup.looks(dlx::sudoku::VARIANT_INTERSECTIONS);
         rows.push(row_of(measured, setup, (engine, looks), name, seconds));
     }
     code
@@ -526,7 +538,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
                 .str("solver", r.solver)
                 .str("engine", &r.engine)
                 .str("branching", r.branching)
-                .raw("intersections", &r.looks("null"))
+                .raw("intersections", &r.looks_json())
                 .str("file", &r.file)
                 .num("puzzles", r.puzzles)
                 .num("solved", r.solved)

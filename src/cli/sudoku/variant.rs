@@ -36,6 +36,7 @@ use super::{CommonArgs, FormatArg, Mode, SolverArg, Totals};
 use dlx::sudoku::fpuzzles::{self, Puzzle};
 use dlx::sudoku::rule_line;
 use dlx::sudoku::rules::{Rules, RulesMatrix};
+use dlx::sudoku::Intersections;
 use dlx::sudoku::{Alphabet, Answer, DlxSudoku, Limits, Status};
 use dlx::{Config, EngineKind};
 
@@ -96,8 +97,9 @@ pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
 pub(super) struct Settings {
     pub(super) config: Config,
     pub(super) lookahead_after: Option<u64>,
-    /// Branch points above which the search looks for intersections.
-    pub(super) intersections: usize,
+    /// Where the search looks for intersections, as asked (`None`: the
+    /// library's default for variants, wherever the engine looks).
+    pub(super) intersections: Option<Intersections>,
     pub(super) limit: u64,
     pub(super) timeout: Option<Duration>,
 }
@@ -108,7 +110,7 @@ impl Settings {
         Settings {
             config,
             lookahead_after: Some(dlx::sudoku::LOOKAHEAD_AFTER),
-            intersections: 0,
+            intersections: None,
             limit,
             timeout,
         }
@@ -125,9 +127,7 @@ impl Settings {
             lookahead_after: args
                 .lookahead_after
                 .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
-            // Variants look only when asked: their generators' puzzles
-            // come from the plain tree.
-            intersections: args.intersections.unwrap_or(0),
+            intersections: args.intersections,
             limit,
             timeout: (!args.timeout.is_zero()).then_some(args.timeout),
         }
@@ -200,9 +200,12 @@ pub(super) fn solve_each<K, R: Borrow<Result<Read, String>>>(
                     let made = DlxSudoku::for_rules(m, settings.config).map_err(|e| e.to_string());
                     solver = Some(made.and_then(|mut s| {
                         s.set_lookahead_after(settings.lookahead_after);
-                        s.set_intersections(settings.intersections);
+                        let asked = settings.intersections;
+                        s.set_intersections(asked.unwrap_or(dlx::sudoku::VARIANT_INTERSECTIONS));
                         let rule = settings.config.rule();
-                        if settings.intersections > 0 && !s.engine().looks_for_intersections(rule) {
+                        if asked.is_some_and(Intersections::looks)
+                            && !s.engine().looks_for_intersections(rule)
+                        {
                             return Err(format!(
                                 "--intersections: these rules' matrix is not for the masks engine, which alone looks ({} searches it)",
                                 s.engine()

@@ -34,14 +34,22 @@
 //! item each given hides through.
 //!
 //! Where asked (`MasksSolver::set_intersections`, which the Sudoku layer
-//! sets for the levels before the first guess), a node where nothing is
+//! sets: before the first guess on classic grids, [`Intersections::Auto`]
+//! on variants), a node where nothing is
 //! forced first looks for *intersections*: an uncovered item of len 2 both
 //! of whose options have another item `j` means one of them covers `j`, so
 //! `j`'s other options are hidden (on Sudoku: locked candidates, pointing
 //! and claiming). The pairs that can ever meet this are found once per
 //! matrix ([`Partners`]: items sharing two options or more), so a look is
 //! one AND a pair; options hidden so push the items they force, as a
-//! commit does, and the node looks again until nothing more goes.
+//! commit does, and the node looks again until nothing more goes. How far
+//! down the tree to look is an [`Intersections`]: above a fixed number of
+//! branch points, or [`Intersections::Auto`], which goes on looking past the
+//! first branch point while the search's looks so far have hidden, on
+//! average, at least [`PAYING_LOOK`] options each — deep looks pay on
+//! killer cages, jigsaw regions and windoku's extra boxes, and cost more
+//! than they save where they find little (classic grids, anti-king,
+//! anti-knight): BENCHMARKS.md, "Intersections while they pay".
 //!
 //! Invariants:
 //! * an item's mask holds exactly its active options; an uncovered primary
@@ -78,6 +86,71 @@ use std::ops::{BitAnd, BitXor, Not};
 
 mod search;
 mod state;
+
+/// Where a first-forced search on the masks engine looks for
+/// intersections (see the module documentation): at the nodes where
+/// nothing is forced, above the first `n` branch points of a search
+/// (`Depth(0)`: never), or, with `Auto`, above the first one and then
+/// wherever the looks of this search have hidden [`PAYING_LOOK`] options a
+/// look or more. The same solutions either way: fewer guesses, dearer
+/// nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intersections {
+    /// Above the first `n` branch points.
+    Depth(usize),
+    /// Above the first branch point, and below it while the looks pay.
+    Auto,
+}
+
+/// Options hidden a look, on average over a search's looks, from which
+/// [`Intersections::Auto`] looks below the first branch point. Measured
+/// (BENCHMARKS.md, "Intersections while they pay"): the sets that gain from
+/// deep looks hide 2.7–11 options a look, those that lose 0.75–2.2.
+pub const PAYING_LOOK: u64 = 3;
+
+impl Intersections {
+    /// Whether any node looks.
+    pub fn looks(self) -> bool {
+        self != Intersections::Depth(0)
+    }
+
+    /// The fixed depth, and whether looks go on below it while they pay.
+    fn parts(self) -> (usize, bool) {
+        match self {
+            Intersections::Depth(n) => (n, false),
+            Intersections::Auto => (1, true),
+        }
+    }
+}
+
+impl From<usize> for Intersections {
+    fn from(depth: usize) -> Self {
+        Intersections::Depth(depth)
+    }
+}
+
+impl fmt::Display for Intersections {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Intersections::Depth(n) => write!(f, "{n}"),
+            Intersections::Auto => f.write_str("auto"),
+        }
+    }
+}
+
+impl std::str::FromStr for Intersections {
+    type Err = String;
+
+    /// A depth (`0`, `1`, `3`, …) or `auto`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "auto" {
+            return Ok(Intersections::Auto);
+        }
+        s.parse::<usize>()
+            .map(Intersections::Depth)
+            .map_err(|_| format!("`{s}` is neither a number of branch points nor `auto`"))
+    }
+}
 
 pub use search::{MasksSolutions, MasksSolver};
 use state::{Forced, Push};
@@ -488,21 +561,21 @@ impl MasksMatrix {
     /// Sudoku these are locked candidates (pointing and claiming). Looked up
     /// in [`Partners`]: one AND a pair. Hidden options put the items whose
     /// len falls to 1 or 0 on `forced`, as a commit does. Returns the
-    /// updates (one per item an option is hidden from): 0 when nothing was
-    /// hidden.
+    /// updates (one per item an option is hidden from; 0 when nothing was
+    /// hidden) and the options hidden.
     fn intersect<M: Mask, const K: usize>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
         forced: &mut Forced,
-    ) -> u64 {
+    ) -> (u64, u64) {
         let mut push = Push {
             items: &mut forced.items,
             top: forced.top,
             zero: false,
         };
         let p = &self.partners;
-        let mut updates = 0;
+        let (mut updates, mut options) = (0, 0);
         for c in 0..self.scan / CHUNK {
             let chunk = c * CHUNK..(c + 1) * CHUNK;
             let mut near = state::within_reach(&lens[chunk.clone()], &p.reach[chunk]);
@@ -517,6 +590,10 @@ impl MasksMatrix {
                     }
                     let j = pair.j as usize;
                     let mut gone = at(masks, j) & M::from_u64(pair.j_without);
+                    if gone.is_zero() {
+                        continue;
+                    }
+                    options += u64::from(gone.to_u64().count_ones());
                     while !gone.is_zero() {
                         let q = self.option_at(j, gone.lowest());
                         gone = gone.drop_lowest();
@@ -534,7 +611,7 @@ impl MasksMatrix {
         }
         forced.top = push.top;
         forced.dead |= push.zero;
-        updates
+        (updates, options)
     }
 
     /// Commits option `r` in state (`masks`, `lens`): covers each of its

@@ -150,19 +150,37 @@ fn branch<M: Mask>(m: &MasksMatrix, s: &mut States<M>, l: usize, i: usize, len: 
 }
 
 /// A node where nothing is forced, near the root, about to branch on item
-/// `i`: intersections until they hide nothing more, or leave something
-/// forced or a dead end, then the branch point. Out of line, so that the
-/// plain path's code stays as it was.
+/// `i`: [`look`], then what the looks so far say of the nodes below
+/// (`States::after_look`). Out of line, so that the plain path's code stays
+/// as it was.
 #[inline(never)]
 fn intersecting<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    l: usize,
+    i: usize,
+    stats: &mut Stats,
+) -> Enter {
+    let enter = look::<M, K>(m, s, l, i, stats);
+    s.after_look();
+    enter
+}
+
+/// Intersections until they hide nothing more, or leave something forced
+/// or a dead end, then the branch point on item `i` (or on the item of
+/// least len they left).
+#[inline(always)]
+fn look<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,
     mut i: usize,
     stats: &mut Stats,
 ) -> Enter {
+    s.looks += 1;
     loop {
-        let hidden = m.intersect::<M, K>(&mut s.masks, &mut s.lens, &mut s.forced);
+        let (hidden, options) = m.intersect::<M, K>(&mut s.masks, &mut s.lens, &mut s.forced);
+        s.looks_hid += options;
         if hidden == 0 {
             let len = at(&s.lens, i);
             return branch(m, s, l, i, len);
@@ -221,16 +239,21 @@ impl<'m> MasksSolver<'m> {
 
     /// Looks for intersections (`MasksMatrix::intersect`: an item with two
     /// options left, both of which have another item, leaves that item's
-    /// other options out; locked candidates on Sudoku) at the nodes where nothing is
-    /// forced, above the first `depth` branch points of a search (0: never,
-    /// the default). Another tree, the same solutions: fewer guesses, each
-    /// node where nothing is forced dearer, so the depth is where the
-    /// guesses saved pay (the Sudoku layer's choice is measured in
-    /// BENCHMARKS.md). Only the Sudoku layer asks for it, for searches it
-    /// never cuts into subtrees (a subtree's search could not know how
-    /// many branch points are above it).
-    pub(crate) fn set_intersections(&mut self, depth: usize) {
-        by_width!(&mut self.states, s => s.intersect_depth = depth);
+    /// other options out; locked candidates on Sudoku) at the nodes where
+    /// nothing is forced, as `looks` says (default: never). Another tree,
+    /// the same solutions: fewer guesses, each node where nothing is forced
+    /// dearer, so how far to look is where the guesses saved pay (the
+    /// Sudoku layer's choice is measured in BENCHMARKS.md). Only the Sudoku
+    /// layer asks for it, for searches it never cuts into subtrees (a
+    /// subtree's search could not know how many branch points are above
+    /// it).
+    pub(crate) fn set_intersections(&mut self, looks: Intersections) {
+        let (depth, while_paying) = looks.parts();
+        by_width!(&mut self.states, s => {
+            s.intersect_depth = depth;
+            s.fixed_depth = depth;
+            s.while_paying = while_paying;
+        });
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
@@ -515,7 +538,9 @@ mod tests {
             let mm = MasksMatrix::new(m).unwrap();
             let mut plain = MasksSolver::new(&mm);
             let mut looking = MasksSolver::new(&mm);
-            looking.set_intersections(usize::MAX);
+            looking.set_intersections(Intersections::Depth(usize::MAX));
+            let mut auto = MasksSolver::new(&mm);
+            auto.set_intersections(Intersections::Auto);
             if cfg!(miri) && k == 0 {
                 // Sudoku 4×4 under Miri: the first row given.
                 for s in [&mut plain, &mut looking] {
@@ -529,6 +554,7 @@ mod tests {
             }
             let n = same_solutions_as_links(m, &mut looking);
             assert_eq!(plain.count().solutions, n);
+            assert_eq!(same_solutions_as_links(m, &mut auto), n);
             other_trees += usize::from(plain.stats() != looking.stats());
         }
         assert!(other_trees > 0, "no intersection was ever found");
@@ -543,12 +569,59 @@ mod tests {
         let mm = MasksMatrix::new(&m).unwrap();
         let mut plain = MasksSolver::new(&mm);
         let mut looking = MasksSolver::new(&mm);
-        looking.set_intersections(1);
+        looking.set_intersections(Intersections::Depth(1));
         let (p, l) = (plain.count(), looking.count());
         assert_eq!((p.solutions, l.solutions), (1, 1));
         assert!(looking.stats().nodes < plain.stats().nodes);
         assert_eq!(looking.stats().guesses, 0);
         assert!(plain.stats().guesses > 0);
+    }
+
+    #[test]
+    fn auto_looks_below_the_first_branch_point_while_the_looks_pay() {
+        let m = knuth::read("A B\nA\nB\n".as_bytes()).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut s = States::<u16>::new(&mm);
+        let set = |s: &mut States<u16>, looks: Intersections| {
+            let (depth, while_paying) = looks.parts();
+            (s.intersect_depth, s.fixed_depth, s.while_paying) = (depth, depth, while_paying);
+        };
+        // A fixed depth stays, however much the looks hide.
+        set(&mut s, Intersections::Depth(2));
+        (s.looks, s.looks_hid) = (4, 40);
+        s.after_look();
+        assert_eq!(s.intersect_depth, 2);
+        // Auto: above the first branch point, and below it while the looks
+        // so far hid PAYING_LOOK options a look or more.
+        set(&mut s, Intersections::Auto);
+        assert_eq!(s.intersect_depth, 1);
+        s.after_look();
+        assert_eq!(s.intersect_depth, usize::MAX);
+        (s.looks, s.looks_hid) = (4, 4 * PAYING_LOOK - 1);
+        s.after_look();
+        assert_eq!(s.intersect_depth, 1);
+        (s.looks, s.looks_hid) = (4, 4 * PAYING_LOOK);
+        s.after_look();
+        assert_eq!(s.intersect_depth, usize::MAX);
+        // A search starts counting afresh, at the fixed depth.
+        s.restart();
+        assert_eq!((s.looks, s.looks_hid, s.intersect_depth), (0, 0, 1));
+    }
+
+    #[test]
+    fn intersections_read_and_write_as_the_cli_takes_them() {
+        for (text, looks) in [
+            ("0", Intersections::Depth(0)),
+            ("3", Intersections::Depth(3)),
+            ("auto", Intersections::Auto),
+        ] {
+            assert_eq!(text.parse::<Intersections>(), Ok(looks));
+            assert_eq!(looks.to_string(), text);
+        }
+        assert!("-1".parse::<Intersections>().is_err());
+        assert!("deep".parse::<Intersections>().is_err());
+        assert!(!Intersections::Depth(0).looks());
+        assert!(Intersections::Auto.looks() && Intersections::from(2).looks());
     }
 
     #[test]

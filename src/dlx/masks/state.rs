@@ -188,8 +188,18 @@ pub(super) struct States<M> {
     pub(super) branches: Branches,
     /// Nodes where nothing is forced look for intersections
     /// (`MasksMatrix::intersect`) before they branch while fewer branch
-    /// points than this are in progress.
+    /// points than this are in progress: `fixed_depth`, or, while the looks
+    /// pay, no limit (set after each look: the search's hot path tests
+    /// this one field).
     pub(super) intersect_depth: usize,
+    /// The depth asked for.
+    pub(super) fixed_depth: usize,
+    /// Whether they look below it too while the looks pay
+    /// ([`Intersections::Auto`](super::Intersections::Auto)).
+    pub(super) while_paying: bool,
+    /// The looks of the search in progress, and the options they hid.
+    pub(super) looks: u64,
+    pub(super) looks_hid: u64,
 }
 
 impl<M: Mask> States<M> {
@@ -211,6 +221,28 @@ impl<M: Mask> States<M> {
                 top: 0,
             },
             intersect_depth: 0,
+            fixed_depth: 0,
+            while_paying: false,
+            looks: 0,
+            looks_hid: 0,
+        }
+    }
+
+    /// Whether the looks so far pay: they hid
+    /// [`PAYING_LOOK`](super::PAYING_LOOK) options a look or more.
+    fn paying(&self) -> bool {
+        self.looks > 0 && self.looks_hid >= super::PAYING_LOOK * self.looks
+    }
+
+    /// After a look: with [`Intersections::Auto`](super::Intersections::Auto),
+    /// the nodes below the fixed depth look while the looks pay.
+    pub(super) fn after_look(&mut self) {
+        if self.while_paying {
+            self.intersect_depth = if self.paying() {
+                usize::MAX
+            } else {
+                self.fixed_depth
+            };
         }
     }
 
@@ -224,6 +256,9 @@ impl<M: Mask> States<M> {
         self.lens.copy_from_slice(&self.root_lens);
         self.forced.clear();
         self.branches.top = 0;
+        self.looks = 0;
+        self.looks_hid = 0;
+        self.intersect_depth = self.fixed_depth;
     }
 
     /// Whether option `r` (not ignored) is active at the root.
