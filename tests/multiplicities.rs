@@ -116,7 +116,10 @@ fn two_queens_counts_as_brute_force_and_as_dlx3() {
     ] {
         let m = two_queens(n).unwrap();
         let mut s = Solver::new(&m);
-        assert_eq!(s.engine(), EngineKind::Links);
+        assert_eq!(s.engine(), EngineKind::Dense, "the library's choice");
+        assert_eq!(s.count().solutions, solutions, "n = {n}");
+        assert_eq!((s.stats().nodes, s.stats().updates), (nodes, updates));
+        let mut s = LinksSolver::new(&m);
         assert_eq!(s.count().solutions, solutions, "n = {n}");
         assert_eq!((s.stats().nodes, s.stats().updates), (nodes, updates));
         // Through the text format and back: the same search.
@@ -193,10 +196,19 @@ fn queries_budgets_and_preselection_take_bounds() {
 #[test]
 fn engines_and_rules_that_cannot_take_bounds_say_so() {
     let m = two_queens(4).unwrap();
-    for engine in [EngineKind::Dense, EngineKind::Bits, EngineKind::Masks] {
+    for engine in [EngineKind::Bits, EngineKind::Masks] {
         let e = Solver::with_config(&m, Config::new().engine(engine)).unwrap_err();
         assert!(e.to_string().contains("multiplicities"), "{e}");
     }
+    // Dense takes bounds up to 65,534 and no colors.
+    let dense = Config::new().engine(EngineKind::Dense);
+    assert!(Solver::with_config(&m, dense).is_ok());
+    let big = read("65535|A B\nA\nB\n");
+    let e = Solver::with_config(&big, dense).unwrap_err();
+    assert!(e.to_string().contains("65,534"), "{e}");
+    assert_eq!(Solver::new(&big).engine(), EngineKind::Links);
+    let e = Solver::with_config(&read(DLX3_EXAMPLE), dense).unwrap_err();
+    assert!(e.to_string().contains("colors"), "{e}");
     let e = Solver::with_config(&m, Config::new().branching(Branching::Lookahead)).unwrap_err();
     assert!(e.to_string().contains("lookahead"), "{e}");
     let mut s = Solver::new(&m);
@@ -221,17 +233,33 @@ fn split_and_search(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<Optio
     assert!(s.is_pristine(), "the split leaves the links as they were");
     let mut below = LinksSolver::new(m);
     below.set_branching(rule);
-    let mut solutions = Vec::new();
+    let (solutions, below) = gather(pieces, |sub| {
+        below.preselect_subtree(sub).unwrap();
+        let before = below.stats();
+        let found = below.solutions().collect();
+        let spent = below.stats() - before;
+        below.reset();
+        assert!(below.is_pristine(), "reset copies the links back");
+        (found, spent)
+    });
+    stats += below;
+    (solutions, stats)
+}
+
+/// The solutions of a split's `pieces` in order, those of each subtree
+/// from `search`, with the counters `search` spent on them all.
+fn gather(
+    pieces: Vec<Result<Subtree, Vec<OptionId>>>,
+    mut search: impl FnMut(&Subtree) -> (Vec<Vec<OptionId>>, Stats),
+) -> (Vec<Vec<OptionId>>, Stats) {
+    let (mut solutions, mut stats) = (Vec::new(), Stats::default());
     for piece in pieces {
         match piece {
             Err(sol) => solutions.push(sol),
             Ok(sub) => {
-                below.preselect_subtree(&sub).unwrap();
-                let before = below.stats();
-                solutions.extend(below.solutions());
-                stats += below.stats() - before;
-                below.reset();
-                assert!(below.is_pristine(), "reset copies the links back");
+                let (found, spent) = search(&sub);
+                solutions.extend(found);
+                stats += spent;
             }
         }
     }
@@ -399,7 +427,7 @@ fn multiplicities_on_the_command_line() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // Refusals: exit 2, by name.
     for (args, want) in [
-        (vec!["cover", "--engine", "dense"], "multiplicities"),
+        (vec!["cover", "--engine", "bits"], "multiplicities"),
         (vec!["cover", "--branching", "lookahead"], "lookahead"),
     ] {
         let out = run(&args, &gen.stdout);
@@ -417,6 +445,12 @@ fn multiplicities_on_the_command_line() {
 /// 0:1 to 3:4, some exact), up to 2 secondary items, colored or not, up to
 /// 12 options.
 fn random_bounded(seed: u64) -> Matrix {
+    random_bounded_with(seed, true)
+}
+
+/// [`random_bounded`], with colors only if `colored`; without them the
+/// first item's bounds are never 1:1, so that the matrix has bounds.
+fn random_bounded_with(seed: u64, colored: bool) -> Matrix {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut b = MatrixBuilder::new();
@@ -427,7 +461,9 @@ fn random_bounded(seed: u64) -> Matrix {
             let item = b.primary(&format!("p{i}")).unwrap();
             let lo = rng.gen_range(0..=3);
             let hi = rng.gen_range(lo.max(1)..=4);
-            if rng.gen_bool(0.7) {
+            if !colored && i == 0 && (lo, hi) == (1, 1) {
+                b.set_bounds(item, 0, 2).unwrap();
+            } else if rng.gen_bool(0.7) || (!colored && i == 0) {
                 b.set_bounds(item, lo, hi).unwrap();
             }
             item
@@ -447,6 +483,7 @@ fn random_bounded(seed: u64) -> Matrix {
         for s in 0..ns {
             if rng.gen_bool(0.4) {
                 let color = ["", ":r", ":g"][rng.gen_range(0..3)];
+                let color = if colored { color } else { "" };
                 names.push(format!("s{s}{color}"));
             }
         }
@@ -484,6 +521,129 @@ proptest! {
             let (want, stats) = one_search(&m, rule);
             for depth in 1..=4 {
                 let (got, split) = split_and_search(&m, rule, depth);
+                prop_assert_eq!(&got, &want);
+                prop_assert_eq!(split, stats);
+            }
+        }
+    }
+}
+
+/// Every solution of the dense engine on `m` (uncolored, with bounds) and
+/// of the links engine, with `rule`: the same solutions in the same order,
+/// the same nodes and updates.
+fn dense_agrees(m: &Matrix, rule: Branching) -> Result<(), TestCaseError> {
+    let config = Config::new().engine(EngineKind::Dense).branching(rule);
+    let mut dense = Solver::with_config(m, config).unwrap();
+    let got: Vec<_> = dense.solutions().collect();
+    let (want, stats) = one_search(m, rule);
+    prop_assert_eq!(got, want);
+    prop_assert_eq!(dense.stats(), stats);
+    Ok(())
+}
+
+/// The pieces of the dense engine's split of `m` at `depth`, searched by a
+/// fresh dense solver after `preselect_subtree`: the solutions in order,
+/// and the counters of the split plus every subtree's.
+fn dense_split(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<OptionId>>, Stats) {
+    let config = Config::new().engine(EngineKind::Dense).branching(rule);
+    let mut s = Solver::with_config(m, config).unwrap();
+    let mut pieces: Vec<Result<Subtree, Vec<OptionId>>> = Vec::new();
+    let mut stats = s.split(depth, |piece| match piece {
+        Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
+        Split::Solution(sol) => pieces.push(Err(sol.to_vec())),
+    });
+    let mut below = Solver::with_config(m, config).unwrap();
+    let (solutions, below) = gather(pieces, |sub| {
+        below.preselect_subtree(sub).unwrap();
+        let before = below.stats();
+        let found = below.solutions().collect();
+        (found, below.stats() - before)
+    });
+    stats += below;
+    (solutions, stats)
+}
+
+#[test]
+fn the_dense_engine_walks_dlx3s_tree() {
+    for n in 4..=6 {
+        let m = two_queens(n).unwrap();
+        for rule in [Branching::Knuth, Branching::FirstForced] {
+            dense_agrees(&m, rule).unwrap();
+            let (want, stats) = one_search(&m, rule);
+            for depth in [1, 3, 5] {
+                assert_eq!(dense_split(&m, rule, depth), (want.clone(), stats));
+            }
+        }
+    }
+    // Deep cuts of the dense engine exclude and retire, and a links
+    // solver searches its subtrees as dense does (and the other way).
+    let m = two_queens(6).unwrap();
+    let dense = Config::new().engine(EngineKind::Dense);
+    let mut s = Solver::with_config(&m, dense).unwrap();
+    let mut subs = Vec::new();
+    s.split(4, |piece| {
+        if let Split::Subtree(sub) = piece {
+            subs.push(sub.clone());
+        }
+    });
+    assert!(subs.iter().any(|s| !s.excluded.is_empty()));
+    assert!(subs.iter().any(|s| !s.retired.is_empty()));
+    let mut d = Solver::with_config(&m, dense).unwrap();
+    let mut l = LinksSolver::new(&m);
+    for sub in &subs {
+        d.preselect_subtree(sub).unwrap();
+        l.preselect_subtree(sub).unwrap();
+        let (a, b): (Vec<_>, Vec<_>) = (d.solutions().collect(), l.solutions().collect());
+        assert_eq!(a, b);
+        assert_eq!(d.stats(), l.stats());
+    }
+    let par = count_parallel(&m, Engine::Links, Branching::Knuth, 3).unwrap();
+    let tables = Config::new()
+        .engine(EngineKind::Dense)
+        .tables(&m)
+        .unwrap()
+        .0;
+    let dpar = count_parallel(&m, tables.engine(), Branching::Knuth, 3).unwrap();
+    assert_eq!((dpar.solutions, dpar.stats), (par.solutions, par.stats));
+    // Preselection with bounds: conflicts name the latest option that
+    // used the item up, refusals leave nothing behind.
+    let mut d = Solver::with_config(&m, Config::new().engine(EngineKind::Dense)).unwrap();
+    d.preselect_all(&[OptionId::must(0), OptionId::must(1)])
+        .unwrap();
+    assert_eq!(
+        d.preselect(OptionId::must(2)),
+        Err(PreselectError::Conflict {
+            option: OptionId::must(2),
+            with: OptionId::must(1)
+        })
+    );
+    let bad = Subtree {
+        options: vec![],
+        excluded: vec![],
+        retired: vec![ItemId::must(0)],
+    };
+    assert_eq!(
+        d.preselect_subtree(&bad),
+        Err(PreselectError::NotRetirable(ItemId::must(0)))
+    );
+    assert_eq!(d.preselected().count(), 0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Random uncolored matrices with bounds: the dense engine walks the
+    /// links engine's tree (solutions in order, nodes, updates) with both
+    /// rules, and its cuts add up to one search.
+    #[test]
+    fn random_matrices_with_bounds_on_the_dense_engine(seed in any::<u64>()) {
+        let m = random_bounded_with(seed, false);
+        prop_assert!(!m.has_colors() && m.has_bounds());
+        for rule in [Branching::Knuth, Branching::FirstForced] {
+            dense_agrees(&m, rule)?;
+            let (want, stats) = one_search(&m, rule);
+            for depth in 1..=4 {
+                let (got, split) = dense_split(&m, rule, depth);
                 prop_assert_eq!(&got, &want);
                 prop_assert_eq!(split, stats);
             }

@@ -15,9 +15,11 @@
 //! where it applies (at most 64 primary items and 512 options); else dense
 //! where [`DenseMatrix::recommended`] says it is faster; else links. For
 //! first-forced, masks where it applies (no item in more than 64 options);
-//! else dense where recommended; else links. Lookahead is the links
-//! engine's alone. Knuth's rule never gets masks, whose tree is its own: with
-//! [`Branching::Knuth`] the counters are always DLX1's.
+//! else dense where recommended; else links. With multiplicities the same
+//! rules pick dense or links (bits and masks take none). Lookahead is the
+//! links engine's alone. Knuth's rule never gets masks, whose tree is its
+//! own: with [`Branching::Knuth`] the counters are always DLX1's (DLX3's
+//! with multiplicities).
 
 use std::fmt;
 
@@ -30,7 +32,8 @@ pub enum EngineKind {
     /// Dancing links (DLX1, DLX2 with colors): every matrix, every rule.
     Links,
     /// A bitset of active options, undone by copying: no colors, a state of
-    /// at most 8 KB; Knuth's rule and first-forced.
+    /// at most 8 KB; Knuth's rule and first-forced; multiplicities
+    /// (Algorithm M) with bounds up to 65,534.
     Dense,
     /// Lens as bit-sliced counters: no colors, at most 64 primary items and
     /// 512 options; Knuth's rule only (its choice is the least len).

@@ -364,9 +364,9 @@ impl<'m> Solver<'m> {
     /// job line's): a [`reset`](Self::reset), then its excluded options
     /// left out, its options preselected in order and its retired items
     /// ended, so that the search that follows is the one a single search
-    /// makes below that node. Nothing is preselected on a refusal. Only the
-    /// links engine excludes and retires (subtrees with multiplicities need
-    /// it; the others refuse such a matrix anyway).
+    /// makes below that node. Nothing is preselected on a refusal. The links
+    /// and dense engines exclude and retire (subtrees with multiplicities
+    /// need it; bits and masks refuse such a matrix anyway).
     pub fn preselect_subtree(&mut self, sub: &super::Subtree) -> Result<(), PreselectError> {
         each!(&mut self.inner, s => s.preselect_subtree(sub))
     }

@@ -71,8 +71,8 @@ const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
 pub enum BitsError {
     /// The matrix has colors.
     Colors,
-    /// The matrix has multiplicities (DLX3), which only the links engine
-    /// searches (Algorithm M).
+    /// The matrix has multiplicities (DLX3), which the links and dense
+    /// engines search (Algorithm M).
     Bounds,
     /// It has this many primary items, over [`MAX_BITS_PRIMARY`].
     TooManyPrimary(usize),
@@ -88,7 +88,7 @@ impl fmt::Display for BitsError {
             BitsError::Colors => write!(f, "the matrix has colors"),
             BitsError::Bounds => write!(
                 f,
-                "the matrix has multiplicities (DLX3's u:v|), which the links engine searches"
+                "the matrix has multiplicities (DLX3's u:v|), which the links and dense engines search"
             ),
             BitsError::TooManyPrimary(n) => write!(
                 f,

@@ -40,16 +40,21 @@
 //! item of len ≤ 1, else Knuth's choice; items are hidden in another order
 //! than DLX's, so the tree differs (same solutions).
 //!
+//! With multiplicities the search is Algorithm M (DLX3), in `mult.rs`: a
+//! state then holds also a bound per primary item, and the counters are
+//! DLX3's.
+//!
 //! When it applies ([`DenseMatrix::new`]): no colors (a colored secondary
-//! item would need a color per node; the DLX solver handles those), and a
-//! state of at most [`MAX_STATE_BYTES`]. Sudoku 9×9 is 744 bytes, 16×16
+//! item would need a color per node; the DLX solver handles those), bounds
+//! up to 65,534, and a state of at most [`MAX_STATE_BYTES`]. Sudoku 9×9 is 744 bytes, 16×16
 //! 2,560; queens 13 76, pentominoes on 6×10 360.
 
-use crate::dlx::index::OptionId;
+use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::unchecked::{at, at_mut};
 use crate::dlx::Matrix;
 use std::fmt;
 
+mod mult;
 mod search;
 
 use search::Watch;
@@ -67,9 +72,10 @@ const FORCED_FLAG: u32 = 1 << 31;
 /// it, copying the state each node costs more than DLX's dancing.
 pub const MAX_STATE_BYTES: usize = 8192;
 
-/// Bytes of a state: a bit per option, a `u16` per primary item.
-fn state_bytes(options: usize, primary: usize) -> usize {
-    options.div_ceil(64) * 8 + primary * 2
+/// Bytes of a state: a bit per option, a `u16` len per primary item, and
+/// with multiplicities (`bounded`) a `u16` bound per primary item.
+fn state_bytes(options: usize, primary: usize, bounded: bool) -> usize {
+    options.div_ceil(64) * 8 + primary * 2 * (1 + usize::from(bounded))
 }
 
 /// A state this small is cheap enough to copy that the dense engine is
@@ -81,9 +87,9 @@ pub const SMALL_STATE_BYTES: usize = 256;
 pub enum DenseError {
     /// The matrix has colors.
     Colors,
-    /// The matrix has multiplicities (DLX3), which only the links engine
-    /// searches (Algorithm M).
-    Bounds,
+    /// A primary item's upper bound (DLX3's `u:v|`) is past what a state
+    /// holds (65,534); the links engine takes any.
+    LargeBound(u32),
     /// Its state would take this many bytes, over [`MAX_STATE_BYTES`].
     TooLarge(usize),
     /// An item is in this many options, more than a len can count.
@@ -94,9 +100,9 @@ impl fmt::Display for DenseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DenseError::Colors => write!(f, "the matrix has colors"),
-            DenseError::Bounds => write!(
+            DenseError::LargeBound(v) => write!(
                 f,
-                "the matrix has multiplicities (DLX3's u:v|), which the links engine searches"
+                "a multiplicity of {v} is past the dense engine's 65,534 (the links engine takes it)"
             ),
             DenseError::TooLarge(b) => write!(
                 f,
@@ -142,8 +148,17 @@ pub struct DenseMatrix {
     uniform: usize,
     uniform_primary: usize,
     /// Deepest level a search can reach: every level covers at least
-    /// `min_primary` primary items.
+    /// `min_primary` primary items (with multiplicities: commits each
+    /// option once at most, or ends one item).
     max_depth: usize,
+    /// Whether the matrix has multiplicities (the search is Algorithm M,
+    /// `mult.rs`); then per primary item its upper bound less its lower
+    /// one, and the bounds a search starts from (the upper ones).
+    bounded: bool,
+    slack: Vec<u16>,
+    root_bound: Vec<u16>,
+    /// DLX3's order as a 16-bit key, when it fits (`mult.rs`).
+    narrow: Option<mult::NarrowKey>,
 }
 
 impl DenseMatrix {
@@ -152,14 +167,23 @@ impl DenseMatrix {
         if matrix.has_colors() {
             return Err(DenseError::Colors);
         }
-        if matrix.has_bounds() {
-            return Err(DenseError::Bounds);
-        }
         let primary = matrix.primary_count();
+        let bounded = matrix.has_bounds();
+        let (mut slack, mut root_bound) = (Vec::new(), Vec::new());
+        if bounded {
+            for i in 0..primary {
+                let (lo, hi) = matrix.bounds(ItemId::must(i)).unwrap_or((1, 1));
+                if hi >= u32::from(COVERED) {
+                    return Err(DenseError::LargeBound(hi));
+                }
+                slack.push((hi - lo) as u16);
+                root_bound.push(hi as u16);
+            }
+        }
         let items = matrix.item_count();
         let options = matrix.option_count();
         let words = options.div_ceil(64);
-        let bytes = state_bytes(options, primary);
+        let bytes = state_bytes(options, primary, bounded);
         if bytes > MAX_STATE_BYTES {
             return Err(DenseError::TooLarge(bytes));
         }
@@ -265,9 +289,24 @@ impl DenseMatrix {
             }
         }
         list_start.push(lists.len() as u32);
-        let root_len = count[..primary].iter().map(|&c| c as u16).collect();
+        let root_len: Vec<u16> = count[..primary].iter().map(|&c| c as u16).collect();
+        let narrow = if bounded {
+            let longest = root_len.iter().copied().max().unwrap_or(0);
+            let most = root_bound.iter().copied().max().unwrap_or(0);
+            mult::NarrowKey::new(longest, most)
+        } else {
+            None
+        };
+        let searched = (0..options)
+            .filter(|r| root_active[r / 64] >> (r % 64) & 1 != 0)
+            .count();
         let max_depth = if min_primary == usize::MAX {
             0
+        } else if bounded {
+            // Each level commits an option (once at most, using a bound) or
+            // ends an item.
+            let uses: usize = root_bound.iter().map(|&v| usize::from(v)).sum();
+            searched.min(uses) + primary
         } else {
             primary / min_primary.max(1)
         };
@@ -290,6 +329,17 @@ impl DenseMatrix {
             max_depth,
             uniform,
             uniform_primary,
+            bounded,
+            narrow,
+            slack: {
+                // Padded to whole chunks, as the lens (`mult.rs`).
+                let mut slack = slack;
+                if bounded {
+                    slack.resize(primary.div_ceil(mult::LANES) * mult::LANES, 0);
+                }
+                slack
+            },
+            root_bound,
         })
     }
 
@@ -302,18 +352,30 @@ impl DenseMatrix {
     /// solver's time or less, queens (4 items, 80 bytes) 15–20% less;
     /// Langford pairs (3 items, 104 bytes) 3–10% more; Sudoku (4 items, 744
     /// bytes) 1.6× the time, 16×16 (2,560 bytes) 2.7×: there a node hides
-    /// few options and copying the state dominates.
+    /// few options and copying the state dominates. With multiplicities
+    /// (the bounds counted in the state) the same rule holds: two-queens 8
+    /// about 10% less time than the links engine, pentominoes whose pieces
+    /// are `0:2|` less than half.
     pub fn recommended(matrix: &Matrix) -> bool {
         let options = matrix.option_count();
         let nodes: usize = (0..options)
             .map(|r| matrix.option_items(OptionId::must(r)).len())
             .sum();
-        let state = state_bytes(options, matrix.primary_count());
+        let state = state_bytes(options, matrix.primary_count(), matrix.has_bounds());
         !matrix.has_colors()
-            && !matrix.has_bounds()
             && options > 0
             && state <= MAX_STATE_BYTES
             && (nodes >= 5 * options || (nodes >= 4 * options && state <= SMALL_STATE_BYTES))
+    }
+
+    /// Words of lens in a state slot (four to a word; with multiplicities
+    /// rounded up to whole chunks of `mult::LANES`, as the bounds).
+    fn len_words(&self) -> usize {
+        if self.bounded {
+            self.primary.div_ceil(mult::LANES) * mult::LANES / 4
+        } else {
+            self.primary.div_ceil(4)
+        }
     }
 
     /// The number of options (as in the [`Matrix`] it was made from).
@@ -323,7 +385,7 @@ impl DenseMatrix {
 
     /// Bytes of one search state.
     pub fn state_bytes(&self) -> usize {
-        state_bytes(self.options, self.primary)
+        state_bytes(self.options, self.primary, self.bounded)
     }
 
     #[inline(always)]
@@ -346,7 +408,7 @@ impl DenseMatrix {
         watch: &mut Watch,
         i: usize,
     ) -> u64 {
-        debug_assert!(active.len() == self.words && len.len() == self.primary);
+        debug_assert!(active.len() == self.words && len.len() >= self.primary);
         let mut hidden = 0;
         let mut hide = |r: usize, len: &mut [u16]| {
             let (s, p, e) = if UL > 0 {

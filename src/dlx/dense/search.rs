@@ -2,6 +2,7 @@
 //! [`DenseMatrix`]'s states (choice, hide, copy), and [`DenseSolver`], its
 //! solver. The module's invariants are in `mod.rs`.
 
+use super::mult::DenseMult;
 use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
@@ -14,7 +15,7 @@ use crate::dlx::{EngineError, EngineKind};
 /// The lens part of a state slot, as `u16`s (four to a word): one slot is
 /// one array, so a state is copied by one `copy_within`.
 #[inline(always)]
-fn lens(words: &mut [u64]) -> &mut [u16] {
+pub(super) fn lens(words: &mut [u64]) -> &mut [u16] {
     let n = words.len() * 4;
     // SAFETY: the pointer comes from a live `&mut [u64]` of `n / 4` words,
     // so it is valid, aligned for `u16` (its alignment divides `u64`'s) and
@@ -28,7 +29,7 @@ fn lens(words: &mut [u64]) -> &mut [u16] {
 
 /// [`lens`], read-only.
 #[inline(always)]
-fn lens_ref(words: &[u64]) -> &[u16] {
+pub(super) fn lens_ref(words: &[u64]) -> &[u16] {
     let n = words.len() * 4;
     // SAFETY: as for `lens`, from a shared borrow.
     #[allow(unsafe_code)]
@@ -134,25 +135,33 @@ impl Watch {
 /// [`LinksSolver`](crate::dlx::LinksSolver)'s.
 #[derive(Clone, Debug)]
 pub struct DenseSolver<'m> {
-    matrix: Shared<'m, DenseMatrix>,
-    driver: Driver,
-    state: State,
+    pub(super) matrix: Shared<'m, DenseMatrix>,
+    pub(super) driver: Driver,
+    pub(super) state: State,
     branching: Branching,
 }
 
 /// The kernel's scratch state.
 #[derive(Clone, Debug)]
-struct State {
+pub(super) struct State {
     /// Every state slot, `slot` words each: the active bits (`words`), then
-    /// the primary items' lens, four to a word (see `lens`).
-    states: Vec<u64>,
+    /// the primary items' lens, four to a word (see `lens`), then with
+    /// multiplicities their bounds, as the lens.
+    pub(super) states: Vec<u64>,
     /// Words of one state slot.
-    slot: usize,
-    /// Uncovered primary items of every state slot.
-    left: Vec<u32>,
+    pub(super) slot: usize,
+    /// Uncovered primary items of every state slot (with multiplicities:
+    /// neither covered nor ended).
+    pub(super) left: Vec<u32>,
     /// Per level: the branching item (with [`FORCED_FLAG`]).
-    item: Vec<u32>,
-    watch: Watch,
+    pub(super) item: Vec<u32>,
+    /// Per level, with multiplicities: the item's options not yet tried
+    /// (`mult.rs`).
+    pub(super) rest: Vec<u32>,
+    /// With multiplicities, scratch for the choice's keys, one per primary
+    /// item.
+    pub(super) keys: Vec<u16>,
+    pub(super) watch: Watch,
 }
 
 /// The dense kernel: `FORCED` for [`Branching::FirstForced`], options of
@@ -270,7 +279,8 @@ impl<'m> DenseSolver<'m> {
     /// A solver over tables it may own.
     pub(crate) fn with_tables(matrix: Shared<'m, DenseMatrix>) -> Self {
         let slots = 2 * (matrix.max_depth + 2);
-        let slot = matrix.words + matrix.primary.div_ceil(4);
+        let parts = if matrix.bounded { 2 } else { 1 };
+        let slot = matrix.words + parts * matrix.len_words();
         let mut s = DenseSolver {
             driver: Driver::new(matrix.max_depth, matrix.primary),
             state: State {
@@ -278,6 +288,22 @@ impl<'m> DenseSolver<'m> {
                 slot,
                 left: vec![0; slots],
                 item: vec![0; matrix.max_depth + 1],
+                rest: vec![
+                    0;
+                    if matrix.bounded {
+                        matrix.max_depth + 1
+                    } else {
+                        0
+                    }
+                ],
+                keys: vec![
+                    0;
+                    if matrix.bounded {
+                        4 * matrix.len_words()
+                    } else {
+                        0
+                    }
+                ],
                 watch: Watch {
                     stack: Vec::with_capacity(4 * matrix.primary + 64),
                     dead: NONE,
@@ -315,7 +341,13 @@ impl<'m> DenseSolver<'m> {
         let (w, p, size) = (m.words, m.primary, self.state.slot);
         let (active, rest) = self.state.states[..size].split_at_mut(w);
         active.copy_from_slice(&m.root_active);
-        lens(rest)[..p].copy_from_slice(&m.root_len);
+        let (len, bound) = rest.split_at_mut(m.len_words());
+        lens(len)[..p].copy_from_slice(&m.root_len);
+        if m.bounded {
+            // The items past the last primary one, to a whole chunk, ended.
+            lens(len)[p..].fill(COVERED);
+            lens(bound)[..p].copy_from_slice(&m.root_bound);
+        }
         self.state.left[0] = p as u32;
         self.driver.reset();
     }
@@ -334,10 +366,19 @@ impl<'m> DenseSolver<'m> {
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
         let tables = self.matrix.clone();
         let m = &*tables;
+        let ignored = |r| !m.option(r).iter().any(|&i| (i as usize) < m.primary);
+        if m.bounded {
+            // Every slot-0 bit is live here, so no conflict is judged by it.
+            check_preselect(option, m.options, ignored, &m.root_active, &[], |q| {
+                m.option(q)
+            })?;
+            self.restart();
+            return self.preselect_bounded(option);
+        }
         check_preselect(
             option,
             m.options,
-            |r| !m.option(r).iter().any(|&i| (i as usize) < m.primary),
+            ignored,
             &self.state.states,
             &self.driver.preselected,
             |q| m.option(q),
@@ -359,9 +400,59 @@ impl<'m> DenseSolver<'m> {
         Ok(())
     }
 
+    /// [`preselect`](Self::preselect) with multiplicities: the option is
+    /// used once and committed item by item (`mult.rs`); an excluded
+    /// option, or one with an item whose bound is used up, is refused.
+    fn preselect_bounded(&mut self, option: OptionId) -> Result<(), PreselectError> {
+        let tables = self.matrix.clone();
+        let m = &*tables;
+        if self.driver.excluded.contains(&option) {
+            return Err(PreselectError::Excluded(option));
+        }
+        let r = option.as_usize();
+        let s = &mut self.state;
+        let mut left = s.left[0];
+        let slot = &mut s.states[..s.slot];
+        match m.preselect_bounded(slot, &mut left, &mut s.watch, r) {
+            Ok(updates) => self.driver.stats.updates += updates,
+            Err(()) => {
+                // The latest option preselected that shares an item with it.
+                let mine = m.option(r);
+                let with = self
+                    .driver
+                    .preselected
+                    .iter()
+                    .rev()
+                    .find(|o| m.option(o.as_usize()).iter().any(|i| mine.contains(i)))
+                    .map_or(option, |&o| o);
+                return Err(PreselectError::Conflict { option, with });
+            }
+        }
+        s.left[0] = left;
+        self.driver.preselected.push(option);
+        self.driver.base = self.driver.stats;
+        Ok(())
+    }
+
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
+        if self.matrix.bounded {
+            let narrow = self.matrix.narrow.is_some();
+            return match (
+                self.matrix.uniform,
+                self.matrix.uniform_primary,
+                forced,
+                narrow,
+            ) {
+                (4, 4, false, true) => self.run_mult::<false, true, 4, 4>(),
+                (4, 4, true, true) => self.run_mult::<true, true, 4, 4>(),
+                (_, _, false, true) => self.run_mult::<false, true, 0, 0>(),
+                (_, _, true, true) => self.run_mult::<true, true, 0, 0>(),
+                (_, _, false, false) => self.run_mult::<false, false, 0, 0>(),
+                (_, _, true, false) => self.run_mult::<true, false, 0, 0>(),
+            };
+        }
         // The common shapes of options get their own copy of the loop.
         match (self.matrix.uniform, self.matrix.uniform_primary, forced) {
             (3, 3, false) => self.run::<false, 3, 3>(),
@@ -379,6 +470,14 @@ impl<'m> DenseSolver<'m> {
         }
     }
 
+    /// The driver over Algorithm M's kernel for one shape.
+    fn run_mult<const FORCED: bool, const NARROW: bool, const UL: usize, const UP: usize>(
+        &mut self,
+    ) -> Step {
+        self.driver
+            .run::<DenseMult<FORCED, NARROW, UL, UP>>(&self.matrix, &mut self.state)
+    }
+
     /// The driver over the kernel for one shape.
     fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
         self.driver
@@ -386,10 +485,10 @@ impl<'m> DenseSolver<'m> {
     }
 }
 
-engine_queries!(DenseSolver, DenseSolutions, |_s, r| Some(OptionId::must(
-    r as usize
-)));
-crate::dlx::search::plain_subtrees!(DenseSolver, EngineKind::Dense);
+// The cursor past the last option is the null move (`mult.rs`).
+engine_queries!(DenseSolver, DenseSolutions, |s, r| ((r as usize)
+    < s.matrix.options)
+    .then(|| OptionId::must(r as usize)));
 
 #[cfg(test)]
 mod tests {

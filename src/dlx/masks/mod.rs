@@ -169,8 +169,8 @@ const CHUNK: usize = 16;
 pub enum MasksError {
     /// The matrix has colors.
     Colors,
-    /// The matrix has multiplicities (DLX3), which only the links engine
-    /// searches (Algorithm M).
+    /// The matrix has multiplicities (DLX3), which the links and dense
+    /// engines search (Algorithm M).
     Bounds,
     /// An item is in this many options, over [`MAX_MASK_OPTIONS`].
     LongItem(usize),
@@ -182,7 +182,7 @@ impl fmt::Display for MasksError {
             MasksError::Colors => write!(f, "the matrix has colors"),
             MasksError::Bounds => write!(
                 f,
-                "the matrix has multiplicities (DLX3's u:v|), which the links engine searches"
+                "the matrix has multiplicities (DLX3's u:v|), which the links and dense engines search"
             ),
             MasksError::LongItem(n) => write!(
                 f,

@@ -136,8 +136,8 @@ pub enum PreselectError {
     /// secondary one, or one whose lower bound the options preselected do
     /// not meet.
     NotRetirable(ItemId),
-    /// The engine neither excludes options nor retires items (the links
-    /// engine does: only it takes multiplicities, whose subtrees need them).
+    /// The engine neither excludes options nor retires items (links does,
+    /// and dense with multiplicities, whose subtrees need them).
     Unsupported(crate::dlx::EngineKind),
 }
 
@@ -162,7 +162,7 @@ impl fmt::Display for PreselectError {
             ),
             PreselectError::Unsupported(e) => write!(
                 f,
-                "the {} engine does not exclude options or retire items (links does)",
+                "the {} engine does not exclude options or retire items here (links does)",
                 e.name()
             ),
         }

@@ -1,0 +1,612 @@
+//! Algorithm M (TAOCP 7.2.2.1; Knuth's DLX3) on the dense engine's states:
+//! exact cover with multiplicities, undone by copying.
+//!
+//! The same search as the links engine's (`links/mult.rs`, whose
+//! documentation says it step by step), the same tree and DLX3's counters,
+//! with the dense representation: a state slot is the active bits, a `u16`
+//! len per primary item ([`COVERED`] once the item is covered or ended) and
+//! a `u16` bound per primary item (how many more options may use it); each
+//! item's slack (upper bound less lower) is fixed, in the tables.
+//!
+//! Per level `l`: slot `2l` is the state on entering; slot `2l + 1` the
+//! same after M4 (the chosen item uses one of its bound, and is covered
+//! when none is left) and after the *tweaks* of the options tried so far
+//! at this level. A tweak takes the option out of the item's list: while
+//! the item is still active the option is hidden in slot `2l + 1` (cleared,
+//! its items' lens decremented), so that deeper levels, which may choose
+//! the item again, and the later options of this level, never see it;
+//! once the item is covered its options are hidden already, and the
+//! tweak only moves the level's cursor. The candidates are the item's
+//! options active in slot `2l`, in order, then the *null move* (the cursor
+//! [`null`]: no option, the item ends) when the item may take no more. A
+//! level also keeps how many of its candidates are left untried (`rest`),
+//! DLX3's len of the item as it stands after its tweaks, which M5's test
+//! reads.
+//!
+//! Counters are DLX3's, as the links engine counts them: a node at every
+//! entry; an update per link a cover removes (one for the item, one per
+//! other item of each option hidden), per tweak (one, or the option's
+//! items when it hides it). A node whose branching degree θ is 0 or less
+//! is a dead end that changes nothing.
+//!
+//! Why: DLX3's choice scans every active item at every node, and that
+//! scan is most of its work (38% of the links engine's instructions on
+//! two-queens 7). Here it is one pass over two short arrays in L1 cache,
+//! with one key per item compared without branches.
+
+use super::search::{lens, lens_ref, State};
+use super::{DenseMatrix, COVERED};
+use crate::dlx::index::{ItemId, OptionId};
+use crate::dlx::search::driver::{Enter, Kernel};
+use crate::dlx::search::PreselectError;
+use crate::dlx::stats::Stats;
+use crate::dlx::unchecked::{at, at_mut};
+
+/// The cursor of the null move of a matrix of `options` options: past every
+/// option, so it names none.
+#[inline(always)]
+pub(super) fn null(m: &DenseMatrix) -> u32 {
+    m.options as u32
+}
+
+/// Lanes of the choice's passes: lens and bounds are kept for a multiple
+/// of eight items, the items past the last primary one ended ([`COVERED`],
+/// bound and slack 0), so that no pass has a tail.
+pub(super) const LANES: usize = 8;
+
+/// The three parts of a state slot: active bits, lens, bounds (each for
+/// the primary items rounded up to [`LANES`]).
+#[inline(always)]
+pub(super) fn parts<'a>(
+    m: &DenseMatrix,
+    slot: &'a mut [u64],
+) -> (&'a mut [u64], &'a mut [u16], &'a mut [u16]) {
+    let lw = m.len_words();
+    let (active, rest) = slot.split_at_mut(m.words);
+    let (len, bound) = rest.split_at_mut(lw);
+    (active, lens(len), lens(&mut bound[..lw]))
+}
+
+/// M3: the item to branch on and its branching degree θ (`i32::MAX` when
+/// no primary item is active). DLX3's order — least
+/// `θ = len + min(slack, bound) - bound + 1`, then least
+/// `min(slack, bound)`, then longest list, then leftmost — is one `u64`
+/// key per item (θ biased by 2¹⁷ in the top 18 bits, then the three
+/// others in 16, 16 and 14 bits: lens and bounds are below 2¹⁶, items
+/// below 2¹⁴ as a state of 8 KB holds at most 2,048), its least found
+/// without branches. With `FORCED` the leftmost item whose θ is 1 or less
+/// is taken at once (first-forced).
+#[inline(always)]
+fn choose<const FORCED: bool>(len: &[u16], bound: &[u16], slack: &[u16]) -> (usize, i32) {
+    let n = len.len().min(bound.len()).min(slack.len());
+    let mut best = u64::MAX;
+    for k in 0..n {
+        let l = i32::from(len[k]);
+        let b = i32::from(bound[k]);
+        let s = i32::from(slack[k]).min(b);
+        let t = l + s - b + 1;
+        let key = ((t + (1 << 17)) as u64) << 46
+            | (s as u64) << 30
+            | ((0xFFFF - l) as u64) << 14
+            | k as u64;
+        let live = len[k] != COVERED;
+        if FORCED && live && t <= 1 {
+            return (k, t);
+        }
+        best = best.min(if live { key } else { u64::MAX });
+    }
+    if best == u64::MAX {
+        (usize::MAX, i32::MAX)
+    } else {
+        ((best & 0x3FFF) as usize, (best >> 46) as i32 - (1 << 17))
+    }
+}
+
+/// How [`choose_narrow`] packs DLX3's order into a `u16` key, when the
+/// matrix's lens and bounds are small enough (most are: two-queens 8 takes
+/// 10 bits): `θ + v - 1` (with `v` the largest upper bound, so never
+/// below 0) shifted by `theta`, `min(slack, bound)` shifted by `slack`,
+/// and `longest - len`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NarrowKey {
+    theta: u16,
+    slack: u16,
+    longest: u16,
+    most: u16,
+}
+
+impl NarrowKey {
+    /// The packing for items of at most `longest` options and upper bounds
+    /// of at most `most`, if the key fits in 15 bits (so that it stays
+    /// below [`COVERED`], the key of an item gone).
+    pub(super) fn new(longest: u16, most: u16) -> Option<NarrowKey> {
+        let bits = |x: u16| 16 - x.leading_zeros() as u16;
+        let (l, s) = (bits(longest), bits(most));
+        let t = bits(longest.checked_add(most)?);
+        (l + s + t <= 15).then_some(NarrowKey {
+            theta: l + s,
+            slack: l,
+            longest,
+            most,
+        })
+    }
+}
+
+/// [`choose`] with keys of 16 bits, written into `keys` in one pass and
+/// read in two (the least key, its leftmost position), all by whole
+/// chunks of [`LANES`] items, so that each is vectorized.
+#[inline(never)]
+fn choose_narrow<const FORCED: bool>(
+    len: &[u16],
+    bound: &[u16],
+    slack: &[u16],
+    keys: &mut [u16],
+    k: NarrowKey,
+) -> (usize, i32) {
+    let (theta, sh, longest, most) = (k.theta, k.slack, k.longest, k.most);
+    let n = len.len() / LANES * LANES;
+    let (len, bound, slack, keys) = (&len[..n], &bound[..n], &slack[..n], &mut keys[..n]);
+    for i in 0..n {
+        let (l, b) = (len[i], bound[i]);
+        let s = slack[i].min(b);
+        let t = l.wrapping_add(s).wrapping_add(most).wrapping_sub(b);
+        let key = t << theta | s << sh | longest.wrapping_sub(l);
+        keys[i] = if l == COVERED { u16::MAX } else { key };
+    }
+    let keys = &keys[..];
+    let degree = |key: u16| i32::from(key >> theta) - i32::from(most) + 1;
+    // The leftmost key for which `hit` holds: the chunk by a whole-chunk
+    // fold, then the place in it.
+    let find = |hit: &dyn Fn(u16) -> bool| -> Option<usize> {
+        for (c, chunk) in keys.chunks_exact(LANES).enumerate() {
+            if chunk.iter().fold(false, |a, &key| a | hit(key)) {
+                return Some(c * LANES + chunk.iter().position(|&key| hit(key)).unwrap_or(0));
+            }
+        }
+        None
+    };
+    if FORCED {
+        // θ ≤ 1: the key's θ part at most `most`.
+        let forced = (most + 1) << theta;
+        if let Some(i) = find(&|key| key < forced) {
+            return (i, degree(keys[i]));
+        }
+    }
+    let least = keys
+        .chunks_exact(LANES)
+        .fold([u16::MAX; LANES], |mut a, chunk| {
+            for i in 0..LANES {
+                a[i] = a[i].min(chunk[i]);
+            }
+            a
+        })
+        .into_iter()
+        .fold(u16::MAX, u16::min);
+    match find(&|key| key == least) {
+        Some(i) if least != u16::MAX => (i, degree(least)),
+        _ => (usize::MAX, i32::MAX),
+    }
+}
+
+impl DenseMatrix {
+    /// Hides option `r` (a tweak while its item is active): clears its bit
+    /// and decrements its primary items' lens. Returns its items, DLX3's
+    /// updates for the tweak (its node in the item's list and the others).
+    #[inline(always)]
+    fn hide_option(&self, active: &mut [u64], len: &mut [u16], r: usize) -> u64 {
+        *at_mut(active, r / 64) &= !(1u64 << (r % 64));
+        let (s, p, e) = (
+            at(&self.opt_start, r) as usize,
+            at(&self.opt_pend, r) as usize,
+            at(&self.opt_start, r + 1) as usize,
+        );
+        for q in s..p {
+            let l = at_mut(len, at(&self.opt_items, q) as usize);
+            *l = l.wrapping_sub(1);
+        }
+        (e - s) as u64
+    }
+
+    /// M6 for every item of option `r` but `skip`: a primary item uses one
+    /// of its bound and is covered when none is left; a secondary item is
+    /// covered. Returns the updates.
+    #[inline(always)]
+    fn commit_bounded<const UL: usize, const UP: usize>(
+        &self,
+        slot: &mut [u64],
+        left: &mut u32,
+        watch: &mut super::search::Watch,
+        r: usize,
+        skip: usize,
+    ) -> u64 {
+        let (active, len, bound) = parts(self, slot);
+        let (start, end) = (
+            at(&self.opt_start, r) as usize,
+            at(&self.opt_start, r + 1) as usize,
+        );
+        let mut updates = 0;
+        for q in start..end {
+            let j = at(&self.opt_items, q) as usize;
+            if j == skip {
+                continue;
+            }
+            if j < self.primary {
+                let b = at_mut(bound, j);
+                *b -= 1;
+                if *b != 0 {
+                    continue;
+                }
+            }
+            updates += self.cover::<UL, UP, false>(active, len, left, watch, j);
+        }
+        updates
+    }
+
+    /// M5's test: whether the level may try another candidate, with `rest`
+    /// of its item's options untried and the item's bound `b` and slack
+    /// `slack`; `next` is its next option, if any. Returns the candidate
+    /// (an option, or the null move).
+    #[inline(always)]
+    fn candidate(&self, b: u16, slack: u16, rest: u32, next: Option<usize>) -> Option<u32> {
+        if b == 0 && slack == 0 {
+            // Exact cover's case: the item is covered, every option is tried.
+            return next.map(|r| r as u32);
+        }
+        // Too few options left to reach the lower bound: back up.
+        (i64::from(rest) > i64::from(b) - i64::from(slack))
+            .then(|| next.map_or(null(self), |r| r as u32))
+    }
+}
+
+/// The Algorithm M kernel: `FORCED` for first-forced; `NARROW` where the
+/// tables have a [`NarrowKey`]; `UL` and `UP` the common option length and
+/// primary count, for covering by arithmetic.
+pub(super) struct DenseMult<
+    const FORCED: bool,
+    const NARROW: bool,
+    const UL: usize,
+    const UP: usize,
+>;
+
+impl<const FORCED: bool, const NARROW: bool, const UL: usize, const UP: usize> Kernel
+    for DenseMult<FORCED, NARROW, UL, UP>
+{
+    type Tables = DenseMatrix;
+    type State = State;
+    const UNDOES: bool = false;
+
+    fn start(_m: &DenseMatrix, _s: &mut State) {}
+
+    /// M2–M5: choose the item, take one from its bound (covering it at 0)
+    /// into slot `2l + 1`, and name its first candidate.
+    #[inline(always)]
+    fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+        let size = s.slot;
+        let here_at = 2 * l;
+        if s.left[here_at] == 0 {
+            return Enter::Solved;
+        }
+        let here = &s.states[here_at * size..(here_at + 1) * size];
+        let lw = m.len_words();
+        let len = lens_ref(&here[m.words..m.words + lw]);
+        let bound = lens_ref(&here[m.words + lw..m.words + 2 * lw]);
+        let (i, score) = match (NARROW, m.narrow) {
+            (true, Some(k)) => choose_narrow::<FORCED>(len, bound, &m.slack, &mut s.keys, k),
+            _ => choose::<FORCED>(len, bound, &m.slack),
+        };
+        if score == i32::MAX {
+            // Every item left is ended, none uncovered: a solution.
+            return Enter::Solved;
+        }
+        s.item[l] = i as u32;
+        if score <= 0 {
+            s.rest[l] = 0;
+            return Enter::DEAD;
+        }
+        let rest = u32::from(len[i]);
+        let first = m.next_option(&here[..m.words], i, 0);
+        let to = here_at + 1;
+        s.states.copy_within(here_at * size..to * size, to * size);
+        let slot = &mut s.states[to * size..(to + 1) * size];
+        let (active, len, bound) = parts(m, slot);
+        let b = at_mut(bound, i);
+        *b -= 1;
+        let b = *b;
+        let mut left = s.left[here_at];
+        if b == 0 {
+            stats.updates += m.cover::<UL, UP, false>(active, len, &mut left, &mut s.watch, i);
+        }
+        s.left[to] = left;
+        s.rest[l] = rest;
+        let degree = score as u32;
+        Enter::Item {
+            first: m.candidate(b, at(&m.slack, i), rest, first),
+            branch: degree >= 2,
+            len: degree,
+        }
+    }
+
+    /// M5's tweak and M6: option `r` (or the null move) into slot `2l + 2`.
+    #[inline(always)]
+    fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+        let size = s.slot;
+        let i = s.item[l] as usize;
+        let (from, to) = (2 * l + 1, 2 * l + 2);
+        let slack = at(&m.slack, i);
+        let slot = &mut s.states[from * size..(from + 1) * size];
+        let (active, len, bound) = parts(m, slot);
+        let b = at(bound, i);
+        let mut left = s.left[from];
+        if r == null(m) {
+            s.states
+                .copy_within(from * size..(from + 1) * size, to * size);
+            if b != 0 {
+                // The item ends, its options all tweaked away.
+                let slot = &mut s.states[to * size..(to + 1) * size];
+                *at_mut(parts(m, slot).1, i) = COVERED;
+                left -= 1;
+            }
+            s.left[to] = left;
+            return left == 0;
+        }
+        let r = r as usize;
+        if b != 0 || slack != 0 {
+            s.rest[l] -= 1;
+            stats.updates += if b != 0 {
+                m.hide_option(active, len, r)
+            } else {
+                1
+            };
+        }
+        s.states
+            .copy_within(from * size..(from + 1) * size, to * size);
+        let slot = &mut s.states[to * size..(to + 1) * size];
+        stats.updates += m.commit_bounded::<UL, UP>(slot, &mut left, &mut s.watch, r, i);
+        s.left[to] = left;
+        left == 0
+    }
+
+    /// M7 and M5: names the level's next candidate after `r`.
+    #[inline(always)]
+    fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+        if r == null(m) {
+            return None;
+        }
+        let size = s.slot;
+        let i = s.item[l] as usize;
+        let here = &s.states[2 * l * size..2 * l * size + m.words];
+        let next = m.next_option(here, i, r as usize + 1);
+        let slot = &s.states[(2 * l + 1) * size..(2 * l + 2) * size];
+        let lw = m.len_words();
+        let b = lens_ref(&slot[m.words + lw..])[i];
+        m.candidate(b, at(&m.slack, i), s.rest[l], next)
+    }
+
+    fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
+}
+
+impl DenseMatrix {
+    /// Preselects option `r` with multiplicities into the root slot
+    /// `slot`: the option is used (hidden), then committed item by item.
+    /// A primary item with no bound left, or an option no longer active,
+    /// is a conflict (checked before anything changes). Returns the
+    /// updates.
+    pub(super) fn preselect_bounded(
+        &self,
+        slot: &mut [u64],
+        left: &mut u32,
+        watch: &mut super::search::Watch,
+        r: usize,
+    ) -> Result<u64, ()> {
+        let (active, len, bound) = parts(self, slot);
+        let full = self
+            .option(r)
+            .iter()
+            .any(|&j| (j as usize) < self.primary && bound[j as usize] == 0);
+        if full || active[r / 64] >> (r % 64) & 1 == 0 {
+            return Err(());
+        }
+        let updates = self.hide_option(active, len, r);
+        Ok(updates + self.commit_bounded::<0, 0>(slot, left, watch, r, usize::MAX))
+    }
+
+    /// Takes option `r` out of the root slot without counting (a
+    /// subtree's excluded option). Whether it was active.
+    pub(super) fn exclude(&self, slot: &mut [u64], r: usize) -> bool {
+        let (active, len, _) = parts(self, slot);
+        if active[r / 64] >> (r % 64) & 1 == 0 {
+            return false;
+        }
+        self.hide_option(active, len, r);
+        true
+    }
+
+    /// Ends primary item `i` in the root slot (a subtree's retired item):
+    /// its options left are excluded and it takes no more. Refused for a
+    /// secondary item or one whose lower bound is not met.
+    pub(super) fn retire(
+        &self,
+        slot: &mut [u64],
+        left: &mut u32,
+        i: usize,
+    ) -> Result<(), PreselectError> {
+        if i >= self.primary {
+            return Err(PreselectError::NotRetirable(ItemId::must(i)));
+        }
+        let (_, len, bound) = parts(self, slot);
+        let b = bound[i];
+        if b > self.slack[i] {
+            return Err(PreselectError::NotRetirable(ItemId::must(i)));
+        }
+        if len[i] == COVERED {
+            return Ok(());
+        }
+        let mut from = 0;
+        while let Some(r) = self.next_option(&slot[..self.words], i, from) {
+            self.exclude(slot, r);
+            from = r + 1;
+        }
+        *at_mut(parts(self, slot).1, i) = COVERED;
+        *left -= 1;
+        Ok(())
+    }
+
+    /// The options level `l` tweaked before choosing `r` (all of its
+    /// item's after a null move): its item's options active on entering
+    /// (`here`) before `r`.
+    pub(super) fn tweaked(&self, here: &[u64], i: usize, r: u32, into: &mut Vec<OptionId>) {
+        let mut from = 0;
+        while let Some(q) = self.next_option(&here[..self.words], i, from) {
+            if q >= r as usize {
+                break;
+            }
+            into.push(OptionId::must(q));
+            from = q + 1;
+        }
+    }
+}
+
+impl<'m> super::DenseSolver<'m> {
+    /// Starts over below `sub`, a subtree of [`split`](Self::split) (or one
+    /// a job line names): a [`reset`](Self::reset); with multiplicities,
+    /// `sub.excluded` leave the search, `sub.options` are preselected in
+    /// order and `sub.retired` take no more options, as
+    /// [`LinksSolver::preselect_subtree`](crate::dlx::LinksSolver::preselect_subtree)
+    /// does; without them a subtree that excludes or retires is refused
+    /// ([`PreselectError::Unsupported`]). On a refusal nothing is kept.
+    pub fn preselect_subtree(&mut self, sub: &crate::dlx::Subtree) -> Result<(), PreselectError> {
+        if !self.matrix.bounded {
+            return crate::dlx::search::split::preselect_options(
+                self,
+                sub,
+                crate::dlx::EngineKind::Dense,
+            );
+        }
+        self.reset();
+        let result = self.enter_subtree(sub);
+        if result.is_err() {
+            self.reset();
+        }
+        result
+    }
+
+    fn enter_subtree(&mut self, sub: &crate::dlx::Subtree) -> Result<(), PreselectError> {
+        let tables = self.matrix.clone();
+        let m = &*tables;
+        for &o in &sub.excluded {
+            let r = o.as_usize();
+            if r >= m.options {
+                return Err(PreselectError::UnknownOption(o));
+            }
+            if !m.option(r).iter().any(|&i| (i as usize) < m.primary) {
+                return Err(PreselectError::IgnoredOption(o));
+            }
+            if m.exclude(&mut self.state.states[..self.state.slot], r) {
+                self.driver.excluded.push(o);
+            }
+        }
+        for &o in &sub.options {
+            self.preselect(o)?;
+        }
+        for &i in &sub.retired {
+            let s = &mut self.state;
+            m.retire(&mut s.states[..s.slot], &mut s.left[0], i.as_usize())?;
+            self.driver.retired.push(i);
+        }
+        // Preselecting reset the driver's base; the passes are not counted.
+        self.driver.base = self.driver.stats;
+        Ok(())
+    }
+
+    /// The subtree below the node where the search is paused (at the cut
+    /// of [`split`](Self::split)), preselected options not included: with
+    /// multiplicities, also each level's tweaked options and the items its
+    /// null moves ended.
+    pub(crate) fn subtree_path(&self, into: &mut crate::dlx::Subtree) {
+        crate::dlx::search::split::options_path(self, into);
+        let m = &*self.matrix;
+        if !m.bounded {
+            return;
+        }
+        let size = self.state.slot;
+        for (l, &r) in self.driver.chosen().iter().enumerate() {
+            let i = self.state.item[l] as usize;
+            let here = &self.state.states[2 * l * size..(2 * l + 1) * size];
+            m.tweaked(here, i, r, &mut into.excluded);
+            if r == null(m) {
+                into.retired.push(ItemId::must(i));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Algorithm M on small matrices against the links engine (same
+    //! solutions in order, nodes, updates), through both keys of the
+    //! choice, with a budget that pauses the search; quick enough for
+    //! Miri, which checks the unchecked indexing and the lens' views.
+    use super::*;
+    use crate::dlx::search::engine_tests::agree_with_links;
+    use crate::dlx::search::{Budget, Step};
+    use crate::dlx::{knuth, DenseSolver, Matrix};
+    use crate::problems;
+
+    fn small() -> Vec<Matrix> {
+        let mixed = "2:3|A B 0:1|C | x\nA B\nA x\nA C\nB x\nC\nA\nB C x\n";
+        vec![
+            problems::two_queens(4).unwrap(),
+            knuth::read(mixed.as_bytes()).unwrap(),
+        ]
+    }
+
+    #[test]
+    fn same_tree_as_links_by_either_key() {
+        for m in small() {
+            let mut d = DenseMatrix::new(&m).unwrap();
+            assert!(d.narrow.is_some());
+            let n = agree_with_links(&m, &mut DenseSolver::new(&d));
+            assert!(n > 0);
+            d.narrow = None;
+            assert_eq!(agree_with_links(&m, &mut DenseSolver::new(&d)), n);
+        }
+    }
+
+    #[test]
+    fn narrow_keys_only_where_they_fit() {
+        assert!(NarrowKey::new(8, 2).is_some());
+        // 12 bits of len, 2 of slack, 13 of θ: too many.
+        assert!(NarrowKey::new(4_000, 2).is_none());
+        assert!(NarrowKey::new(u16::MAX, 1).is_none());
+    }
+
+    #[test]
+    fn a_budget_pauses_and_resumes_the_same_search() {
+        let m = problems::two_queens(4).unwrap();
+        let d = DenseMatrix::new(&m).unwrap();
+        let mut whole = DenseSolver::new(&d);
+        let all: Vec<_> = whole.solutions().collect();
+        let mut s = DenseSolver::new(&d);
+        let mut got = Vec::new();
+        let mut nodes = 7;
+        s.set_budget(Budget {
+            nodes: Some(nodes),
+            updates: None,
+        });
+        loop {
+            match s.next_solution() {
+                Step::Solution => got.push(s.solution().collect::<Vec<_>>()),
+                Step::Budget => {
+                    nodes += 7;
+                    s.set_budget(Budget {
+                        nodes: Some(nodes),
+                        updates: None,
+                    });
+                }
+                Step::Exhausted => break,
+            }
+        }
+        assert_eq!(got, all);
+        assert_eq!(s.stats(), whole.stats());
+    }
+}
