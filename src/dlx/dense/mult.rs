@@ -102,62 +102,116 @@ fn choose<const FORCED: bool>(len: &[u16], bound: &[u16], slack: &[u16]) -> (usi
     }
 }
 
-/// How [`choose_narrow`] packs DLX3's order into a `u16` key, when the
-/// matrix's lens and bounds are small enough (most are: two-queens 8 takes
-/// 10 bits): `θ + v - 1` (with `v` the largest upper bound, so never
-/// below 0) shifted by `theta`, `min(slack, bound)` shifted by `slack`,
-/// and `longest - len`.
-#[derive(Clone, Copy, Debug)]
+/// How [`choose_narrow`] packs DLX3's order into a key of 16 or 32 bits,
+/// when the matrix's lens and bounds are small enough (two-queens 8 takes
+/// 10 bits, pentominoes with `0:2|` pieces 18): `θ + v - 1` (with `v` the
+/// largest upper bound, so never below 0) shifted by `theta`,
+/// `min(slack, bound)` shifted by `slack`, and `longest - len`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct NarrowKey {
-    theta: u16,
-    slack: u16,
-    longest: u16,
-    most: u16,
+    theta: u32,
+    slack: u32,
+    longest: u32,
+    most: u32,
+    /// Whether the key takes 32 bits (else 16).
+    pub(super) wide: bool,
 }
 
 impl NarrowKey {
     /// The packing for items of at most `longest` options and upper bounds
-    /// of at most `most`, if the key fits in 15 bits (so that it stays
-    /// below [`COVERED`], the key of an item gone).
+    /// of at most `most`, if the key fits in 15 or 31 bits (so that it
+    /// stays below the key of an item gone, all ones).
     pub(super) fn new(longest: u16, most: u16) -> Option<NarrowKey> {
-        let bits = |x: u16| 16 - x.leading_zeros() as u16;
-        let (l, s) = (bits(longest), bits(most));
-        let t = bits(longest.checked_add(most)?);
-        (l + s + t <= 15).then_some(NarrowKey {
+        let bits = |x: u32| 32 - x.leading_zeros();
+        let (longest, most) = (u32::from(longest), u32::from(most));
+        let (l, s, t) = (bits(longest), bits(most), bits(longest + most));
+        (l + s + t <= 31).then_some(NarrowKey {
             theta: l + s,
             slack: l,
             longest,
             most,
+            wide: l + s + t > 15,
         })
     }
 }
 
-/// [`choose`] with keys of 16 bits, written into `keys` in one pass and
-/// read in two (the least key, its leftmost position), all by whole
-/// chunks of [`LANES`] items, so that each is vectorized.
+/// A lane of the choice's keys: `u16` or `i32` (keys of 31 bits, compared
+/// signed: SSE2 compares 32-bit lanes only so, and vectorizes that), with
+/// the few operations [`choose_narrow`] makes (wrapping), so that one body
+/// serves both.
+pub(super) trait Lane: Copy + Ord {
+    /// The key of an item gone.
+    const GONE: Self;
+    fn of(x: u32) -> Self;
+    fn get(self) -> u32;
+    fn plus(self, o: Self) -> Self;
+    fn minus(self, o: Self) -> Self;
+    fn shl(self, by: u32) -> Self;
+    fn or(self, o: Self) -> Self;
+}
+
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const GONE: Self = <$t>::MAX;
+            #[inline(always)]
+            fn of(x: u32) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn get(self) -> u32 {
+                self as u32
+            }
+            #[inline(always)]
+            fn plus(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            #[inline(always)]
+            fn minus(self, o: Self) -> Self {
+                self.wrapping_sub(o)
+            }
+            #[inline(always)]
+            fn shl(self, by: u32) -> Self {
+                self << by
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                self | o
+            }
+        }
+    };
+}
+lane!(u16);
+lane!(i32);
+
+/// [`choose`] with keys of 16 or 32 bits, written into `keys` in one pass
+/// and read in two (the least key, its leftmost position), all by whole
+/// chunks of [`LANES`] items, so that each is vectorized. Not inlined: so
+/// the passes were vectorized, inlined into the search loop they were not.
 #[inline(never)]
-fn choose_narrow<const FORCED: bool>(
+fn choose_narrow<K: Lane, const FORCED: bool>(
     len: &[u16],
     bound: &[u16],
     slack: &[u16],
-    keys: &mut [u16],
+    keys: &mut [K],
     k: NarrowKey,
 ) -> (usize, i32) {
-    let (theta, sh, longest, most) = (k.theta, k.slack, k.longest, k.most);
+    let (theta, sh) = (k.theta, k.slack);
+    let (longest, most) = (K::of(k.longest), K::of(k.most));
     let n = len.len() / LANES * LANES;
     let (len, bound, slack, keys) = (&len[..n], &bound[..n], &slack[..n], &mut keys[..n]);
     for i in 0..n {
-        let (l, b) = (len[i], bound[i]);
-        let s = slack[i].min(b);
-        let t = l.wrapping_add(s).wrapping_add(most).wrapping_sub(b);
-        let key = t << theta | s << sh | longest.wrapping_sub(l);
-        keys[i] = if l == COVERED { u16::MAX } else { key };
+        let (l, b) = (K::of(u32::from(len[i])), K::of(u32::from(bound[i])));
+        let s = K::of(u32::from(slack[i])).min(b);
+        let t = l.plus(s).plus(most).minus(b);
+        let key = t.shl(theta).or(s.shl(sh)).or(longest.minus(l));
+        keys[i] = if len[i] == COVERED { K::GONE } else { key };
     }
     let keys = &keys[..];
-    let degree = |key: u16| i32::from(key >> theta) - i32::from(most) + 1;
+    let degree = |key: K| (key.get() >> theta) as i32 - k.most as i32 + 1;
     // The leftmost key for which `hit` holds: the chunk by a whole-chunk
     // fold, then the place in it.
-    let find = |hit: &dyn Fn(u16) -> bool| -> Option<usize> {
+    let find = |hit: &dyn Fn(K) -> bool| -> Option<usize> {
         for (c, chunk) in keys.chunks_exact(LANES).enumerate() {
             if chunk.iter().fold(false, |a, &key| a | hit(key)) {
                 return Some(c * LANES + chunk.iter().position(|&key| hit(key)).unwrap_or(0));
@@ -167,23 +221,23 @@ fn choose_narrow<const FORCED: bool>(
     };
     if FORCED {
         // θ ≤ 1: the key's θ part at most `most`.
-        let forced = (most + 1) << theta;
+        let forced = K::of((k.most + 1) << theta);
         if let Some(i) = find(&|key| key < forced) {
             return (i, degree(keys[i]));
         }
     }
     let least = keys
         .chunks_exact(LANES)
-        .fold([u16::MAX; LANES], |mut a, chunk| {
+        .fold([K::GONE; LANES], |mut a, chunk| {
             for i in 0..LANES {
                 a[i] = a[i].min(chunk[i]);
             }
             a
         })
         .into_iter()
-        .fold(u16::MAX, u16::min);
+        .fold(K::GONE, K::min);
     match find(&|key| key == least) {
-        Some(i) if least != u16::MAX => (i, degree(least)),
+        Some(i) if least != K::GONE => (i, degree(least)),
         _ => (usize::MAX, i32::MAX),
     }
 }
@@ -258,18 +312,13 @@ impl DenseMatrix {
     }
 }
 
-/// The Algorithm M kernel: `FORCED` for first-forced; `NARROW` where the
-/// tables have a [`NarrowKey`]; `UL` and `UP` the common option length and
-/// primary count, for covering by arithmetic.
-pub(super) struct DenseMult<
-    const FORCED: bool,
-    const NARROW: bool,
-    const UL: usize,
-    const UP: usize,
->;
+/// The Algorithm M kernel: `FORCED` for first-forced; `KEY` the bits of
+/// the tables' [`NarrowKey`] (16 or 32; else the 64-bit key); `UL` and `UP`
+/// the common option length and primary count, for covering by arithmetic.
+pub(super) struct DenseMult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>;
 
-impl<const FORCED: bool, const NARROW: bool, const UL: usize, const UP: usize> Kernel
-    for DenseMult<FORCED, NARROW, UL, UP>
+impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
+    for DenseMult<FORCED, KEY, UL, UP>
 {
     type Tables = DenseMatrix;
     type State = State;
@@ -290,8 +339,9 @@ impl<const FORCED: bool, const NARROW: bool, const UL: usize, const UP: usize> K
         let lw = m.len_words();
         let len = lens_ref(&here[m.words..m.words + lw]);
         let bound = lens_ref(&here[m.words + lw..m.words + 2 * lw]);
-        let (i, score) = match (NARROW, m.narrow) {
-            (true, Some(k)) => choose_narrow::<FORCED>(len, bound, &m.slack, &mut s.keys, k),
+        let (i, score) = match (KEY, m.narrow) {
+            (16, Some(k)) => choose_narrow::<u16, FORCED>(len, bound, &m.slack, &mut s.keys16, k),
+            (32, Some(k)) => choose_narrow::<i32, FORCED>(len, bound, &m.slack, &mut s.keys32, k),
             _ => choose::<FORCED>(len, bound, &m.slack),
         };
         if score == i32::MAX {
@@ -564,7 +614,7 @@ mod tests {
     fn same_tree_as_links_by_either_key() {
         for m in small() {
             let mut d = DenseMatrix::new(&m).unwrap();
-            assert!(d.narrow.is_some());
+            assert!(d.narrow.is_some_and(|k| !k.wide));
             let n = agree_with_links(&m, &mut DenseSolver::new(&d));
             assert!(n > 0);
             d.narrow = None;
@@ -573,11 +623,25 @@ mod tests {
     }
 
     #[test]
+    fn thirty_two_bit_keys() {
+        // A is in 64 options, B takes 2: 7 bits of len, 2 of slack, 7 of θ.
+        let mut text = String::from("0:1|A 2|B\nA B\nB\nB\n");
+        text.push_str(&"A\n".repeat(63));
+        let m = knuth::read(text.as_bytes()).unwrap();
+        let mut d = DenseMatrix::new(&m).unwrap();
+        assert!(d.narrow.is_some_and(|k| k.wide));
+        assert_eq!(agree_with_links(&m, &mut DenseSolver::new(&d)), 66);
+        d.narrow = None;
+        assert_eq!(agree_with_links(&m, &mut DenseSolver::new(&d)), 66);
+    }
+
+    #[test]
     fn narrow_keys_only_where_they_fit() {
-        assert!(NarrowKey::new(8, 2).is_some());
-        // 12 bits of len, 2 of slack, 13 of θ: too many.
-        assert!(NarrowKey::new(4_000, 2).is_none());
-        assert!(NarrowKey::new(u16::MAX, 1).is_none());
+        assert!(NarrowKey::new(8, 2).is_some_and(|k| !k.wide));
+        // 12 bits of len, 2 of slack, 13 of θ: 32 bits.
+        assert!(NarrowKey::new(4_000, 2).is_some_and(|k| k.wide));
+        assert!(NarrowKey::new(40_000, 2).is_none());
+        assert!(NarrowKey::new(u16::MAX - 1, 1).is_none());
     }
 
     #[test]

@@ -159,8 +159,9 @@ pub(super) struct State {
     /// (`mult.rs`).
     pub(super) rest: Vec<u32>,
     /// With multiplicities, scratch for the choice's keys, one per primary
-    /// item.
-    pub(super) keys: Vec<u16>,
+    /// item (padded), of 16 or 32 bits as the tables' key takes.
+    pub(super) keys16: Vec<u16>,
+    pub(super) keys32: Vec<i32>,
     pub(super) watch: Watch,
 }
 
@@ -280,6 +281,7 @@ impl<'m> DenseSolver<'m> {
     pub(crate) fn with_tables(matrix: Shared<'m, DenseMatrix>) -> Self {
         let slots = 2 * (matrix.max_depth + 2);
         let parts = if matrix.bounded { 2 } else { 1 };
+        let (keys, padded) = (matrix.narrow, 4 * matrix.len_words());
         let slot = matrix.words + parts * matrix.len_words();
         let mut s = DenseSolver {
             driver: Driver::new(matrix.max_depth, matrix.primary),
@@ -296,14 +298,8 @@ impl<'m> DenseSolver<'m> {
                         0
                     }
                 ],
-                keys: vec![
-                    0;
-                    if matrix.bounded {
-                        4 * matrix.len_words()
-                    } else {
-                        0
-                    }
-                ],
+                keys16: vec![0; keys.filter(|k| !k.wide).map_or(0, |_| padded)],
+                keys32: vec![0; keys.filter(|k| k.wide).map_or(0, |_| padded)],
                 watch: Watch {
                     stack: Vec::with_capacity(4 * matrix.primary + 64),
                     dead: NONE,
@@ -438,19 +434,21 @@ impl<'m> DenseSolver<'m> {
     pub fn next_solution(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
         if self.matrix.bounded {
-            let narrow = self.matrix.narrow.is_some();
-            return match (
-                self.matrix.uniform,
-                self.matrix.uniform_primary,
-                forced,
-                narrow,
-            ) {
-                (4, 4, false, true) => self.run_mult::<false, true, 4, 4>(),
-                (4, 4, true, true) => self.run_mult::<true, true, 4, 4>(),
-                (_, _, false, true) => self.run_mult::<false, true, 0, 0>(),
-                (_, _, true, true) => self.run_mult::<true, true, 0, 0>(),
-                (_, _, false, false) => self.run_mult::<false, false, 0, 0>(),
-                (_, _, true, false) => self.run_mult::<true, false, 0, 0>(),
+            // Keys of 16 bits, 32 or 64 (`mult.rs`).
+            let key = self
+                .matrix
+                .narrow
+                .map_or(64, |k| if k.wide { 32 } else { 16 });
+            let shape = (self.matrix.uniform, self.matrix.uniform_primary);
+            return match (shape, forced, key) {
+                ((4, 4), false, 16) => self.run_mult::<false, 16, 4, 4>(),
+                ((4, 4), true, 16) => self.run_mult::<true, 16, 4, 4>(),
+                (_, false, 16) => self.run_mult::<false, 16, 0, 0>(),
+                (_, true, 16) => self.run_mult::<true, 16, 0, 0>(),
+                (_, false, 32) => self.run_mult::<false, 32, 0, 0>(),
+                (_, true, 32) => self.run_mult::<true, 32, 0, 0>(),
+                (_, false, _) => self.run_mult::<false, 64, 0, 0>(),
+                (_, true, _) => self.run_mult::<true, 64, 0, 0>(),
             };
         }
         // The common shapes of options get their own copy of the loop.
@@ -471,11 +469,11 @@ impl<'m> DenseSolver<'m> {
     }
 
     /// The driver over Algorithm M's kernel for one shape.
-    fn run_mult<const FORCED: bool, const NARROW: bool, const UL: usize, const UP: usize>(
+    fn run_mult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>(
         &mut self,
     ) -> Step {
         self.driver
-            .run::<DenseMult<FORCED, NARROW, UL, UP>>(&self.matrix, &mut self.state)
+            .run::<DenseMult<FORCED, KEY, UL, UP>>(&self.matrix, &mut self.state)
     }
 
     /// The driver over the kernel for one shape.
