@@ -356,6 +356,7 @@ impl<'m> Solver<'m> {
         each!(&mut self.inner, s => s.next_solution())
     }
 
+    #[inline]
     fn cursor_option(&self, cur: u32) -> Option<OptionId> {
         each!(&self.inner, s => s.cursor_option(cur))
     }

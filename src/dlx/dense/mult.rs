@@ -18,7 +18,7 @@
 //! once the item is covered its options are hidden already, and the
 //! tweak only moves the level's cursor. The candidates are the item's
 //! options active in slot `2l`, in order, then the *null move* (the cursor
-//! [`null`]: no option, the item ends) when the item may take no more. A
+//! [`NULL`]: no option, the item ends) when the item may take no more. A
 //! level also keeps how many of its candidates are left untried (`rest`),
 //! DLX3's len of the item as it stands after its tweaks, which M5's test
 //! reads.
@@ -42,12 +42,9 @@ use crate::dlx::search::PreselectError;
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, at_mut};
 
-/// The cursor of the null move of a matrix of `options` options: past every
-/// option, so it names none.
-#[inline(always)]
-pub(super) fn null(m: &DenseMatrix) -> u32 {
-    m.options as u32
-}
+/// The cursor of the null move: no option's (the solver's solutions leave
+/// it out).
+pub(super) const NULL: u32 = u32::MAX;
 
 /// Lanes of the choice's passes: lens and bounds are kept for a multiple
 /// of eight items, the items past the last primary one ended ([`COVERED`],
@@ -307,8 +304,7 @@ impl DenseMatrix {
             return next.map(|r| r as u32);
         }
         // Too few options left to reach the lower bound: back up.
-        (i64::from(rest) > i64::from(b) - i64::from(slack))
-            .then(|| next.map_or(null(self), |r| r as u32))
+        (i64::from(rest) > i64::from(b) - i64::from(slack)).then(|| next.map_or(NULL, |r| r as u32))
     }
 }
 
@@ -387,7 +383,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         let (active, len, bound) = parts(m, slot);
         let b = at(bound, i);
         let mut left = s.left[from];
-        if r == null(m) {
+        if r == NULL {
             s.states
                 .copy_within(from * size..(from + 1) * size, to * size);
             if b != 0 {
@@ -419,7 +415,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
     /// M7 and M5: names the level's next candidate after `r`.
     #[inline(always)]
     fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
-        if r == null(m) {
+        if r == NULL {
             return None;
         }
         let size = s.slot;
@@ -583,7 +579,7 @@ impl<'m> super::DenseSolver<'m> {
             let i = self.state.item[l] as usize;
             let here = &self.state.states[2 * l * size..(2 * l + 1) * size];
             m.tweaked(here, i, r, &mut into.excluded);
-            if r == null(m) {
+            if r == NULL {
                 into.retired.push(ItemId::must(i));
             }
         }

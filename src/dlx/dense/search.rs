@@ -483,9 +483,9 @@ impl<'m> DenseSolver<'m> {
     }
 }
 
-// The cursor past the last option is the null move (`mult.rs`).
-engine_queries!(DenseSolver, DenseSolutions, |s, r| ((r as usize)
-    < s.matrix.options)
+// The cursor `mult::NULL` is the null move.
+engine_queries!(DenseSolver, DenseSolutions, |_s, r| (r
+    != super::mult::NULL)
     .then(|| OptionId::must(r as usize)));
 
 #[cfg(test)]

@@ -209,7 +209,9 @@ impl CostBound {
     #[inline]
     pub(crate) fn keep(&mut self, level: usize, c: u32) -> bool {
         let (spent, owed) = (self.spent[level - 1], self.owed[level - 1]);
-        let (spent, owed) = match self.option[c as usize] {
+        // (A cursor past the table names no option: the dense engine's null
+        // move.)
+        let (spent, owed) = match self.option.get(c as usize).copied().unwrap_or(u32::MAX) {
             u32::MAX => (spent, owed),
             o => {
                 let o = o as usize;

@@ -242,6 +242,7 @@ macro_rules! engine_queries {
             }
 
             /// The option a kernel's cursor names (`None`: a null move).
+            #[inline]
             pub(crate) fn cursor_option(&self, $c: u32) -> Option<$crate::dlx::OptionId> {
                 let $s = self;
                 $option
@@ -431,6 +432,7 @@ macro_rules! engine_queries {
             fn driver_mut(&mut self) -> &mut $crate::dlx::search::driver::Driver {
                 $solver::driver_mut_ref(self)
             }
+            #[inline]
             fn cursor_option(&self, cur: u32) -> Option<$crate::dlx::OptionId> {
                 $solver::cursor_option(self, cur)
             }
