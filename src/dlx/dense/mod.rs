@@ -157,7 +157,8 @@ pub struct DenseMatrix {
     bounded: bool,
     slack: Vec<u16>,
     root_bound: Vec<u16>,
-    /// DLX3's order as a 16-bit key, when it fits (`mult.rs`).
+    /// DLX3's order as a key of 16 bits (then kept in the state in place
+    /// of the lens) or 32, when it fits (`mult.rs`).
     narrow: Option<mult::NarrowKey>,
 }
 
@@ -399,6 +400,9 @@ impl DenseMatrix {
     /// primary items when there are such (then an option's items are found by
     /// arithmetic), else 0. With `WATCH`, items whose len falls to 1 or 0 are
     /// noted in `watch` ([`Branching::FirstForced`](crate::dlx::Branching::FirstForced)).
+    /// A hidden option takes `step` from each of its primary items' lens:
+    /// 1, or with multiplicities where the state keeps the choice's keys in
+    /// place of lens, a len's weight in the key (`mult.rs`).
     #[inline(always)]
     fn cover<const UL: usize, const UP: usize, const WATCH: bool>(
         &self,
@@ -407,6 +411,7 @@ impl DenseMatrix {
         left: &mut u32,
         watch: &mut Watch,
         i: usize,
+        step: u16,
     ) -> u64 {
         debug_assert!(active.len() == self.words && len.len() >= self.primary);
         let mut hidden = 0;
@@ -423,7 +428,7 @@ impl DenseMatrix {
             for q in s..p {
                 let j = at(&self.opt_items, q);
                 let l = at_mut(len, j as usize);
-                let v = l.wrapping_sub(1);
+                let v = l.wrapping_sub(step);
                 *l = v;
                 if WATCH && v <= 1 {
                     watch.note(j, v);

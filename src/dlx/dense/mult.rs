@@ -6,7 +6,11 @@
 //! with the dense representation: a state slot is the active bits, a `u16`
 //! len per primary item ([`COVERED`] once the item is covered or ended) and
 //! a `u16` bound per primary item (how many more options may use it); each
-//! item's slack (upper bound less lower) is fixed, in the tables.
+//! item's slack (upper bound less lower) is fixed, in the tables. Where
+//! DLX3's order packs into 16 bits ([`NarrowKey`]) the slot keeps each
+//! item's key in place of its len: an option hidden takes a fixed step
+//! from its items' keys as it would take 1 from their lens, an item's key
+//! is made again when its bound falls, and the choice only compares.
 //!
 //! Per level `l`: slot `2l` is the state on entering; slot `2l + 1` the
 //! same after M4 (the chosen item uses one of its bound, and is covered
@@ -31,8 +35,10 @@
 //!
 //! Why: DLX3's choice scans every active item at every node, and that
 //! scan is most of its work (38% of the links engine's instructions on
-//! two-queens 7). Here it is one pass over two short arrays in L1 cache,
-//! with one key per item compared without branches.
+//! two-queens 7). Here it is a pass or two over short arrays in L1 cache,
+//! keys compared without branches, a chunk of items at a time; keeping the
+//! keys in the state spares computing them (two-queens 7: 6% fewer
+//! instructions in all).
 
 use super::search::{lens, lens_ref, State};
 use super::{DenseMatrix, COVERED};
@@ -99,7 +105,7 @@ fn choose<const FORCED: bool>(len: &[u16], bound: &[u16], slack: &[u16]) -> (usi
     }
 }
 
-/// How [`choose_narrow`] packs DLX3's order into a key of 16 or 32 bits,
+/// How [`choose_keys`] and [`choose_wide`] pack DLX3's order into a key of 16 or 32 bits,
 /// when the matrix's lens and bounds are small enough (two-queens 8 takes
 /// 10 bits, pentominoes with `0:2|` pieces 18): `θ + v - 1` (with `v` the
 /// largest upper bound, so never below 0) shifted by `theta`,
@@ -130,82 +136,53 @@ impl NarrowKey {
             wide: l + s + t > 15,
         })
     }
-}
 
-/// A lane of the choice's keys: `u16` or `i32` (keys of 31 bits, compared
-/// signed: SSE2 compares 32-bit lanes only so, and vectorizes that), with
-/// the few operations [`choose_narrow`] makes (wrapping), so that one body
-/// serves both.
-pub(super) trait Lane: Copy + Ord {
-    /// The key of an item gone.
-    const GONE: Self;
-    fn of(x: u32) -> Self;
-    fn get(self) -> u32;
-    fn plus(self, o: Self) -> Self;
-    fn minus(self, o: Self) -> Self;
-    fn shl(self, by: u32) -> Self;
-    fn or(self, o: Self) -> Self;
-}
-
-macro_rules! lane {
-    ($t:ty) => {
-        impl Lane for $t {
-            const GONE: Self = <$t>::MAX;
-            #[inline(always)]
-            fn of(x: u32) -> Self {
-                x as $t
-            }
-            #[inline(always)]
-            fn get(self) -> u32 {
-                self as u32
-            }
-            #[inline(always)]
-            fn plus(self, o: Self) -> Self {
-                self.wrapping_add(o)
-            }
-            #[inline(always)]
-            fn minus(self, o: Self) -> Self {
-                self.wrapping_sub(o)
-            }
-            #[inline(always)]
-            fn shl(self, by: u32) -> Self {
-                self << by
-            }
-            #[inline(always)]
-            fn or(self, o: Self) -> Self {
-                self | o
-            }
-        }
-    };
-}
-lane!(u16);
-lane!(i32);
-
-/// [`choose`] with keys of 16 or 32 bits, written into `keys` in one pass
-/// and read in two (the least key, its leftmost position), all by whole
-/// chunks of [`LANES`] items, so that each is vectorized. Not inlined: so
-/// the passes were vectorized, inlined into the search loop they were not.
-#[inline(never)]
-fn choose_narrow<K: Lane, const FORCED: bool>(
-    len: &[u16],
-    bound: &[u16],
-    slack: &[u16],
-    keys: &mut [K],
-    k: NarrowKey,
-) -> (usize, i32) {
-    let (theta, sh) = (k.theta, k.slack);
-    let (longest, most) = (K::of(k.longest), K::of(k.most));
-    let n = len.len() / LANES * LANES;
-    let (len, bound, slack, keys) = (&len[..n], &bound[..n], &slack[..n], &mut keys[..n]);
-    for i in 0..n {
-        let (l, b) = (K::of(u32::from(len[i])), K::of(u32::from(bound[i])));
-        let s = K::of(u32::from(slack[i])).min(b);
-        let t = l.plus(s).plus(most).minus(b);
-        let key = t.shl(theta).or(s.shl(sh)).or(longest.minus(l));
-        keys[i] = if len[i] == COVERED { K::GONE } else { key };
+    /// The key of an item of len `len`, bound `b` and slack `slack` (16
+    /// bits when not `wide`).
+    #[inline(always)]
+    pub(super) fn key(&self, len: u16, b: u16, slack: u16) -> u32 {
+        let (l, b) = (u32::from(len), u32::from(b));
+        let s = u32::from(slack).min(b);
+        (l + s + self.most - b) << self.theta | s << self.slack | (self.longest - l)
     }
-    let keys = &keys[..];
-    let degree = |key: K| (key.get() >> theta) as i32 - k.most as i32 + 1;
+
+    /// The len a key holds ([`COVERED`] for an item gone).
+    #[inline(always)]
+    fn len(&self, key: u16) -> u16 {
+        if key == COVERED {
+            COVERED
+        } else {
+            (self.longest - (u32::from(key) & ((1 << self.slack) - 1))) as u16
+        }
+    }
+
+    /// The keys below this one are of items whose θ is 1 or less.
+    #[inline(always)]
+    fn forced(&self) -> u32 {
+        (self.most + 1) << self.theta
+    }
+
+    /// θ of an item from its key.
+    #[inline(always)]
+    fn degree(&self, key: u32) -> i32 {
+        (key >> self.theta) as i32 - self.most as i32 + 1
+    }
+
+    /// What one option fewer takes from a key: one from θ, one more to
+    /// `longest - len` (neither part leaves its bits: θ's part stays at
+    /// least the len, the len at least 0).
+    #[inline(always)]
+    fn step(&self) -> u16 {
+        ((1u32 << self.theta) - 1) as u16
+    }
+}
+
+/// The item to branch on among `keys`, whole chunks of [`LANES`]: with
+/// `FORCED` the leftmost key below `forced` (first-forced), if any; else
+/// the least, leftmost on ties. Each pass compares whole chunks, so that
+/// it is vectorized. `None` when every key is `gone`.
+#[inline(always)]
+fn pick<K: Copy + Ord, const FORCED: bool>(keys: &[K], gone: K, forced: K) -> Option<usize> {
     // The leftmost key for which `hit` holds: the chunk by a whole-chunk
     // fold, then the place in it.
     let find = |hit: &dyn Fn(K) -> bool| -> Option<usize> {
@@ -217,34 +194,126 @@ fn choose_narrow<K: Lane, const FORCED: bool>(
         None
     };
     if FORCED {
-        // θ ≤ 1: the key's θ part at most `most`.
-        let forced = K::of((k.most + 1) << theta);
         if let Some(i) = find(&|key| key < forced) {
-            return (i, degree(keys[i]));
+            return Some(i);
         }
     }
     let least = keys
         .chunks_exact(LANES)
-        .fold([K::GONE; LANES], |mut a, chunk| {
+        .fold([gone; LANES], |mut a, chunk| {
             for i in 0..LANES {
                 a[i] = a[i].min(chunk[i]);
             }
             a
         })
         .into_iter()
-        .fold(K::GONE, K::min);
-    match find(&|key| key == least) {
-        Some(i) if least != K::GONE => (i, degree(least)),
-        _ => (usize::MAX, i32::MAX),
+        .fold(gone, K::min);
+    if least == gone {
+        return None;
+    }
+    find(&|key| key == least)
+}
+
+/// M3 where the state keeps the items' keys ([`DenseMatrix::keyed`]): the
+/// choice only compares. Not inlined: so the passes were vectorized,
+/// inlined into the search loop they were not.
+#[inline(never)]
+fn choose_keys<const FORCED: bool>(keys: &[u16], k: NarrowKey) -> (usize, i32) {
+    let keys = &keys[..keys.len() / LANES * LANES];
+    match pick::<u16, FORCED>(keys, COVERED, k.forced() as u16) {
+        Some(i) => (i, k.degree(u32::from(at(keys, i)))),
+        None => (usize::MAX, i32::MAX),
+    }
+}
+
+/// M3 with keys of 31 bits: computed from the lens and bounds into `keys`
+/// in one pass (vectorized), then [`pick`]; compared as `i32`, which SSE2
+/// compares in 32-bit lanes. Not inlined, as [`choose_keys`].
+#[inline(never)]
+fn choose_wide<const FORCED: bool>(
+    len: &[u16],
+    bound: &[u16],
+    slack: &[u16],
+    keys: &mut [i32],
+    k: NarrowKey,
+) -> (usize, i32) {
+    let n = len.len() / LANES * LANES;
+    let (len, bound, slack, keys) = (&len[..n], &bound[..n], &slack[..n], &mut keys[..n]);
+    // `NarrowKey::key` in `i32` lanes, which vectorize better than `u32`.
+    let (longest, most) = (k.longest as i32, k.most as i32);
+    for i in 0..n {
+        let (l, b) = (i32::from(len[i]), i32::from(bound[i]));
+        let s = i32::from(slack[i]).min(b);
+        let key = (l + s + most - b) << k.theta | s << k.slack | (longest - l);
+        keys[i] = if len[i] == COVERED { i32::MAX } else { key };
+    }
+    match pick::<i32, FORCED>(keys, i32::MAX, k.forced() as i32) {
+        Some(i) => (i, k.degree(at(keys, i) as u32)),
+        None => (usize::MAX, i32::MAX),
     }
 }
 
 impl DenseMatrix {
+    /// The key a state keeps in place of each primary item's len, when
+    /// DLX3's order fits in 16 bits: then the choice only compares, and
+    /// hiding an option takes [`NarrowKey::step`] from its items' keys.
+    #[inline(always)]
+    pub(super) fn keyed(&self) -> Option<NarrowKey> {
+        self.narrow.filter(|k| !k.wide)
+    }
+
+    // These take the kernel's `KEY`: the state keeps keys when it is 16
+    // (the passes before a search ask `keyed`), so that the kernels of
+    // the other keys pay nothing for them.
+
+    /// What a hidden option takes from each of its primary items' entries.
+    #[inline(always)]
+    fn step<const KEY: u8>(&self) -> u16 {
+        match self.narrow {
+            Some(k) if KEY == 16 => k.step(),
+            _ => 1,
+        }
+    }
+
+    /// The len of primary item `i` in a state's lens part.
+    #[inline(always)]
+    fn len_at<const KEY: u8>(&self, len: &[u16], i: usize) -> u16 {
+        let v = at(len, i);
+        match self.narrow {
+            Some(k) if KEY == 16 => k.len(v),
+            _ => v,
+        }
+    }
+
+    /// After item `j`'s bound fell to `b` (not 0): its key, when the state
+    /// keeps keys.
+    #[inline(always)]
+    fn rekey<const KEY: u8>(&self, len: &mut [u16], j: usize, b: u16) {
+        if let (Some(k), 16) = (self.narrow, KEY) {
+            let e = at_mut(len, j);
+            *e = k.key(k.len(*e), b, at(&self.slack, j)) as u16;
+        }
+    }
+
+    /// The root slot's entries of the primary items, lens or keys, into
+    /// `len` (whole chunks; the items past the last primary one ended).
+    pub(super) fn root_entries(&self, len: &mut [u16]) {
+        let p = self.primary;
+        len[..p].copy_from_slice(&self.root_len);
+        len[p..].fill(COVERED);
+        if let Some(k) = self.keyed() {
+            for (i, e) in len[..p].iter_mut().enumerate() {
+                *e = k.key(*e, self.root_bound[i], self.slack[i]) as u16;
+            }
+        }
+    }
+
     /// Hides option `r` (a tweak while its item is active): clears its bit
     /// and decrements its primary items' lens. Returns its items, DLX3's
     /// updates for the tweak (its node in the item's list and the others).
     #[inline(always)]
-    fn hide_option(&self, active: &mut [u64], len: &mut [u16], r: usize) -> u64 {
+    fn hide_option<const KEY: u8>(&self, active: &mut [u64], len: &mut [u16], r: usize) -> u64 {
+        let step = self.step::<KEY>();
         *at_mut(active, r / 64) &= !(1u64 << (r % 64));
         let (s, p, e) = (
             at(&self.opt_start, r) as usize,
@@ -253,7 +322,7 @@ impl DenseMatrix {
         );
         for q in s..p {
             let l = at_mut(len, at(&self.opt_items, q) as usize);
-            *l = l.wrapping_sub(1);
+            *l = l.wrapping_sub(step);
         }
         (e - s) as u64
     }
@@ -262,7 +331,7 @@ impl DenseMatrix {
     /// of its bound and is covered when none is left; a secondary item is
     /// covered. Returns the updates.
     #[inline(always)]
-    fn commit_bounded<const UL: usize, const UP: usize>(
+    fn commit_bounded<const UL: usize, const UP: usize, const KEY: u8>(
         &self,
         slot: &mut [u64],
         left: &mut u32,
@@ -285,10 +354,11 @@ impl DenseMatrix {
                 let b = at_mut(bound, j);
                 *b -= 1;
                 if *b != 0 {
+                    self.rekey::<KEY>(len, j, *b);
                     continue;
                 }
             }
-            updates += self.cover::<UL, UP, false>(active, len, left, watch, j);
+            updates += self.cover::<UL, UP, false>(active, len, left, watch, j, self.step::<KEY>());
         }
         updates
     }
@@ -336,8 +406,8 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         let len = lens_ref(&here[m.words..m.words + lw]);
         let bound = lens_ref(&here[m.words + lw..m.words + 2 * lw]);
         let (i, score) = match (KEY, m.narrow) {
-            (16, Some(k)) => choose_narrow::<u16, FORCED>(len, bound, &m.slack, &mut s.keys16, k),
-            (32, Some(k)) => choose_narrow::<i32, FORCED>(len, bound, &m.slack, &mut s.keys32, k),
+            (16, Some(k)) => choose_keys::<FORCED>(len, k),
+            (32, Some(k)) => choose_wide::<FORCED>(len, bound, &m.slack, &mut s.keys32, k),
             _ => choose::<FORCED>(len, bound, &m.slack),
         };
         if score == i32::MAX {
@@ -349,7 +419,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
             s.rest[l] = 0;
             return Enter::DEAD;
         }
-        let rest = u32::from(len[i]);
+        let rest = u32::from(m.len_at::<KEY>(len, i));
         let first = m.next_option(&here[..m.words], i, 0);
         let to = here_at + 1;
         s.states.copy_within(here_at * size..to * size, to * size);
@@ -360,7 +430,10 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         let b = *b;
         let mut left = s.left[here_at];
         if b == 0 {
-            stats.updates += m.cover::<UL, UP, false>(active, len, &mut left, &mut s.watch, i);
+            stats.updates +=
+                m.cover::<UL, UP, false>(active, len, &mut left, &mut s.watch, i, m.step::<KEY>());
+        } else {
+            m.rekey::<KEY>(len, i, b);
         }
         s.left[to] = left;
         s.rest[l] = rest;
@@ -399,7 +472,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         if b != 0 || slack != 0 {
             s.rest[l] -= 1;
             stats.updates += if b != 0 {
-                m.hide_option(active, len, r)
+                m.hide_option::<KEY>(active, len, r)
             } else {
                 1
             };
@@ -407,7 +480,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         s.states
             .copy_within(from * size..(from + 1) * size, to * size);
         let slot = &mut s.states[to * size..(to + 1) * size];
-        stats.updates += m.commit_bounded::<UL, UP>(slot, &mut left, &mut s.watch, r, i);
+        stats.updates += m.commit_bounded::<UL, UP, KEY>(slot, &mut left, &mut s.watch, r, i);
         s.left[to] = left;
         left == 0
     }
@@ -452,8 +525,13 @@ impl DenseMatrix {
         if full || active[r / 64] >> (r % 64) & 1 == 0 {
             return Err(());
         }
-        let updates = self.hide_option(active, len, r);
-        Ok(updates + self.commit_bounded::<0, 0>(slot, left, watch, r, usize::MAX))
+        Ok(if self.keyed().is_some() {
+            self.hide_option::<16>(active, len, r)
+                + self.commit_bounded::<0, 0, 16>(slot, left, watch, r, usize::MAX)
+        } else {
+            self.hide_option::<0>(active, len, r)
+                + self.commit_bounded::<0, 0, 0>(slot, left, watch, r, usize::MAX)
+        })
     }
 
     /// Takes option `r` out of the root slot without counting (a
@@ -463,7 +541,11 @@ impl DenseMatrix {
         if active[r / 64] >> (r % 64) & 1 == 0 {
             return false;
         }
-        self.hide_option(active, len, r);
+        if self.keyed().is_some() {
+            self.hide_option::<16>(active, len, r);
+        } else {
+            self.hide_option::<0>(active, len, r);
+        }
         true
     }
 
@@ -629,6 +711,25 @@ mod tests {
         assert_eq!(agree_with_links(&m, &mut DenseSolver::new(&d)), 66);
         d.narrow = None;
         assert_eq!(agree_with_links(&m, &mut DenseSolver::new(&d)), 66);
+    }
+
+    #[test]
+    fn a_keys_step_is_one_option_fewer() {
+        let k = NarrowKey::new(8, 3).unwrap();
+        assert!(!k.wide);
+        for len in 1..=8u16 {
+            for b in 1..=3u16 {
+                for slack in 0..=2u16 {
+                    let key = k.key(len, b, slack);
+                    assert!(key < u32::from(COVERED));
+                    assert_eq!(k.len(key as u16), len);
+                    assert_eq!(key - u32::from(k.step()), k.key(len - 1, b, slack));
+                    let theta = i32::from(len) + i32::from(slack.min(b)) - i32::from(b) + 1;
+                    assert_eq!(k.degree(key), theta);
+                }
+            }
+        }
+        assert_eq!(k.len(COVERED), COVERED);
     }
 
     #[test]

@@ -158,9 +158,9 @@ pub(super) struct State {
     /// Per level, with multiplicities: the item's options not yet tried
     /// (`mult.rs`).
     pub(super) rest: Vec<u32>,
-    /// With multiplicities, scratch for the choice's keys, one per primary
-    /// item (padded), of 16 or 32 bits as the tables' key takes.
-    pub(super) keys16: Vec<u16>,
+    /// With multiplicities and keys of 32 bits, scratch for the choice's
+    /// keys, one per primary item (padded); keys of 16 bits are kept in
+    /// the state in place of lens (`mult.rs`).
     pub(super) keys32: Vec<i32>,
     pub(super) watch: Watch,
 }
@@ -213,7 +213,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         let (active, rest) = slot.split_at_mut(w);
         let len = &mut lens(rest)[..n];
         let mut left = s.left[at];
-        stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i);
+        stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i, 1);
         s.left[at + 1] = left;
         Enter::branch(first, least as u32)
     }
@@ -248,7 +248,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         for q in start..end {
             let j = at(&m.opt_items, q) as usize;
             if j != i {
-                updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, j);
+                updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, j, 1);
             }
         }
         stats.updates += updates;
@@ -298,7 +298,6 @@ impl<'m> DenseSolver<'m> {
                         0
                     }
                 ],
-                keys16: vec![0; keys.filter(|k| !k.wide).map_or(0, |_| padded)],
                 keys32: vec![0; keys.filter(|k| k.wide).map_or(0, |_| padded)],
                 watch: Watch {
                     stack: Vec::with_capacity(4 * matrix.primary + 64),
@@ -338,11 +337,11 @@ impl<'m> DenseSolver<'m> {
         let (active, rest) = self.state.states[..size].split_at_mut(w);
         active.copy_from_slice(&m.root_active);
         let (len, bound) = rest.split_at_mut(m.len_words());
-        lens(len)[..p].copy_from_slice(&m.root_len);
         if m.bounded {
-            // The items past the last primary one, to a whole chunk, ended.
-            lens(len)[p..].fill(COVERED);
+            m.root_entries(lens(len));
             lens(bound)[..p].copy_from_slice(&m.root_bound);
+        } else {
+            lens(len)[..p].copy_from_slice(&m.root_len);
         }
         self.state.left[0] = p as u32;
         self.driver.reset();
@@ -388,7 +387,7 @@ impl<'m> DenseSolver<'m> {
         let len = &mut lens(rest)[..p];
         for &i in m.option(r) {
             self.driver.stats.updates +=
-                m.cover::<0, 0, false>(active, len, &mut left, &mut s.watch, i as usize);
+                m.cover::<0, 0, false>(active, len, &mut left, &mut s.watch, i as usize, 1);
         }
         s.left[0] = left;
         self.driver.preselected.push(option);
