@@ -378,6 +378,16 @@ impl DenseMatrix {
     }
 }
 
+/// Copies state slot `k` (of `size` words) onto slot `k + 1`; returns the
+/// latter.
+#[inline(always)]
+fn copy_slot(states: &mut [u64], size: usize, k: usize) -> &mut [u64] {
+    let (lo, hi) = states.split_at_mut((k + 1) * size);
+    let to = &mut hi[..size];
+    to.copy_from_slice(&lo[k * size..]);
+    to
+}
+
 /// The Algorithm M kernel: `FORCED` for first-forced; `KEY` the bits of
 /// the tables' [`NarrowKey`] (16 or 32; else the 64-bit key); `UL` and `UP`
 /// the common option length and primary count, for covering by arithmetic.
@@ -422,8 +432,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         let rest = u32::from(m.len_at::<KEY>(len, i));
         let first = m.next_option(&here[..m.words], i, 0);
         let to = here_at + 1;
-        s.states.copy_within(here_at * size..to * size, to * size);
-        let slot = &mut s.states[to * size..(to + 1) * size];
+        let slot = copy_slot(&mut s.states, size, here_at);
         let (active, len, bound) = parts(m, slot);
         let b = at_mut(bound, i);
         *b -= 1;
@@ -477,9 +486,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
                 1
             };
         }
-        s.states
-            .copy_within(from * size..(from + 1) * size, to * size);
-        let slot = &mut s.states[to * size..(to + 1) * size];
+        let slot = copy_slot(&mut s.states, size, from);
         stats.updates += m.commit_bounded::<UL, UP, KEY>(slot, &mut left, &mut s.watch, r, i);
         s.left[to] = left;
         left == 0
