@@ -1,4 +1,5 @@
-//! The one unchecked slice access of the core, and its one SAFETY argument.
+//! The core's unchecked slice access (an element, a span, a split), and its
+//! one SAFETY argument.
 //!
 //! Every kernel's hot loop indexes arrays by values it computed itself: link
 //! fields (dancing links), option numbers from mask bits, item numbers from
@@ -47,4 +48,37 @@ pub(crate) fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
 #[inline(always)]
 pub(crate) fn set<T>(s: &mut [T], i: usize, v: T) {
     *at_mut(s, i) = v;
+}
+
+/// `&s[from..from + n]`, unchecked.
+#[inline(always)]
+pub(crate) fn span<T>(s: &[T], from: usize, n: usize) -> &[T] {
+    debug_assert!(from.checked_add(n).is_some_and(|end| end <= s.len()));
+    // SAFETY: `from + n <= s.len()` by the caller's invariants (module docs).
+    #[allow(unsafe_code)]
+    unsafe {
+        s.get_unchecked(from..from + n)
+    }
+}
+
+/// `&mut s[from..from + n]`, unchecked.
+#[inline(always)]
+pub(crate) fn span_mut<T>(s: &mut [T], from: usize, n: usize) -> &mut [T] {
+    debug_assert!(from.checked_add(n).is_some_and(|end| end <= s.len()));
+    // SAFETY: `from + n <= s.len()` by the caller's invariants (module docs).
+    #[allow(unsafe_code)]
+    unsafe {
+        s.get_unchecked_mut(from..from + n)
+    }
+}
+
+/// `s.split_at_mut(mid)`, unchecked.
+#[inline(always)]
+pub(crate) fn split_mut<T>(s: &mut [T], mid: usize) -> (&mut [T], &mut [T]) {
+    debug_assert!(mid <= s.len());
+    // SAFETY: `mid <= s.len()` by the caller's invariants (module docs).
+    #[allow(unsafe_code)]
+    unsafe {
+        s.split_at_mut_unchecked(mid)
+    }
 }

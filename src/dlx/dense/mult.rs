@@ -27,6 +27,12 @@
 //! DLX3's len of the item as it stands after its tweaks, which M5's test
 //! reads.
 //!
+//! The kernel reads and splits slots without bounds checks
+//! (`unchecked.rs`), on two invariants: a slot is `words + 2 · lw` words
+//! (the active bits, then lens and bounds of `lw` words each), and slots
+//! `2l` to `2l + 2` exist for every level `l` the driver enters, at most
+//! `max_depth` (there are `2 · (max_depth + 2)`).
+//!
 //! Counters are DLX3's, as the links engine counts them: a node at every
 //! entry; an update per link a cover removes (one for the item, one per
 //! other item of each option hidden), per tweak (one, or the option's
@@ -46,7 +52,7 @@ use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::search::driver::{Enter, Kernel};
 use crate::dlx::search::PreselectError;
 use crate::dlx::stats::Stats;
-use crate::dlx::unchecked::{at, at_mut};
+use crate::dlx::unchecked::{at, at_mut, span, span_mut, split_mut};
 
 /// The cursor of the null move: no option's (the solver's solutions leave
 /// it out).
@@ -64,10 +70,11 @@ pub(super) fn parts<'a>(
     m: &DenseMatrix,
     slot: &'a mut [u64],
 ) -> (&'a mut [u64], &'a mut [u16], &'a mut [u16]) {
+    // A slot is `m.words + 2 * lw` words (`DenseSolver::with_tables`).
     let lw = m.len_words();
-    let (active, rest) = slot.split_at_mut(m.words);
-    let (len, bound) = rest.split_at_mut(lw);
-    (active, lens(len), lens(&mut bound[..lw]))
+    let (active, rest) = split_mut(slot, m.words);
+    let (len, bound) = split_mut(rest, lw);
+    (active, lens(len), lens(span_mut(bound, 0, lw)))
 }
 
 /// M3: the item to branch on and its branching degree θ (`i32::MAX` when
@@ -382,9 +389,9 @@ impl DenseMatrix {
 /// latter.
 #[inline(always)]
 fn copy_slot(states: &mut [u64], size: usize, k: usize) -> &mut [u64] {
-    let (lo, hi) = states.split_at_mut((k + 1) * size);
-    let to = &mut hi[..size];
-    to.copy_from_slice(&lo[k * size..]);
+    let (lo, hi) = split_mut(states, (k + 1) * size);
+    let to = span_mut(hi, 0, size);
+    to.copy_from_slice(span(lo, k * size, size));
     to
 }
 
@@ -411,10 +418,12 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         if s.left[here_at] == 0 {
             return Enter::Solved;
         }
-        let here = &s.states[here_at * size..(here_at + 1) * size];
+        // Slots `2l` to `2l + 2` exist: the driver enters at most
+        // `max_depth` levels, and there are `2 * (max_depth + 2)` slots.
+        let here = span(&s.states, here_at * size, size);
         let lw = m.len_words();
-        let len = lens_ref(&here[m.words..m.words + lw]);
-        let bound = lens_ref(&here[m.words + lw..m.words + 2 * lw]);
+        let len = lens_ref(span(here, m.words, lw));
+        let bound = lens_ref(span(here, m.words + lw, lw));
         let (i, score) = match (KEY, m.narrow) {
             (16, Some(k)) => choose_keys::<FORCED>(len, k),
             (32, Some(k)) => choose_wide::<FORCED>(len, bound, &m.slack, &mut s.keys32, k),
@@ -430,7 +439,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
             return Enter::DEAD;
         }
         let rest = u32::from(m.len_at::<KEY>(len, i));
-        let first = m.next_option(&here[..m.words], i, 0);
+        let first = m.next_option(span(here, 0, m.words), i, 0);
         let to = here_at + 1;
         let slot = copy_slot(&mut s.states, size, here_at);
         let (active, len, bound) = parts(m, slot);
@@ -461,7 +470,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         let i = s.item[l] as usize;
         let (from, to) = (2 * l + 1, 2 * l + 2);
         let slack = at(&m.slack, i);
-        let slot = &mut s.states[from * size..(from + 1) * size];
+        let slot = span_mut(&mut s.states, from * size, size);
         let (active, len, bound) = parts(m, slot);
         let b = at(bound, i);
         let mut left = s.left[from];
@@ -500,11 +509,13 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         }
         let size = s.slot;
         let i = s.item[l] as usize;
-        let here = &s.states[2 * l * size..2 * l * size + m.words];
+        let here = span(&s.states, 2 * l * size, m.words);
         let next = m.next_option(here, i, r as usize + 1);
-        let slot = &s.states[(2 * l + 1) * size..(2 * l + 2) * size];
         let lw = m.len_words();
-        let b = lens_ref(&slot[m.words + lw..])[i];
+        let b = at(
+            lens_ref(span(&s.states, (2 * l + 1) * size + m.words + lw, lw)),
+            i,
+        );
         m.candidate(b, at(&m.slack, i), s.rest[l], next)
     }
 
