@@ -29,7 +29,11 @@
 //! * slot `2l` holds the state on entering level `l`, slot `2l + 1` the same
 //!   after covering the level's branching item (skipped when the item has one
 //!   option: its commitment covers it); levels below `level` are committed,
-//!   as in the DLX solver, so a paused search resumes anywhere.
+//!   as in the DLX solver, so a paused search resumes anywhere;
+//! * there are `2 · (max_depth + 2)` slots and the driver enters at most
+//!   `max_depth` levels, so slots `2l` to `2l + 2` exist at every level
+//!   `l`: the kernels read, copy and split slots without bounds checks
+//!   (`unchecked.rs`).
 //!
 //! Counters are DLX1's: a hide counts one update per node of the option
 //! other than the covering item's, covering an item one more, a node every

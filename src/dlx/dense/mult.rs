@@ -27,11 +27,9 @@
 //! DLX3's len of the item as it stands after its tweaks, which M5's test
 //! reads.
 //!
-//! The kernel reads and splits slots without bounds checks
-//! (`unchecked.rs`), on two invariants: a slot is `words + 2 · lw` words
-//! (the active bits, then lens and bounds of `lw` words each), and slots
-//! `2l` to `2l + 2` exist for every level `l` the driver enters, at most
-//! `max_depth` (there are `2 · (max_depth + 2)`).
+//! The kernel reads and splits slots without bounds checks, as the plain
+//! one does (`mod.rs`); here a slot is `words + 2 · lw` words (the active
+//! bits, then lens and bounds of `lw` words each).
 //!
 //! Counters are DLX3's, as the links engine counts them: a node at every
 //! entry; an update per link a cover removes (one for the item, one per
@@ -46,7 +44,7 @@
 //! keys in the state spares computing them (two-queens 7: 6% fewer
 //! instructions in all).
 
-use super::search::{lens, lens_ref, State};
+use super::search::{copy_slot, lens, lens_ref, State};
 use super::{DenseMatrix, COVERED};
 use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::search::driver::{Enter, Kernel};
@@ -385,16 +383,6 @@ impl DenseMatrix {
     }
 }
 
-/// Copies state slot `k` (of `size` words) onto slot `k + 1`; returns the
-/// latter.
-#[inline(always)]
-fn copy_slot(states: &mut [u64], size: usize, k: usize) -> &mut [u64] {
-    let (lo, hi) = split_mut(states, (k + 1) * size);
-    let to = span_mut(hi, 0, size);
-    to.copy_from_slice(span(lo, k * size, size));
-    to
-}
-
 /// The Algorithm M kernel: `FORCED` for first-forced; `KEY` the bits of
 /// the tables' [`NarrowKey`] (16 or 32; else the 64-bit key); `UL` and `UP`
 /// the common option length and primary count, for covering by arithmetic.
@@ -441,7 +429,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         let rest = u32::from(m.len_at::<KEY>(len, i));
         let first = m.next_option(span(here, 0, m.words), i, 0);
         let to = here_at + 1;
-        let slot = copy_slot(&mut s.states, size, here_at);
+        let slot = copy_slot(&mut s.states, size, here_at, here_at + 1);
         let (active, len, bound) = parts(m, slot);
         let b = at_mut(bound, i);
         *b -= 1;
@@ -495,7 +483,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
                 1
             };
         }
-        let slot = copy_slot(&mut s.states, size, from);
+        let slot = copy_slot(&mut s.states, size, from, to);
         stats.updates += m.commit_bounded::<UL, UP, KEY>(slot, &mut left, &mut s.watch, r, i);
         s.left[to] = left;
         left == 0

@@ -9,7 +9,7 @@ use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
 use crate::dlx::search::{check_preselect, engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
-use crate::dlx::unchecked::at;
+use crate::dlx::unchecked::{at, span, span_mut, split_mut};
 use crate::dlx::{EngineError, EngineKind};
 
 /// The lens part of a state slot, as `u16`s (four to a word): one slot is
@@ -25,6 +25,17 @@ pub(super) fn lens(words: &mut [u64]) -> &mut [u16] {
     unsafe {
         std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u16>(), n)
     }
+}
+
+/// Copies state slot `from` (of `size` words) onto slot `to`, a later one;
+/// returns the latter. Unchecked: both exist (`mod.rs`, invariants).
+#[inline(always)]
+pub(super) fn copy_slot(states: &mut [u64], size: usize, from: usize, to: usize) -> &mut [u64] {
+    debug_assert!(from < to);
+    let (lo, hi) = split_mut(states, to * size);
+    let dst = span_mut(hi, 0, size);
+    dst.copy_from_slice(span(lo, from * size, size));
+    dst
 }
 
 /// [`lens`], read-only.
@@ -188,8 +199,8 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
             // Only at the root: nothing to cover, the empty choice solves it.
             return Enter::Solved;
         }
-        let here = &s.states[at * size..(at + 1) * size];
-        let len = &lens_ref(&here[w..])[..n];
+        let here = span(&s.states, at * size, size);
+        let len = span(lens_ref(span(here, w, size - w)), 0, n);
         let (i, least) = if FORCED {
             s.watch.choose(len)
         } else {
@@ -201,17 +212,15 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
             stats.updates += 1;
             return Enter::DEAD;
         }
-        let first = m.next_option(&here[..w], i, 0).map(|r| r as u32);
+        let first = m.next_option(span(here, 0, w), i, 0).map(|r| r as u32);
         if least == 1 {
             // Forced: `commit` covers the item too, from slot `2l` itself.
             s.item[l] = FORCED_FLAG | i as u32;
             return Enter::forced(first);
         }
-        s.states
-            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
-        let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
-        let (active, rest) = slot.split_at_mut(w);
-        let len = &mut lens(rest)[..n];
+        let slot = copy_slot(&mut s.states, size, at, at + 1);
+        let (active, rest) = split_mut(slot, w);
+        let len = span_mut(lens(rest), 0, n);
         let mut left = s.left[at];
         stats.updates += m.cover::<UL, UP, FORCED>(active, len, &mut left, &mut s.watch, i, 1);
         s.left[at + 1] = left;
@@ -233,11 +242,9 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
             (item as usize, 2 * l + 1)
         };
         let to = 2 * l + 2;
-        s.states
-            .copy_within(from * size..(from + 1) * size, to * size);
-        let slot = &mut s.states[to * size..(to + 1) * size];
-        let (active, rest) = slot.split_at_mut(w);
-        let len = &mut lens(rest)[..n];
+        let slot = copy_slot(&mut s.states, size, from, to);
+        let (active, rest) = split_mut(slot, w);
+        let len = span_mut(lens(rest), 0, n);
         let mut left = s.left[from];
         let (start, end) = if UL > 0 {
             (r * UL, r * UL + UL)
@@ -261,7 +268,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         let size = s.slot;
         let at = 2 * l;
         let i = (s.item[l] & !FORCED_FLAG) as usize;
-        let active = &s.states[at * size..at * size + m.words];
+        let active = span(&s.states, at * size, m.words);
         m.next_option(active, i, r as usize + 1).map(|r| r as u32)
     }
 
