@@ -359,7 +359,7 @@ impl DenseMatrix {
     /// bytes) 1.6× the time, 16×16 (2,560 bytes) 2.7×: there a node hides
     /// few options and copying the state dominates. With multiplicities
     /// (the bounds counted in the state) the same rule holds: two-queens 8
-    /// about 10% less time than the links engine, pentominoes whose pieces
+    /// about 20% less time than the links engine, pentominoes whose pieces
     /// are `0:2|` less than half.
     pub fn recommended(matrix: &Matrix) -> bool {
         let options = matrix.option_count();
