@@ -164,12 +164,17 @@ fn the_library_chooses_and_keeps_knuths_counters() {
         Solver::with_config(&pent, ff).unwrap().engine(),
         EngineKind::Dense
     );
-    // Lookahead is the links engine's.
+    // Lookahead: masks where it applies, else links (pentominoes' cells
+    // are in more than 64 options).
     let la = Config::new().branching(Branching::Lookahead);
     assert_eq!(
         Solver::with_config(&queens(8).unwrap(), la)
             .unwrap()
             .engine(),
+        EngineKind::Masks
+    );
+    assert_eq!(
+        Solver::with_config(&pent, la).unwrap().engine(),
         EngineKind::Links
     );
 }
@@ -178,7 +183,7 @@ fn the_library_chooses_and_keeps_knuths_counters() {
 fn refusals_name_the_engine_and_the_reason() {
     let colored = knuth::read("A | x\nA x:1\nA x:2\n".as_bytes()).unwrap();
     let q = queens(6).unwrap();
-    let want: [(EngineKind, &Matrix, Option<Branching>, &str); 8] = [
+    let want: [(EngineKind, &Matrix, Option<Branching>, &str); 7] = [
         (EngineKind::Dense, &colored, None, "colors"),
         (EngineKind::Bits, &colored, None, "colors"),
         (EngineKind::Masks, &colored, None, "colors"),
@@ -201,12 +206,6 @@ fn refusals_name_the_engine_and_the_reason() {
             "first-forced",
         ),
         (EngineKind::Masks, &q, Some(Branching::Knuth), "knuth"),
-        (
-            EngineKind::Masks,
-            &q,
-            Some(Branching::Lookahead),
-            "lookahead",
-        ),
     ];
     for (engine, m, rule, word) in want {
         let mut config = Config::new().engine(engine);
@@ -242,6 +241,8 @@ fn refusals_name_the_engine_and_the_reason() {
     let mut masks = dlx::MasksSolver::new(&m);
     assert!(masks.set_branching(Branching::Knuth).is_err());
     assert!(masks.set_branching(Branching::FirstForced).is_ok());
+    assert!(masks.set_branching(Branching::Lookahead).is_ok());
+    assert_eq!(masks.branching(), Branching::Lookahead);
 }
 
 #[test]

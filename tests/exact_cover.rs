@@ -903,6 +903,8 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
             let mm = MasksMatrix::new(&m).unwrap();
             let par = count_parallel(&m, Engine::Masks(&mm), Branching::FirstForced, jobs).unwrap();
             assert_eq!(par.solutions, want, "queens {n}, masks");
+            let par = count_parallel(&m, Engine::Masks(&mm), Branching::Lookahead, jobs).unwrap();
+            assert_eq!(par.solutions, want, "queens {n}, masks, lookahead");
             // It takes no other rule, and no tables of another matrix.
             let refused = count_parallel(&m, Engine::Masks(&mm), Branching::Knuth, jobs);
             assert_eq!(refused.unwrap_err().engine(), EngineKind::Masks);

@@ -63,7 +63,7 @@ pub(crate) enum EngineArg {
     /// The library's choice: the fastest engine that honours the rule
     /// (Knuth's: bits where it applies, else dense where it is faster, else
     /// links; first-forced: masks where it applies, else dense where
-    /// faster, else links).
+    /// faster, else links; lookahead: masks where it applies, else links).
     Auto,
     /// Dancing links (Knuth's DLX1, DLX2 with colors).
     Links,
@@ -73,7 +73,7 @@ pub(crate) enum EngineArg {
     /// 64 primary items and 512 options).
     Bits,
     /// A bitmask of active options per item, forced items first (at most
-    /// 64 options an item).
+    /// 64 options an item; first-forced and lookahead).
     Masks,
 }
 

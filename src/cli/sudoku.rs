@@ -72,7 +72,7 @@ pub(crate) struct CommonArgs {
     solver: SolverArg,
     /// DLX branching rule: first-forced (the default: forced cells and
     /// digits first, on the masks engine, the fastest), knuth (DLX1's, on
-    /// the links engine), or lookahead from the first node (links). With an
+    /// the links engine), or lookahead from the first node (masks). With an
     /// engine named that does not take first-forced (bits), its own rule.
     #[arg(long, value_enum)]
     branching: Option<super::BranchingArg>,

@@ -16,10 +16,12 @@
 //! where [`DenseMatrix::recommended`] says it is faster; else links. For
 //! first-forced, masks where it applies (no item in more than 64 options);
 //! else dense where recommended; else links. With multiplicities the same
-//! rules pick dense or links (bits and masks take none). Lookahead is the
-//! links engine's alone. Knuth's rule never gets masks, whose tree is its
-//! own: with [`Branching::Knuth`] the counters are always DLX1's (DLX3's
-//! with multiplicities).
+//! rules pick dense or links (bits and masks take none). Lookahead: masks
+//! where it applies (its probes clear bits in one mask per item, all in L1
+//! cache: minimal 25×25 Sudoku in about half the links engine's time,
+//! BENCHMARKS.md), else links. Knuth's rule never gets masks, whose tree is
+//! its own: with [`Branching::Knuth`] the counters are always DLX1's
+//! (DLX3's with multiplicities).
 
 use std::fmt;
 
@@ -39,7 +41,8 @@ pub enum EngineKind {
     /// 512 options; Knuth's rule only (its choice is the least len).
     Bits,
     /// A bitmask of options per item, forced moves first, a tree of its own:
-    /// no colors, no item in more than 64 options; first-forced only.
+    /// no colors, no item in more than 64 options; first-forced and
+    /// lookahead.
     Masks,
 }
 
@@ -63,7 +66,7 @@ impl EngineKind {
     }
 
     /// The rule the engine searches with when none is asked for: Knuth's,
-    /// but first-forced for masks (the only rule it takes).
+    /// but first-forced for masks (which does not take Knuth's).
     pub fn default_rule(self) -> Branching {
         match self {
             EngineKind::Masks => Branching::FirstForced,
@@ -93,14 +96,14 @@ impl EngineKind {
     /// Whether the engine searches with `branching` as the rule says: links
     /// every rule; dense Knuth's and first-forced; bits Knuth's only (its
     /// choice is always the leftmost least len, so it cannot walk
-    /// first-forced's tree); masks first-forced (forced moves first, in a
-    /// tree of its own).
+    /// first-forced's tree); masks first-forced and lookahead (forced moves
+    /// first, in a tree of its own).
     pub fn supports(self, branching: Branching) -> bool {
         match (self, branching) {
             (EngineKind::Links, _) => true,
             (EngineKind::Dense, b) => b != Branching::Lookahead,
             (EngineKind::Bits, b) => b == Branching::Knuth,
-            (EngineKind::Masks, b) => b == Branching::FirstForced,
+            (EngineKind::Masks, b) => b != Branching::Knuth,
         }
     }
 
@@ -173,9 +176,11 @@ impl fmt::Display for EngineError {
                 "the {e} engine does not search with the {} rule{}",
                 Branching::name(*b),
                 match e {
-                    EngineKind::Masks => " (it takes first-forced: forced moves first)",
+                    EngineKind::Masks => {
+                        " (it takes first-forced, forced moves first, and lookahead)"
+                    }
                     EngineKind::Bits => " (it takes Knuth's rule only)",
-                    _ => " (lookahead is the links engine's)",
+                    _ => " (lookahead is the links and masks engines')",
                 }
             ),
             ErrorKind::ForeignTables => {
@@ -231,8 +236,14 @@ impl EngineTables {
     /// The fastest engine that honours `branching` on `matrix` (see the
     /// module documentation), with its tables.
     pub fn auto(matrix: &Matrix, branching: Branching) -> EngineTables {
+        // Lookahead: masks wherever it applies (its probes in about half the
+        // links engine's time on minimal 25×25 Sudoku, queens 10 in a
+        // fifth: BENCHMARKS.md), else links.
         if branching == Branching::Lookahead {
-            return EngineTables::Links;
+            return match MasksMatrix::new(matrix) {
+                Ok(m) => EngineTables::Masks(m),
+                Err(_) => EngineTables::Links,
+            };
         }
         if EngineKind::Bits.supports(branching) {
             if let Ok(b) = BitsMatrix::new(matrix) {

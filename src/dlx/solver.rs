@@ -176,9 +176,10 @@ impl<'m> Solver<'m> {
             EngineTables::Bits(b) => {
                 Inner::Bits(BitsSolver::with_tables(Shared::Owned(Arc::new(b))))
             }
-            EngineTables::Masks(m) => {
-                Inner::Masks(MasksSolver::with_tables(Shared::Owned(Arc::new(m))))
-            }
+            EngineTables::Masks(m) => Inner::Masks(MasksSolver::with_rule(
+                Shared::Owned(Arc::new(m)),
+                branching,
+            )),
             EngineTables::Links => {
                 let mut s = LinksSolver::new(matrix);
                 s.set_branching(branching);
@@ -211,7 +212,9 @@ impl<'m> Solver<'m> {
                 Inner::Dense(DenseSolver::with_rule(Shared::Borrowed(d), branching))
             }
             Engine::Bits(b) => Inner::Bits(BitsSolver::with_tables(Shared::Borrowed(b))),
-            Engine::Masks(m) => Inner::Masks(MasksSolver::with_tables(Shared::Borrowed(m))),
+            Engine::Masks(m) => {
+                Inner::Masks(MasksSolver::with_rule(Shared::Borrowed(m), branching))
+            }
         };
         Solver {
             matrix,

@@ -47,6 +47,10 @@
 //! differ. The probes use the uncolored dancing: for a matrix with colors
 //! the rule falls back to [`Branching::FirstForced`].
 //!
+//! The masks engine looks ahead by the same rule (`masks/lookahead.rs`), in
+//! about half the time where it applies (no item in more than 64 options):
+//! the library picks it there.
+//!
 //! [`Branching::Lookahead`]: super::Branching::Lookahead
 //! [`Branching::FirstForced`]: super::Branching::FirstForced
 

@@ -51,6 +51,13 @@
 //! than they save where they find little (classic grids, anti-king,
 //! anti-knight): BENCHMARKS.md, "Intersections while they pay".
 //!
+//! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
+//! (`MasksSolver::set_branching`) every node where nothing is forced
+//! probes every active option in a scratch copy of the state, removes the
+//! options whose probe fails and branches on the item of least work, as
+//! the links engine's lookahead does (`lookahead.rs`); intersections are
+//! then not looked for (a probe finds what they find).
+//!
 //! Invariants:
 //! * an item's mask holds exactly its active options; an uncovered primary
 //!   item's len is the number of bits of its mask;
@@ -84,6 +91,7 @@ use crate::dlx::Matrix;
 use std::fmt;
 use std::ops::{BitAnd, BitXor, Not};
 
+mod lookahead;
 mod search;
 mod state;
 

@@ -82,7 +82,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         match len {
             0 => Enter::DEAD,
             1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
-            _ if s.branches.top < s.intersect_depth => intersecting::<M, K>(m, s, l, i, stats),
+            _ if s.branches.top < s.intersect_depth => intersecting::<M, K, A>(m, s, l, i, stats),
             _ => branch(m, s, l, i, len),
         }
     }
@@ -132,7 +132,13 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
 /// Saves the state as a new branch point at level `l`, on item `i` of len
 /// `len`, and enters its first option.
 #[inline(always)]
-fn branch<M: Mask>(m: &MasksMatrix, s: &mut States<M>, l: usize, i: usize, len: u8) -> Enter {
+pub(super) fn branch<M: Mask>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    l: usize,
+    i: usize,
+    len: u8,
+) -> Enter {
     let mask = at(&s.masks, i);
     let t = s.branches.top;
     s.save(t);
@@ -150,17 +156,24 @@ fn branch<M: Mask>(m: &MasksMatrix, s: &mut States<M>, l: usize, i: usize, len: 
 }
 
 /// A node where nothing is forced, near the root, about to branch on item
-/// `i`: [`look`], then what the looks so far say of the nodes below
+/// `i`: lookahead where the search looks ahead
+/// ([`lookahead::look_ahead`](super::lookahead::look_ahead)), else [`look`],
+/// then what the looks so far say of the nodes below
 /// (`States::after_look`). Out of line, so that the plain path's code stays
 /// as it was.
 #[inline(never)]
-fn intersecting<M: Mask, const K: usize>(
+fn intersecting<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,
     i: usize,
     stats: &mut Stats,
 ) -> Enter {
+    if let Some(mut probes) = s.probes.take() {
+        let enter = super::lookahead::look_ahead::<M, K, A>(m, s, &mut probes, l, stats);
+        s.probes = Some(probes);
+        return enter;
+    }
     let enter = look::<M, K>(m, s, l, i, stats);
     s.after_look();
     enter
@@ -230,11 +243,47 @@ impl<'m> MasksSolver<'m> {
         s
     }
 
-    /// The branching rule: this engine has one tree, forced moves first
-    /// (see the module documentation), which is [`Branching::FirstForced`];
-    /// every other rule is refused.
+    /// The branching rule: forced moves first (see the module
+    /// documentation), which is [`Branching::FirstForced`], and with
+    /// [`Branching::Lookahead`] probes at every node where nothing is
+    /// forced (`lookahead.rs`); Knuth's rule is refused. Abandons the search
+    /// in progress.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
-        EngineKind::Masks.check_rule(branching)
+        EngineKind::Masks.check_rule(branching)?;
+        self.look_ahead(branching == Branching::Lookahead);
+        self.restart();
+        Ok(())
+    }
+
+    /// A solver over `tables` searching with `branching`, a rule the masks
+    /// engine takes (the caller checked it: [`EngineKind::supports`]).
+    pub(crate) fn with_rule(tables: Shared<'m, MasksMatrix>, branching: Branching) -> Self {
+        debug_assert!(EngineKind::Masks.supports(branching));
+        let mut s = Self::with_tables(tables);
+        s.look_ahead(branching == Branching::Lookahead);
+        s
+    }
+
+    /// Whether nodes where nothing is forced probe (the probes' scratch is
+    /// made or dropped).
+    fn look_ahead(&mut self, looking: bool) {
+        let m = &*self.matrix;
+        by_width!(&mut self.states, s => {
+            if looking != s.probes.is_some() {
+                s.probes = looking.then(|| Box::new(super::lookahead::Probes::new(m, s)));
+            }
+            s.intersect_depth = s.first_depth();
+        });
+    }
+
+    /// The branching rule searched with: [`Branching::Lookahead`] or
+    /// [`Branching::FirstForced`].
+    pub fn branching(&self) -> Branching {
+        if by_width!(&self.states, s => s.probes.is_some()) {
+            Branching::Lookahead
+        } else {
+            Branching::FirstForced
+        }
     }
 
     /// Looks for intersections (`MasksMatrix::intersect`: an item with two
@@ -250,9 +299,9 @@ impl<'m> MasksSolver<'m> {
     pub(crate) fn set_intersections(&mut self, looks: Intersections) {
         let (depth, while_paying) = looks.parts();
         by_width!(&mut self.states, s => {
-            s.intersect_depth = depth;
             s.fixed_depth = depth;
             s.while_paying = while_paying;
+            s.intersect_depth = s.first_depth();
         });
     }
 
@@ -558,6 +607,69 @@ mod tests {
             other_trees += usize::from(plain.stats() != looking.stats());
         }
         assert!(other_trees > 0, "no intersection was ever found");
+    }
+
+    #[test]
+    fn lookahead_keeps_every_solution() {
+        use rand::SeedableRng;
+        // Sudoku 4×4, the small problems and random matrices: looking
+        // ahead, the links engine's solutions; options are pruned, and the
+        // tree is another than first-forced's, in some of them.
+        let cases = if cfg!(miri) { 6 } else { 600 };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let mut matrices = vec![problems::queens(if cfg!(miri) { 5 } else { 8 }).unwrap()];
+        if !cfg!(miri) {
+            matrices.push(sudoku.matrix().clone());
+        }
+        matrices.extend(engine_tests::small_problems().into_iter().map(|(m, _)| m));
+        matrices.extend((0..cases).map(|_| dense_random(&mut rng)));
+        let (mut pruned, mut other_trees) = (0, 0);
+        for m in &matrices {
+            let mm = MasksMatrix::new(m).unwrap();
+            let mut plain = MasksSolver::new(&mm);
+            let mut looking = MasksSolver::new(&mm);
+            looking.set_branching(Branching::Lookahead).unwrap();
+            assert_eq!(looking.branching(), Branching::Lookahead);
+            let n = same_solutions_as_links(m, &mut looking);
+            assert_eq!(plain.count().solutions, n);
+            pruned += looking.stats().pruned;
+            other_trees += usize::from(plain.stats().nodes != looking.stats().nodes);
+            // Back to first-forced: its own tree again.
+            looking.set_branching(Branching::FirstForced).unwrap();
+            looking.reset();
+            looking.count();
+            assert_eq!(looking.stats(), plain.stats());
+        }
+        assert!(pruned > 0 && other_trees > 0, "{pruned} {other_trees}");
+    }
+
+    #[test]
+    fn lookahead_prunes_a_failed_option_and_takes_what_it_forces() {
+        // Committing `A B D` leaves `C` nothing: it is removed, `A B` is
+        // then `A`'s only option and `C D` the only one left for `C`: no
+        // guess. First-forced branches on `A`.
+        let m = knuth::read("A B C D\nA B D\nA B\nB C\nC D\n".as_bytes()).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut plain = MasksSolver::new(&mm);
+        let mut looking = MasksSolver::new(&mm);
+        looking.set_branching(Branching::Lookahead).unwrap();
+        let (p, l) = (plain.count(), looking.count());
+        assert_eq!((p.solutions, l.solutions), (1, 1));
+        let stats = looking.stats();
+        assert_eq!((stats.guesses, stats.pruned), (0, 2));
+        assert_eq!(stats.probes, 3);
+        assert!(plain.stats().guesses > 0);
+        // A budget pauses it; the rest of the search is the same search.
+        looking.reset();
+        looking.set_budget(Budget {
+            nodes: Some(1),
+            updates: None,
+        });
+        assert_eq!(looking.next_solution(), Step::Budget);
+        looking.set_budget(Budget::default());
+        assert_eq!(looking.next_solution(), Step::Solution);
+        assert_eq!(looking.stats(), stats);
     }
 
     #[test]

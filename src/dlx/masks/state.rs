@@ -200,6 +200,11 @@ pub(super) struct States<M> {
     /// The looks of the search in progress, and the options they hid.
     pub(super) looks: u64,
     pub(super) looks_hid: u64,
+    /// The probes' scratch, when the search looks ahead
+    /// ([`Branching::Lookahead`](crate::dlx::Branching::Lookahead)): then
+    /// every node where nothing is forced probes (`intersect_depth` is
+    /// unlimited, so the search's hot path tests the same one field).
+    pub(super) probes: Option<Box<super::lookahead::Probes<M>>>,
 }
 
 impl<M: Mask> States<M> {
@@ -225,6 +230,17 @@ impl<M: Mask> States<M> {
             while_paying: false,
             looks: 0,
             looks_hid: 0,
+            probes: None,
+        }
+    }
+
+    /// The depth to which nodes where nothing is forced look, as a search
+    /// starts: unlimited when looking ahead, else the depth asked for.
+    pub(super) fn first_depth(&self) -> usize {
+        if self.probes.is_some() {
+            usize::MAX
+        } else {
+            self.fixed_depth
         }
     }
 
@@ -237,7 +253,7 @@ impl<M: Mask> States<M> {
     /// After a look: with [`Intersections::Auto`](super::Intersections::Auto),
     /// the nodes below the fixed depth look while the looks pay.
     pub(super) fn after_look(&mut self) {
-        if self.while_paying {
+        if self.while_paying && self.probes.is_none() {
             self.intersect_depth = if self.paying() {
                 usize::MAX
             } else {
@@ -258,7 +274,7 @@ impl<M: Mask> States<M> {
         self.branches.top = 0;
         self.looks = 0;
         self.looks_hid = 0;
-        self.intersect_depth = self.fixed_depth;
+        self.intersect_depth = self.first_depth();
     }
 
     /// Whether option `r` (not ignored) is active at the root.
