@@ -590,6 +590,19 @@ fn gen_round_trips_through_cover() {
     assert_eq!(text(&counted.stdout), "4\n");
     let out = run(&["gen", "pentominoes", "0x5"], b"");
     assert_eq!(out.status.code(), Some(2));
+    // Pieces up to twice (DLX3): the piece items read `0:2|`, and a 1×10
+    // strip has one cover, the straight piece twice; once each, none.
+    let out = run(&["gen", "pentominoes", "1x10", "--up-to", "2"], b"");
+    assert!(text(&out.stdout).starts_with("0:2|O 0:2|P "));
+    assert_eq!(text(&run(&["cover"], &out.stdout).stdout), "1\n");
+    let once = run(&["gen", "pentominoes", "1x10"], b"");
+    assert_eq!(text(&run(&["cover"], &once.stdout).stdout), "0\n");
+    for refused in [
+        &["gen", "queens", "6", "--up-to", "2"][..],
+        &["gen", "pentominoes", "6x6", "--up-to", "0"],
+    ] {
+        assert_eq!(run(refused, b"").status.code(), Some(2), "{refused:?}");
+    }
 }
 
 #[test]

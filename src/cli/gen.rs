@@ -18,6 +18,11 @@ pub(crate) struct GenArgs {
     /// only.
     #[arg(long)]
     seed: Option<u64>,
+    /// Each piece may be used from 0 to N times (`0:N|` on the pieces,
+    /// DLX3's multiplicities), every cell still exactly once. Pentominoes
+    /// only.
+    #[arg(long, value_name = "N")]
+    up_to: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -40,6 +45,9 @@ enum Problem {
 pub(crate) fn run(args: GenArgs) -> u8 {
     if args.seed.is_some() && !matches!(args.problem, Problem::Dominoes) {
         return usage("--seed is for dominoes' costs; this problem has none");
+    }
+    if args.up_to.is_some() && !matches!(args.problem, Problem::Pentominoes) {
+        return usage("--up-to is for pentominoes' pieces; this problem has none");
     }
     let matrix = match args.problem {
         Problem::Queens | Problem::TwoQueens | Problem::Langford => {
@@ -66,6 +74,8 @@ pub(crate) fn run(args: GenArgs) -> u8 {
                 Some((r, c)) if (1..=100).contains(&r) && (1..=100).contains(&c) => {
                     if matches!(args.problem, Problem::Dominoes) {
                         dominoes(r as usize, c as usize, args.seed.unwrap_or(1))
+                    } else if let Some(most) = args.up_to {
+                        polyomino::packing_up_to(&polyomino::PENTOMINOES, r, c, most)
                     } else {
                         polyomino::packing(&polyomino::PENTOMINOES, r, c)
                     }

@@ -5,6 +5,10 @@
 //! orientations (rotations and reflections), listing the piece and the cells
 //! it covers. Each tiling of a rectangle is therefore found together with its
 //! mirror images: pentominoes on 6×10 give 9356 = 4 × 2339.
+//!
+//! [`packing_up_to`] lets each piece be used from 0 to `most` times
+//! (DLX3's multiplicities on the piece items): an MCC classic, every cell
+//! still covered exactly once.
 
 use crate::dlx::{BuildError, Matrix, MatrixBuilder};
 
@@ -63,9 +67,42 @@ pub fn orientations(cells: &[(i32, i32)]) -> Vec<Vec<(i32, i32)>> {
 /// assert_eq!(dlx::Solver::new(&m).count().solutions, 8);
 /// ```
 pub fn packing(pieces: &[Piece], rows: i32, cols: i32) -> Result<Matrix, BuildError> {
+    packing_with(pieces, rows, cols, None)
+}
+
+/// The matrix for covering every cell of a `rows` × `cols` box with
+/// `pieces`, each piece used from 0 to `most` times (`0:most|` on its item,
+/// DLX3's multiplicities; Algorithm M searches it). `most` must be 1 or
+/// more (a bound of 0 is refused, as DLX3 refuses it).
+///
+/// ```
+/// use dlx::problems::polyomino::{packing_up_to, PENTOMINOES};
+/// // A 1×10 strip: the straight piece twice, the only way.
+/// let m = packing_up_to(&PENTOMINOES, 1, 10, 2).unwrap();
+/// assert_eq!(dlx::Solver::new(&m).count().solutions, 1);
+/// ```
+pub fn packing_up_to(
+    pieces: &[Piece],
+    rows: i32,
+    cols: i32,
+    most: u32,
+) -> Result<Matrix, BuildError> {
+    packing_with(pieces, rows, cols, Some(most))
+}
+
+/// [`packing`], or with `most` [`packing_up_to`].
+fn packing_with(
+    pieces: &[Piece],
+    rows: i32,
+    cols: i32,
+    most: Option<u32>,
+) -> Result<Matrix, BuildError> {
     let mut b = MatrixBuilder::new();
     for (name, _) in pieces {
-        b.primary(name)?;
+        let item = b.primary(name)?;
+        if let Some(most) = most {
+            b.set_bounds(item, 0, most)?;
+        }
     }
     let cell = |r: i32, c: i32| format!("r{r}c{c}");
     for r in 0..rows {
@@ -103,5 +140,50 @@ mod tests {
             .collect();
         assert_eq!(counts, [2, 8, 8, 8, 8, 4, 4, 4, 4, 1, 8, 4]);
         assert_eq!(counts.iter().sum::<usize>(), 63);
+    }
+
+    #[test]
+    fn pieces_up_to_twice_against_brute_force_and_dlx3_text() {
+        use crate::dlx::{brute_force_count, knuth, verify_cover, Solver};
+        // O, P and U in a 2×5 box: 20 options, few enough for brute force.
+        let pieces = [PENTOMINOES[0], PENTOMINOES[1], PENTOMINOES[6]];
+        let m = packing_up_to(&pieces, 2, 5, 2).unwrap();
+        assert!(m.has_bounds());
+        let want = brute_force_count(&m).unwrap();
+        let mut s = Solver::new(&m);
+        let mut n = 0;
+        for sol in s.solutions() {
+            verify_cover(&m, &sol).unwrap();
+            n += 1;
+        }
+        assert_eq!(n, want);
+        // More than with each piece once: O twice is one of them.
+        assert!(
+            want > Solver::new(&packing(&pieces, 2, 5).unwrap())
+                .count()
+                .solutions
+        );
+        // The same matrix as exact packing's text with `0:2|` on each piece.
+        let mut text = Vec::new();
+        knuth::write(&packing(&PENTOMINOES, 3, 5).unwrap(), &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let (head, rest) = text.split_once('\n').unwrap();
+        let head: Vec<String> = head
+            .split(' ')
+            .map(|w| {
+                if w.len() == 1 {
+                    format!("0:2|{w}")
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        let edited = knuth::read(format!("{}\n{rest}", head.join(" ")).as_bytes()).unwrap();
+        let m = packing_up_to(&PENTOMINOES, 3, 5, 2).unwrap();
+        assert_eq!(
+            Solver::new(&m).count().solutions,
+            Solver::new(&edited).count().solutions
+        );
+        assert!(packing_up_to(&PENTOMINOES, 2, 5, 0).is_err());
     }
 }
