@@ -35,7 +35,7 @@ use super::{
 /// let config = Config::new().engine(EngineKind::Dense).branching(Branching::FirstForced);
 /// let mut s = Solver::with_config(&m, config).unwrap();
 /// assert_eq!(s.count().solutions, 92);
-/// // Masks takes first-forced only: Knuth's rule is refused, by name.
+/// // Masks takes first-forced and lookahead: Knuth's rule is refused, by name.
 /// let config = Config::new().engine(EngineKind::Masks).branching(Branching::Knuth);
 /// assert!(Solver::with_config(&m, config).is_err());
 /// ```
