@@ -82,7 +82,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         match len {
             0 => Enter::DEAD,
             1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
-            _ if s.branches.top < s.intersect_depth => intersecting::<M, K, A>(m, s, l, i, stats),
+            _ if s.branches.top < s.intersect_depth => looking::<M, K, A>(m, s, l, i, stats),
             _ => branch(m, s, l, i, len),
         }
     }
@@ -155,14 +155,15 @@ pub(super) fn branch<M: Mask>(
     Enter::branch(Some(m.option_at(i, mask.lowest()) as u32), len as u32)
 }
 
-/// A node where nothing is forced, near the root, about to branch on item
-/// `i`: lookahead where the search looks ahead
-/// ([`lookahead::look_ahead`](super::lookahead::look_ahead)), else [`look`],
-/// then what the looks so far say of the nodes below
-/// (`States::after_look`). Out of line, so that the plain path's code stays
-/// as it was.
+/// A node where nothing is forced and the search looks before it branches
+/// (on item `i`, unless the look says otherwise): when it looks ahead, at
+/// every such node, the probes
+/// ([`lookahead::look_ahead`](super::lookahead::look_ahead)); else, near the
+/// root, intersections ([`look`]), then what the looks so far say of the
+/// nodes below (`States::after_look`). Out of line, so that the plain
+/// path's code stays as it was.
 #[inline(never)]
-fn intersecting<M: Mask, const K: usize, const A: bool>(
+fn looking<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,

@@ -190,7 +190,7 @@ pub(super) struct States<M> {
     /// (`MasksMatrix::intersect`) before they branch while fewer branch
     /// points than this are in progress: `fixed_depth`, or, while the looks
     /// pay, no limit (set after each look: the search's hot path tests
-    /// this one field).
+    /// this one field); with lookahead, no limit (they probe).
     pub(super) intersect_depth: usize,
     /// The depth asked for.
     pub(super) fixed_depth: usize,
