@@ -53,10 +53,12 @@
 //!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced
-//! probes every active option in a scratch copy of the state, removes the
-//! options whose probe fails and branches on the item of least work, as
-//! the links engine's lookahead does (`lookahead.rs`); intersections are
-//! then not looked for (a probe finds what they find).
+//! probes the active options of its short items (len 4 or less; all of
+//! them where no item is that short) in a scratch copy of the state,
+//! removes the options whose probe fails and branches on the item of least
+//! work, as the links engine's lookahead does with every option
+//! (`lookahead.rs`); intersections are then not looked for (a probe finds
+//! what they find).
 //!
 //! Invariants:
 //! * an item's mask holds exactly its active options; an uncovered primary
@@ -295,6 +297,10 @@ pub struct MasksMatrix {
     scan: usize,
     /// Options with no primary item: never chosen (DLX1).
     ignored: Vec<bool>,
+    /// Each item that is the first of some option not ignored, in order,
+    /// with the mask of those options (the lookahead's pass visits the
+    /// active options through them, not all options one by one).
+    leads: Vec<(u32, u64)>,
     /// Deepest level a search can reach (options committed by the search).
     max_depth: usize,
     /// The number of items of every option when they all have as many,
@@ -468,6 +474,15 @@ impl MasksMatrix {
             32 => opt_clear.w32 = opt_bit.iter().map(|&b| !(b as u32)).collect(),
             _ => opt_clear.w64 = opt_bit.iter().map(|&b| !b).collect(),
         }
+        let mut lead = vec![0u64; items];
+        for r in (0..options).filter(|&r| !ignored[r]) {
+            let k = opt_start[r] as usize;
+            lead[opt_item[k] as usize] |= opt_bit[k];
+        }
+        let leads = (0..items)
+            .filter(|&i| lead[i] != 0)
+            .map(|i| (i as u32, lead[i]))
+            .collect();
         let uniform = match opt_item.len().checked_div(options) {
             Some(k) if (0..options).all(|r| opt_start[r + 1] - opt_start[r] == k as u32) => k,
             _ => 0,
@@ -508,6 +523,7 @@ impl MasksMatrix {
             root_lens,
             scan,
             ignored,
+            leads,
             max_depth,
             uniform,
             aligned,
