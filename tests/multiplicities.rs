@@ -116,7 +116,7 @@ fn two_queens_counts_as_brute_force_and_as_dlx3() {
     ] {
         let m = two_queens(n).unwrap();
         let mut s = Solver::new(&m);
-        assert_eq!(s.engine(), EngineKind::Dense, "the library's choice");
+        assert_eq!(s.engine(), EngineKind::Bits, "the library's choice");
         assert_eq!(s.count().solutions, solutions, "n = {n}");
         assert_eq!((s.stats().nodes, s.stats().updates), (nodes, updates));
         let mut s = LinksSolver::new(&m);
@@ -196,10 +196,16 @@ fn queries_budgets_and_preselection_take_bounds() {
 #[test]
 fn engines_and_rules_that_cannot_take_bounds_say_so() {
     let m = two_queens(4).unwrap();
-    for engine in [EngineKind::Bits, EngineKind::Masks] {
-        let e = Solver::with_config(&m, Config::new().engine(engine)).unwrap_err();
-        assert!(e.to_string().contains("multiplicities"), "{e}");
-    }
+    let e = Solver::with_config(&m, Config::new().engine(EngineKind::Masks)).unwrap_err();
+    assert!(e.to_string().contains("multiplicities"), "{e}");
+    // Bits takes lower bounds and slacks of four bits together (here 2 + 3).
+    let bits = Config::new().engine(EngineKind::Bits);
+    assert!(Solver::with_config(&m, bits).is_ok());
+    let wide = read("2:9|A B\nA\nB\n");
+    let e = Solver::with_config(&wide, bits).unwrap_err();
+    assert!(e.to_string().contains("bounds are too large"), "{e}");
+    assert_eq!(Solver::new(&wide).engine(), EngineKind::Links);
+    assert!(Solver::with_config(&read("1:8|A B\nA\nB\n"), bits).is_ok());
     // Dense takes bounds up to 65,534 and no colors.
     let dense = Config::new().engine(EngineKind::Dense);
     assert!(Solver::with_config(&m, dense).is_ok());
@@ -427,7 +433,7 @@ fn multiplicities_on_the_command_line() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     // Refusals: exit 2, by name.
     for (args, want) in [
-        (vec!["cover", "--engine", "bits"], "multiplicities"),
+        (vec!["cover", "--engine", "masks"], "multiplicities"),
         (vec!["cover", "--branching", "lookahead"], "lookahead"),
     ] {
         let out = run(&args, &gen.stdout);
@@ -528,24 +534,39 @@ proptest! {
     }
 }
 
-/// Every solution of the dense engine on `m` (uncolored, with bounds) and
-/// of the links engine, with `rule`: the same solutions in the same order,
-/// the same nodes and updates.
-fn dense_agrees(m: &Matrix, rule: Branching) -> Result<(), TestCaseError> {
-    let config = Config::new().engine(EngineKind::Dense).branching(rule);
-    let mut dense = Solver::with_config(m, config).unwrap();
-    let got: Vec<_> = dense.solutions().collect();
+/// The engines that copy their states, with the rules each takes: dense
+/// (Knuth's, first-forced) and bits (Knuth's).
+const COPYING: [(EngineKind, &[Branching]); 2] = [
+    (
+        EngineKind::Dense,
+        &[Branching::Knuth, Branching::FirstForced],
+    ),
+    (EngineKind::Bits, &[Branching::Knuth]),
+];
+
+/// Every solution of `engine` on `m` (uncolored, with bounds) and of the
+/// links engine, with `rule`: the same solutions in the same order, the
+/// same nodes and updates.
+fn engine_agrees(m: &Matrix, engine: EngineKind, rule: Branching) -> Result<(), TestCaseError> {
+    let config = Config::new().engine(engine).branching(rule);
+    let mut solver = Solver::with_config(m, config).unwrap();
+    let got: Vec<_> = solver.solutions().collect();
     let (want, stats) = one_search(m, rule);
     prop_assert_eq!(got, want);
-    prop_assert_eq!(dense.stats(), stats);
+    prop_assert_eq!(solver.stats(), stats);
     Ok(())
 }
 
-/// The pieces of the dense engine's split of `m` at `depth`, searched by a
-/// fresh dense solver after `preselect_subtree`: the solutions in order,
-/// and the counters of the split plus every subtree's.
-fn dense_split(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<OptionId>>, Stats) {
-    let config = Config::new().engine(EngineKind::Dense).branching(rule);
+/// The pieces of `engine`'s split of `m` at `depth`, searched by a fresh
+/// solver of the same engine after `preselect_subtree`: the solutions in
+/// order, and the counters of the split plus every subtree's.
+fn engine_split(
+    m: &Matrix,
+    engine: EngineKind,
+    rule: Branching,
+    depth: usize,
+) -> (Vec<Vec<OptionId>>, Stats) {
+    let config = Config::new().engine(engine).branching(rule);
     let mut s = Solver::with_config(m, config).unwrap();
     let mut pieces: Vec<Result<Subtree, Vec<OptionId>>> = Vec::new();
     let mut stats = s.split(depth, |piece| match piece {
@@ -564,21 +585,27 @@ fn dense_split(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<OptionId>>
 }
 
 #[test]
-fn the_dense_engine_walks_dlx3s_tree() {
-    for n in 4..=6 {
-        let m = two_queens(n).unwrap();
-        for rule in [Branching::Knuth, Branching::FirstForced] {
-            dense_agrees(&m, rule).unwrap();
-            let (want, stats) = one_search(&m, rule);
-            for depth in [1, 3, 5] {
-                assert_eq!(dense_split(&m, rule, depth), (want.clone(), stats));
-            }
+fn the_dense_and_bits_engines_walk_dlx3s_tree() {
+    for (engine, rules) in COPYING {
+        for engine_rule in rules {
+            the_copying_engine_walks_dlx3s_tree(engine, *engine_rule);
         }
     }
-    // Deep cuts of the dense engine exclude and retire, and a links
-    // solver searches its subtrees as dense does (and the other way).
+}
+
+fn the_copying_engine_walks_dlx3s_tree(engine: EngineKind, rule: Branching) {
+    for n in 4..=6 {
+        let m = two_queens(n).unwrap();
+        engine_agrees(&m, engine, rule).unwrap();
+        let (want, stats) = one_search(&m, rule);
+        for depth in [1, 3, 5] {
+            assert_eq!(engine_split(&m, engine, rule, depth), (want.clone(), stats));
+        }
+    }
+    // Deep cuts exclude and retire, and a links solver searches their
+    // subtrees as the engine does (and the other way).
     let m = two_queens(6).unwrap();
-    let dense = Config::new().engine(EngineKind::Dense);
+    let dense = Config::new().engine(engine).branching(rule);
     let mut s = Solver::with_config(&m, dense).unwrap();
     let mut subs = Vec::new();
     s.split(4, |piece| {
@@ -590,6 +617,7 @@ fn the_dense_engine_walks_dlx3s_tree() {
     assert!(subs.iter().any(|s| !s.retired.is_empty()));
     let mut d = Solver::with_config(&m, dense).unwrap();
     let mut l = LinksSolver::new(&m);
+    l.set_branching(rule);
     for sub in &subs {
         d.preselect_subtree(sub).unwrap();
         l.preselect_subtree(sub).unwrap();
@@ -598,16 +626,12 @@ fn the_dense_engine_walks_dlx3s_tree() {
         assert_eq!(d.stats(), l.stats());
     }
     let par = count_parallel(&m, Engine::Links, Branching::Knuth, 3).unwrap();
-    let tables = Config::new()
-        .engine(EngineKind::Dense)
-        .tables(&m)
-        .unwrap()
-        .0;
+    let tables = Config::new().engine(engine).tables(&m).unwrap().0;
     let dpar = count_parallel(&m, tables.engine(), Branching::Knuth, 3).unwrap();
     assert_eq!((dpar.solutions, dpar.stats), (par.solutions, par.stats));
     // Preselection with bounds: conflicts name the latest option that
     // used the item up, refusals leave nothing behind.
-    let mut d = Solver::with_config(&m, Config::new().engine(EngineKind::Dense)).unwrap();
+    let mut d = Solver::with_config(&m, Config::new().engine(engine)).unwrap();
     d.preselect_all(&[OptionId::must(0), OptionId::must(1)])
         .unwrap();
     assert_eq!(
@@ -634,18 +658,25 @@ proptest! {
 
     /// Random uncolored matrices with bounds: the dense engine walks the
     /// links engine's tree (solutions in order, nodes, updates) with both
-    /// rules, and its cuts add up to one search.
+    /// rules, and the bits engine with Knuth's where it takes the bounds
+    /// (lower bounds and slacks of four bits together); their cuts add up
+    /// to one search.
     #[test]
-    fn random_matrices_with_bounds_on_the_dense_engine(seed in any::<u64>()) {
+    fn random_matrices_with_bounds_on_the_dense_and_bits_engines(seed in any::<u64>()) {
         let m = random_bounded_with(seed, false);
         prop_assert!(!m.has_colors() && m.has_bounds());
-        for rule in [Branching::Knuth, Branching::FirstForced] {
-            dense_agrees(&m, rule)?;
-            let (want, stats) = one_search(&m, rule);
-            for depth in 1..=4 {
-                let (got, split) = dense_split(&m, rule, depth);
-                prop_assert_eq!(&got, &want);
-                prop_assert_eq!(split, stats);
+        for (engine, rules) in COPYING {
+            if Solver::with_config(&m, Config::new().engine(engine)).is_err() {
+                continue;
+            }
+            for &rule in rules {
+                engine_agrees(&m, engine, rule)?;
+                let (want, stats) = one_search(&m, rule);
+                for depth in 1..=4 {
+                    let (got, split) = engine_split(&m, engine, rule, depth);
+                    prop_assert_eq!(&got, &want);
+                    prop_assert_eq!(split, stats);
+                }
             }
         }
     }

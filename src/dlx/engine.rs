@@ -16,7 +16,8 @@
 //! where [`DenseMatrix::recommended`] says it is faster; else links. For
 //! first-forced, masks where it applies (no item in more than 64 options);
 //! else dense where recommended; else links. With multiplicities the same
-//! rules pick dense or links (bits and masks take none). Lookahead: masks
+//! rules pick bits (where its tie key holds the bounds: `bits/mult.rs`),
+//! dense or links (masks takes none). Lookahead: masks
 //! where it applies (its probes clear bits in one mask per item, all in L1
 //! cache: minimal 25×25 Sudoku in about half the links engine's time,
 //! BENCHMARKS.md), else links. Knuth's rule never gets masks, whose tree is
@@ -38,7 +39,9 @@ pub enum EngineKind {
     /// (Algorithm M) with bounds up to 65,534.
     Dense,
     /// Lens as bit-sliced counters: no colors, at most 64 primary items and
-    /// 512 options; Knuth's rule only (its choice is the least len).
+    /// 512 options; Knuth's rule only (its choice is the least len);
+    /// multiplicities (Algorithm M) with lower bounds and slacks of four
+    /// bits together.
     Bits,
     /// A bitmask of options per item, forced moves first, a tree of its own:
     /// no colors, no item in more than 64 options; first-forced and

@@ -82,3 +82,20 @@ pub(crate) fn split_mut<T>(s: &mut [T], mid: usize) -> (&mut [T], &mut [T]) {
         s.split_at_mut_unchecked(mid)
     }
 }
+
+/// Copies state slot `from` (of `size` words) onto slot `to`, a later one,
+/// in `states`; returns the latter (the engines that copy their states:
+/// dense, bits). With `size` a constant the copy is a few moves.
+#[inline(always)]
+pub(crate) fn copy_slot<T: Copy>(
+    states: &mut [T],
+    size: usize,
+    from: usize,
+    to: usize,
+) -> &mut [T] {
+    debug_assert!(from < to);
+    let (lo, hi) = split_mut(states, to * size);
+    let dst = span_mut(hi, 0, size);
+    dst.copy_from_slice(span(lo, from * size, size));
+    dst
+}

@@ -45,12 +45,46 @@
 //! more, a node every level entered and every solution. With any
 //! [`Branching`](crate::dlx::Branching) the tree is Knuth's: here the leftmost least len costs no
 //! more than the first forced item, and a len of 0 or 1 is always least.
+//!
+//! With multiplicities (DLX3's `u:v|`) the search is Algorithm M
+//! (`mult.rs`): the planes hold DLX3's branching degree instead of the len,
+//! four more planes a tie key (the bounds), and the state is `W + B + 4 +
+//! 1` words (two-queens 8: 1 + 4 + 4 + 1); DLX3's tree and counters.
 
-use crate::dlx::index::OptionId;
+use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::unchecked::at;
 use crate::dlx::Matrix;
 use std::fmt;
 
+/// Calls a method generic over the state's shape `<W, B>` with the shape
+/// of `matrix` (see `WORD_SIZES` and `PLANE_SIZES`).
+macro_rules! by_shape {
+    ($matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $matrix.words {
+            1 => by_shape!(@planes 1, $matrix, $self.$f($($arg),*)),
+            2 => by_shape!(@planes 2, $matrix, $self.$f($($arg),*)),
+            3 => by_shape!(@planes 3, $matrix, $self.$f($($arg),*)),
+            4 => by_shape!(@planes 4, $matrix, $self.$f($($arg),*)),
+            5 => by_shape!(@planes 5, $matrix, $self.$f($($arg),*)),
+            6 => by_shape!(@planes 6, $matrix, $self.$f($($arg),*)),
+            7 => by_shape!(@planes 7, $matrix, $self.$f($($arg),*)),
+            _ => by_shape!(@planes 8, $matrix, $self.$f($($arg),*)),
+        }
+    };
+    (@planes $w:literal, $matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $matrix.planes {
+            3 => $self.$f::<$w, 3>($($arg),*),
+            4 => $self.$f::<$w, 4>($($arg),*),
+            5 => $self.$f::<$w, 5>($($arg),*),
+            6 => $self.$f::<$w, 6>($($arg),*),
+            7 => $self.$f::<$w, 7>($($arg),*),
+            _ => $self.$f::<$w, 8>($($arg),*),
+        }
+    };
+}
+
+// Defined above the submodules, so that both see it.
+mod mult;
 mod search;
 
 pub use search::{BitsSolutions, BitsSolver};
@@ -71,9 +105,10 @@ const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
 pub enum BitsError {
     /// The matrix has colors.
     Colors,
-    /// The matrix has multiplicities (DLX3), which the links and dense
-    /// engines search (Algorithm M).
-    Bounds,
+    /// With multiplicities (DLX3's `u:v|`): the bits of the largest slack
+    /// (upper bound less lower) and of the largest lower bound are more
+    /// than four together (`mult.rs`).
+    LargeBounds,
     /// It has this many primary items, over [`MAX_BITS_PRIMARY`].
     TooManyPrimary(usize),
     /// It has this many options, over [`MAX_BITS_OPTIONS`].
@@ -86,9 +121,9 @@ impl fmt::Display for BitsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BitsError::Colors => write!(f, "the matrix has colors"),
-            BitsError::Bounds => write!(
+            BitsError::LargeBounds => write!(
                 f,
-                "the matrix has multiplicities (DLX3's u:v|), which the links and dense engines search"
+                "its bounds are too large (the bits engine takes lower bounds and slacks of four bits together)"
             ),
             BitsError::TooManyPrimary(n) => write!(
                 f,
@@ -133,6 +168,20 @@ pub struct BitsMatrix {
     root: Vec<u64>,
     /// Deepest level a search can reach.
     max_depth: usize,
+    /// With multiplicities (Algorithm M, `mult.rs`): the planes hold
+    /// `θ - 1 + lift` per item, and [`mult::TIE_PLANES`] more its tie key, whose
+    /// low `owed_planes` bits are its deficit's complement; per primary item
+    /// its slack (upper bound less lower), and per option the union of its
+    /// secondary items' masks (`words` words from `r * words`) and how many
+    /// they are.
+    bounded: bool,
+    owed_planes: usize,
+    /// Per plane of the tie key: all ones where it is one of the deficit's.
+    owed_mask: [u64; mult::TIE_PLANES],
+    lift: u32,
+    slack: Vec<u8>,
+    sec_conflicts: Vec<u64>,
+    sec_count: Vec<u32>,
 }
 
 impl BitsMatrix {
@@ -141,13 +190,15 @@ impl BitsMatrix {
         if matrix.has_colors() {
             return Err(BitsError::Colors);
         }
-        if matrix.has_bounds() {
-            return Err(BitsError::Bounds);
-        }
         let primary = matrix.primary_count();
         if primary > MAX_BITS_PRIMARY {
             return Err(BitsError::TooManyPrimary(primary));
         }
+        let bounded = matrix.has_bounds();
+        // Per primary item: (lower, upper) bounds, 1 and 1 without.
+        let bounds: Vec<(u32, u32)> = (0..primary)
+            .map(|i| matrix.bounds(ItemId::must(i)).unwrap_or((1, 1)))
+            .collect();
         let options = matrix.option_count();
         let Some(&words) = WORD_SIZES.iter().find(|&&w| 64 * w >= options) else {
             return Err(BitsError::TooManyOptions(options));
@@ -195,29 +246,83 @@ impl BitsMatrix {
                 }
             }
         }
+        let bits = |x: usize| (usize::BITS - x.leading_zeros()) as usize;
         let most = count.iter().copied().max().unwrap_or(0);
-        let need = (usize::BITS - most.leading_zeros()) as usize;
+        let (lo, hi) = (
+            |i: usize| bounds[i].0 as usize,
+            |i: usize| bounds[i].1 as usize,
+        );
+        // With multiplicities: `θ - 1 + lift` is at most the len plus
+        // `lift`, the largest lower bound; the planes of `min(slack, bound)`
+        // hold the largest slack, the deficit's the largest lower bound.
+        let (lift, widest) =
+            (0..primary).fold((0, 0), |(l, w), i| (l.max(lo(i)), w.max(hi(i) - lo(i))));
+        let (owed_planes, tie_planes) = (bits(lift), bits(widest) + bits(lift));
+        if bounded && tie_planes > mult::TIE_PLANES {
+            return Err(BitsError::LargeBounds);
+        }
+        let need = bits(most + if bounded { lift } else { 0 });
         let Some(&planes) = PLANE_SIZES.iter().find(|&&b| b >= need) else {
             return Err(BitsError::LongItem(most));
         };
         let mut root = active;
-        let mut lens = vec![0u64; planes];
-        for (i, &c) in count.iter().enumerate() {
-            for (k, plane) in lens.iter_mut().enumerate() {
-                *plane |= ((c >> k) as u64 & 1) << i;
-            }
+        // Bit-sliced planes of one value per primary item.
+        let sliced = |n: usize, value: &dyn Fn(usize) -> usize| -> Vec<u64> {
+            (0..n)
+                .map(|k| (0..primary).fold(0, |p, i| p | ((value(i) >> k) as u64 & 1) << i))
+                .collect()
+        };
+        let slack: Vec<u8> = if bounded {
+            (0..primary).map(|i| (hi(i) - lo(i)) as u8).collect()
+        } else {
+            Vec::new()
+        };
+        if bounded {
+            // At the root an item's bound is its upper one: `min(slack,
+            // bound)` is the slack, the deficit the lower bound.
+            let full = (1 << owed_planes) - 1;
+            root.extend(sliced(planes, &|i| count[i] + lift - lo(i)));
+            root.extend(sliced(mult::TIE_PLANES, &|i| {
+                usize::from(slack[i]) << owed_planes | (full - lo(i))
+            }));
+        } else {
+            root.extend(sliced(planes, &|i| count[i]));
         }
-        root.extend(lens);
         root.push(if primary == 64 {
             u64::MAX
         } else {
             (1u64 << primary) - 1
         });
+        let searched = (0..options)
+            .filter(|r| root[r / 64] >> (r % 64) & 1 != 0)
+            .count();
         let max_depth = if min_primary == usize::MAX {
             0
+        } else if bounded {
+            // Each level commits an option (once at most, using a bound) or
+            // ends an item.
+            let uses: usize = (0..primary).map(hi).sum();
+            searched.min(uses) + primary
         } else {
             primary / min_primary
         };
+        let (mut sec_conflicts, mut sec_count) = (Vec::new(), Vec::new());
+        if bounded {
+            sec_conflicts = vec![0u64; options * words];
+            for r in 0..options {
+                let mut n = 0;
+                for &i in &opt_items[opt_start[r] as usize..opt_start[r + 1] as usize] {
+                    let i = i as usize;
+                    if i >= primary {
+                        n += 1;
+                        for w in 0..words {
+                            sec_conflicts[r * words + w] |= masks[i * words + w];
+                        }
+                    }
+                }
+                sec_count.push(n);
+            }
+        }
         Ok(BitsMatrix {
             primary,
             options,
@@ -231,6 +336,13 @@ impl BitsMatrix {
             conflicts,
             root,
             max_depth,
+            bounded,
+            owed_planes,
+            owed_mask: std::array::from_fn(|k| if k < owed_planes { u64::MAX } else { 0 }),
+            lift: if bounded { lift as u32 } else { 0 },
+            slack,
+            sec_conflicts,
+            sec_count,
         })
     }
 

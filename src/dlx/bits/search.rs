@@ -11,33 +11,6 @@ use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::at;
 use crate::dlx::{EngineError, EngineKind};
 
-/// Calls a method generic over the state's shape `<W, B>` with the shape
-/// of `matrix` (see `WORD_SIZES` and `PLANE_SIZES`).
-macro_rules! by_shape {
-    ($matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
-        match $matrix.words {
-            1 => by_shape!(@planes 1, $matrix, $self.$f($($arg),*)),
-            2 => by_shape!(@planes 2, $matrix, $self.$f($($arg),*)),
-            3 => by_shape!(@planes 3, $matrix, $self.$f($($arg),*)),
-            4 => by_shape!(@planes 4, $matrix, $self.$f($($arg),*)),
-            5 => by_shape!(@planes 5, $matrix, $self.$f($($arg),*)),
-            6 => by_shape!(@planes 6, $matrix, $self.$f($($arg),*)),
-            7 => by_shape!(@planes 7, $matrix, $self.$f($($arg),*)),
-            _ => by_shape!(@planes 8, $matrix, $self.$f($($arg),*)),
-        }
-    };
-    (@planes $w:literal, $matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
-        match $matrix.planes {
-            3 => $self.$f::<$w, 3>($($arg),*),
-            4 => $self.$f::<$w, 4>($($arg),*),
-            5 => $self.$f::<$w, 5>($($arg),*),
-            6 => $self.$f::<$w, 6>($($arg),*),
-            7 => $self.$f::<$w, 7>($($arg),*),
-            _ => $self.$f::<$w, 8>($($arg),*),
-        }
-    };
-}
-
 /// The branching item of a state's `planes` among the `uncovered` items
 /// (not 0): the least len, leftmost on ties, and that len.
 #[inline(always)]
@@ -64,18 +37,22 @@ const FORCED_FLAG: u32 = 1 << 31;
 /// [`LinksSolver`](crate::dlx::LinksSolver)'s.
 #[derive(Clone, Debug)]
 pub struct BitsSolver<'m> {
-    matrix: Shared<'m, BitsMatrix>,
-    driver: Driver,
-    state: State,
+    pub(super) matrix: Shared<'m, BitsMatrix>,
+    pub(super) driver: Driver,
+    pub(super) state: State,
 }
 
 /// The kernel's scratch state.
 #[derive(Clone, Debug)]
-struct State {
+pub(super) struct State {
     /// Every state slot, `slot` words each (see the module's invariants).
-    states: Vec<u64>,
+    pub(super) states: Vec<u64>,
     /// Per level: the branching item (with [`FORCED_FLAG`]).
-    item: Vec<u32>,
+    pub(super) item: Vec<u32>,
+    /// Per level, with multiplicities (`mult.rs`): the item's bound after
+    /// the level used one, and its options not yet tried.
+    pub(super) bound: Vec<u32>,
+    pub(super) rest: Vec<u32>,
 }
 
 /// The bits kernel for states of `W` option words and `B` planes.
@@ -161,6 +138,22 @@ impl<'m> BitsSolver<'m> {
             state: State {
                 states: vec![0; 2 * (matrix.max_depth + 2) * slot],
                 item: vec![0; matrix.max_depth + 1],
+                bound: vec![
+                    0;
+                    if matrix.bounded {
+                        matrix.max_depth + 1
+                    } else {
+                        0
+                    }
+                ],
+                rest: vec![
+                    0;
+                    if matrix.bounded {
+                        matrix.max_depth + 1
+                    } else {
+                        0
+                    }
+                ],
             },
             matrix,
         };
@@ -194,6 +187,19 @@ impl<'m> BitsSolver<'m> {
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
         let tables = self.matrix.clone();
         let m = &*tables;
+        if m.bounded {
+            // Every root bit is live here, so no conflict is judged by it.
+            check_preselect(
+                option,
+                m.options,
+                |r| m.opt_bits[r] == 0,
+                &m.root,
+                &[],
+                |q| m.option(q),
+            )?;
+            self.restart();
+            return by_shape!(self.matrix, self.preselect_bounded(option));
+        }
         check_preselect(
             option,
             m.options,
@@ -213,6 +219,9 @@ impl<'m> BitsSolver<'m> {
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
+        if self.matrix.bounded {
+            return by_shape!(self.matrix, self.run_mult());
+        }
         by_shape!(self.matrix, self.run())
     }
 
@@ -222,16 +231,22 @@ impl<'m> BitsSolver<'m> {
             .cover_option::<W, B>(&mut self.state.states[..W + B + 1], r)
     }
 
+    /// The driver over Algorithm M's kernel of shape `<W, B>`.
+    fn run_mult<const W: usize, const B: usize>(&mut self) -> Step {
+        self.driver
+            .run::<super::mult::BitsMult<W, B>>(&self.matrix, &mut self.state)
+    }
+
     /// The driver over the kernel of shape `<W, B>`.
     fn run<const W: usize, const B: usize>(&mut self) -> Step {
         self.driver.run::<Bits<W, B>>(&self.matrix, &mut self.state)
     }
 }
 
-engine_queries!(BitsSolver, BitsSolutions, |_s, r| Some(OptionId::must(
-    r as usize
-)));
-crate::dlx::search::plain_subtrees!(BitsSolver, EngineKind::Bits);
+// The cursor `NULL_MOVE` is Algorithm M's null move (`mult.rs`).
+engine_queries!(BitsSolver, BitsSolutions, |_s, r| (r
+    != crate::dlx::search::NULL_MOVE)
+    .then(|| OptionId::must(r as usize)));
 
 #[cfg(test)]
 mod tests {

@@ -44,17 +44,18 @@
 //! keys in the state spares computing them (two-queens 7: 6% fewer
 //! instructions in all).
 
-use super::search::{copy_slot, lens, lens_ref, State};
+use super::search::{lens, lens_ref, State};
 use super::{DenseMatrix, COVERED};
 use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::search::driver::{Enter, Kernel};
-use crate::dlx::search::PreselectError;
+use crate::dlx::search::{m5_candidate, split, PreselectError, NULL_MOVE};
 use crate::dlx::stats::Stats;
-use crate::dlx::unchecked::{at, at_mut, span, span_mut, split_mut};
+use crate::dlx::unchecked::{at, at_mut, copy_slot, span, span_mut, split_mut};
+use crate::dlx::{EngineKind, Subtree};
 
 /// The cursor of the null move: no option's (the solver's solutions leave
 /// it out).
-pub(super) const NULL: u32 = u32::MAX;
+pub(super) const NULL: u32 = NULL_MOVE;
 
 /// Lanes of the choice's passes: lens and bounds are kept for a multiple
 /// of eight items, the items past the last primary one ended ([`COVERED`],
@@ -367,20 +368,6 @@ impl DenseMatrix {
         }
         updates
     }
-
-    /// M5's test: whether the level may try another candidate, with `rest`
-    /// of its item's options untried and the item's bound `b` and slack
-    /// `slack`; `next` is its next option, if any. Returns the candidate
-    /// (an option, or the null move).
-    #[inline(always)]
-    fn candidate(&self, b: u16, slack: u16, rest: u32, next: Option<usize>) -> Option<u32> {
-        if b == 0 && slack == 0 {
-            // Exact cover's case: the item is covered, every option is tried.
-            return next.map(|r| r as u32);
-        }
-        // Too few options left to reach the lower bound: back up.
-        (i64::from(rest) > i64::from(b) - i64::from(slack)).then(|| next.map_or(NULL, |r| r as u32))
-    }
 }
 
 /// The Algorithm M kernel: `FORCED` for first-forced; `KEY` the bits of
@@ -445,7 +432,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         s.rest[l] = rest;
         let degree = score as u32;
         Enter::Item {
-            first: m.candidate(b, at(&m.slack, i), rest, first),
+            first: m5_candidate(u32::from(b), u32::from(at(&m.slack, i)), rest, first),
             branch: degree >= 2,
             len: degree,
         }
@@ -504,7 +491,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
             lens_ref(span(&s.states, (2 * l + 1) * size + m.words + lw, lw)),
             i,
         );
-        m.candidate(b, at(&m.slack, i), s.rest[l], next)
+        m5_candidate(u32::from(b), u32::from(at(&m.slack, i)), s.rest[l], next)
     }
 
     fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
@@ -608,69 +595,52 @@ impl<'m> super::DenseSolver<'m> {
     /// [`LinksSolver::preselect_subtree`](crate::dlx::LinksSolver::preselect_subtree)
     /// does; without them a subtree that excludes or retires is refused
     /// ([`PreselectError::Unsupported`]). On a refusal nothing is kept.
-    pub fn preselect_subtree(&mut self, sub: &crate::dlx::Subtree) -> Result<(), PreselectError> {
-        if !self.matrix.bounded {
-            return crate::dlx::search::split::preselect_options(
-                self,
-                sub,
-                crate::dlx::EngineKind::Dense,
-            );
-        }
-        self.reset();
-        let result = self.enter_subtree(sub);
-        if result.is_err() {
-            self.reset();
-        }
-        result
-    }
-
-    fn enter_subtree(&mut self, sub: &crate::dlx::Subtree) -> Result<(), PreselectError> {
-        let tables = self.matrix.clone();
-        let m = &*tables;
-        for &o in &sub.excluded {
-            let r = o.as_usize();
-            if r >= m.options {
-                return Err(PreselectError::UnknownOption(o));
-            }
-            if !m.option(r).iter().any(|&i| (i as usize) < m.primary) {
-                return Err(PreselectError::IgnoredOption(o));
-            }
-            if m.exclude(&mut self.state.states[..self.state.slot], r) {
-                self.driver.excluded.push(o);
-            }
-        }
-        for &o in &sub.options {
-            self.preselect(o)?;
-        }
-        for &i in &sub.retired {
-            let s = &mut self.state;
-            m.retire(&mut s.states[..s.slot], &mut s.left[0], i.as_usize())?;
-            self.driver.retired.push(i);
-        }
-        // Preselecting reset the driver's base; the passes are not counted.
-        self.driver.base = self.driver.stats;
-        Ok(())
+    pub fn preselect_subtree(&mut self, sub: &Subtree) -> Result<(), PreselectError> {
+        split::preselect_root_subtree(self, sub, EngineKind::Dense)
     }
 
     /// The subtree below the node where the search is paused (at the cut
     /// of [`split`](Self::split)), preselected options not included: with
     /// multiplicities, also each level's tweaked options and the items its
     /// null moves ended.
-    pub(crate) fn subtree_path(&self, into: &mut crate::dlx::Subtree) {
-        crate::dlx::search::split::options_path(self, into);
+    pub(crate) fn subtree_path(&self, into: &mut Subtree) {
+        split::root_subtree_path(self, into);
+    }
+}
+
+impl split::RootSteps for super::DenseSolver<'_> {
+    fn bounded(&self) -> bool {
+        self.matrix.bounded
+    }
+
+    fn options(&self) -> usize {
+        self.matrix.options
+    }
+
+    fn ignored(&self, r: usize) -> bool {
         let m = &*self.matrix;
-        if !m.bounded {
-            return;
-        }
+        !m.option(r).iter().any(|&i| (i as usize) < m.primary)
+    }
+
+    fn exclude_root(&mut self, r: usize) -> bool {
+        let s = &mut self.state;
+        self.matrix.exclude(&mut s.states[..s.slot], r)
+    }
+
+    fn retire_root(&mut self, i: usize) -> Result<(), PreselectError> {
+        let s = &mut self.state;
+        self.matrix
+            .retire(&mut s.states[..s.slot], &mut s.left[0], i)
+    }
+
+    fn level_item(&self, l: usize) -> usize {
+        self.state.item[l] as usize
+    }
+
+    fn tweaked(&self, l: usize, r: u32, into: &mut Vec<OptionId>) {
         let size = self.state.slot;
-        for (l, &r) in self.driver.chosen().iter().enumerate() {
-            let i = self.state.item[l] as usize;
-            let here = &self.state.states[2 * l * size..(2 * l + 1) * size];
-            m.tweaked(here, i, r, &mut into.excluded);
-            if r == NULL {
-                into.retired.push(ItemId::must(i));
-            }
-        }
+        let here = &self.state.states[2 * l * size..(2 * l + 1) * size];
+        self.matrix.tweaked(here, self.level_item(l), r, into);
     }
 }
 
@@ -681,8 +651,7 @@ mod tests {
     //! choice, with a budget that pauses the search; quick enough for
     //! Miri, which checks the unchecked indexing and the lens' views.
     use super::*;
-    use crate::dlx::search::engine_tests::agree_with_links;
-    use crate::dlx::search::{Budget, Step};
+    use crate::dlx::search::engine_tests::{agree_with_links, budget_pauses_and_resumes};
     use crate::dlx::{knuth, DenseSolver, Matrix};
     use crate::problems;
 
@@ -751,29 +720,7 @@ mod tests {
     fn a_budget_pauses_and_resumes_the_same_search() {
         let m = problems::two_queens(4).unwrap();
         let d = DenseMatrix::new(&m).unwrap();
-        let mut whole = DenseSolver::new(&d);
-        let all: Vec<_> = whole.solutions().collect();
-        let mut s = DenseSolver::new(&d);
-        let mut got = Vec::new();
-        let mut nodes = 7;
-        s.set_budget(Budget {
-            nodes: Some(nodes),
-            updates: None,
-        });
-        loop {
-            match s.next_solution() {
-                Step::Solution => got.push(s.solution().collect::<Vec<_>>()),
-                Step::Budget => {
-                    nodes += 7;
-                    s.set_budget(Budget {
-                        nodes: Some(nodes),
-                        updates: None,
-                    });
-                }
-                Step::Exhausted => break,
-            }
-        }
-        assert_eq!(got, all);
-        assert_eq!(s.stats(), whole.stats());
+        let (mut whole, mut s) = (DenseSolver::new(&d), DenseSolver::new(&d));
+        budget_pauses_and_resumes(&mut whole, &mut s, 7);
     }
 }

@@ -7,9 +7,11 @@ use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
-use crate::dlx::search::{check_preselect, engine_queries, Branching, PreselectError, Step};
+use crate::dlx::search::{
+    check_preselect, engine_queries, latest_conflict, Branching, PreselectError, Step,
+};
 use crate::dlx::stats::Stats;
-use crate::dlx::unchecked::{at, span, span_mut, split_mut};
+use crate::dlx::unchecked::{at, copy_slot, span, span_mut, split_mut};
 use crate::dlx::{EngineError, EngineKind};
 
 /// The lens part of a state slot, as `u16`s (four to a word): one slot is
@@ -25,17 +27,6 @@ pub(super) fn lens(words: &mut [u64]) -> &mut [u16] {
     unsafe {
         std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u16>(), n)
     }
-}
-
-/// Copies state slot `from` (of `size` words) onto slot `to`, a later one;
-/// returns the latter. Unchecked: both exist (`mod.rs`, invariants).
-#[inline(always)]
-pub(super) fn copy_slot(states: &mut [u64], size: usize, from: usize, to: usize) -> &mut [u64] {
-    debug_assert!(from < to);
-    let (lo, hi) = split_mut(states, to * size);
-    let dst = span_mut(hi, 0, size);
-    dst.copy_from_slice(span(lo, from * size, size));
-    dst
 }
 
 /// [`lens`], read-only.
@@ -418,16 +409,10 @@ impl<'m> DenseSolver<'m> {
         match m.preselect_bounded(slot, &mut left, &mut s.watch, r) {
             Ok(updates) => self.driver.stats.updates += updates,
             Err(()) => {
-                // The latest option preselected that shares an item with it.
-                let mine = m.option(r);
-                let with = self
-                    .driver
-                    .preselected
-                    .iter()
-                    .rev()
-                    .find(|o| m.option(o.as_usize()).iter().any(|i| mine.contains(i)))
-                    .map_or(option, |&o| o);
-                return Err(PreselectError::Conflict { option, with });
+                let preselected = &self.driver.preselected;
+                return Err(latest_conflict(option, m.option(r), preselected, |q| {
+                    m.option(q)
+                }));
             }
         }
         s.left[0] = left;

@@ -148,3 +148,34 @@ pub(crate) fn preselect_budget_and_reset(m: &Matrix, s: &mut impl Steps, same_tr
     s.set_budget(Budget::default());
     assert_eq!(first_solution(s), Ok(Some(all[0].clone())));
 }
+
+/// `s` (a fresh solver) searched with a node budget that stops it every
+/// `step` nodes and is then raised: the same solutions in order and the same
+/// counters as `whole` (a fresh solver over the same matrix) searching at
+/// once.
+pub(crate) fn budget_pauses_and_resumes(whole: &mut impl Steps, s: &mut impl Steps, step: u64) {
+    let mut all = Vec::new();
+    while whole.next_solution() == Step::Solution {
+        all.push(whole.solution_vec());
+    }
+    let mut got = Vec::new();
+    let mut nodes = step;
+    let budget = |nodes| Budget {
+        nodes: Some(nodes),
+        updates: None,
+    };
+    s.set_budget(budget(nodes));
+    loop {
+        match s.next_solution() {
+            Step::Solution => got.push(s.solution_vec()),
+            Step::Budget => {
+                nodes += step;
+                s.set_budget(budget(nodes));
+            }
+            Step::Exhausted => break,
+        }
+    }
+    assert!(!all.is_empty());
+    assert_eq!(got, all);
+    assert_eq!(s.stats(), whole.stats());
+}

@@ -497,6 +497,24 @@ pub(crate) fn check_preselect<'a>(
     Ok(())
 }
 
+/// The conflict of preselecting option `option` (of items `mine`) with
+/// multiplicities, where an option is refused once an item it has is used
+/// up: the latest of the `preselected` options that shares an item with it
+/// (itself if none does: an option excluded by a subtree).
+pub(crate) fn latest_conflict<'a>(
+    option: OptionId,
+    mine: &[u32],
+    preselected: &[OptionId],
+    items: impl Fn(usize) -> &'a [u32],
+) -> PreselectError {
+    let with = preselected
+        .iter()
+        .rev()
+        .find(|o| items(o.as_usize()).iter().any(|i| mine.contains(i)))
+        .map_or(option, |&o| o);
+    PreselectError::Conflict { option, with }
+}
+
 /// The conflict of preselecting an option of items `mine` that is no longer
 /// active: the first of the `preselected` options (given by their items)
 /// that shares an item with it, for the engines that keep no holder per item.
@@ -549,4 +567,25 @@ pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
         solutions,
         complete: s.is_exhausted(),
     }
+}
+
+/// Algorithm M's cursor of the *null move* in the engines that copy their
+/// states (dense, bits): no option, the level's item ends (the solvers'
+/// solutions leave it out).
+pub(crate) const NULL_MOVE: u32 = u32::MAX;
+
+/// Algorithm M's step M5 in the engines that copy their states: whether a
+/// level may try another candidate, with `rest` of its item's options
+/// untried, the item's bound `b` (after the level used one) and its
+/// `slack`; `next` is its next option, if any. Returns the candidate (an
+/// option, or [`NULL_MOVE`]), or `None` to back up.
+#[inline(always)]
+pub(crate) fn m5_candidate(b: u32, slack: u32, rest: u32, next: Option<usize>) -> Option<u32> {
+    if b == 0 && slack == 0 {
+        // Exact cover's case: the item is covered, every option is tried.
+        return next.map(|r| r as u32);
+    }
+    // Too few options left to reach the lower bound: back up.
+    (i64::from(rest) > i64::from(b) - i64::from(slack))
+        .then(|| next.map_or(NULL_MOVE, |r| r as u32))
 }

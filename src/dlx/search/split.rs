@@ -124,6 +124,92 @@ pub(crate) fn preselect_options(
     result
 }
 
+/// What a subtree with multiplicities asks of the root state of an engine
+/// that copies its states (dense, bits), beyond preselecting: excluding an
+/// option, retiring an item, and naming what a level tweaked.
+pub(crate) trait RootSteps: Steps {
+    /// Whether the matrix has multiplicities.
+    fn bounded(&self) -> bool;
+    /// The number of options, and whether option `r` has no primary item.
+    fn options(&self) -> usize;
+    fn ignored(&self, r: usize) -> bool;
+    /// Takes option `r` out of the root state without counting; whether it
+    /// was active.
+    fn exclude_root(&mut self, r: usize) -> bool;
+    /// Ends primary item `i` in the root state (refused for a secondary
+    /// item or one whose lower bound is not met).
+    fn retire_root(&mut self, i: usize) -> Result<(), PreselectError>;
+    /// Level `l`'s item, and the options it tweaked before choosing its
+    /// cursor `r` (all of its item's after a null move).
+    fn level_item(&self, l: usize) -> usize;
+    fn tweaked(&self, l: usize, r: u32, into: &mut Vec<OptionId>);
+}
+
+/// [`Solver::preselect_subtree`](crate::dlx::Solver::preselect_subtree)
+/// for the engines of [`RootSteps`]: a reset; with multiplicities,
+/// `sub.excluded` leave the search, `sub.options` are preselected in order
+/// and `sub.retired` take no more options, as
+/// [`LinksSolver::preselect_subtree`](crate::dlx::LinksSolver::preselect_subtree)
+/// does; without them as [`preselect_options`]. On a refusal nothing is
+/// kept.
+pub(crate) fn preselect_root_subtree(
+    s: &mut impl RootSteps,
+    sub: &Subtree,
+    engine: super::super::EngineKind,
+) -> Result<(), PreselectError> {
+    if !s.bounded() {
+        return preselect_options(s, sub, engine);
+    }
+    s.reset();
+    let result = enter_root_subtree(s, sub);
+    if result.is_err() {
+        s.reset();
+    }
+    result
+}
+
+fn enter_root_subtree(s: &mut impl RootSteps, sub: &Subtree) -> Result<(), PreselectError> {
+    for &o in &sub.excluded {
+        let r = o.as_usize();
+        if r >= s.options() {
+            return Err(PreselectError::UnknownOption(o));
+        }
+        if s.ignored(r) {
+            return Err(PreselectError::IgnoredOption(o));
+        }
+        if s.exclude_root(r) {
+            s.driver_mut().excluded.push(o);
+        }
+    }
+    for &o in &sub.options {
+        s.preselect(o)?;
+    }
+    for &i in &sub.retired {
+        s.retire_root(i.as_usize())?;
+        s.driver_mut().retired.push(i);
+    }
+    // Preselecting reset the driver's base; the passes are not counted.
+    let d = s.driver_mut();
+    d.base = d.stats;
+    Ok(())
+}
+
+/// The subtree below the node where `s` is paused (at the cut of
+/// [`split`]), preselected options not included: with multiplicities, also
+/// each level's tweaked options and the items its null moves ended.
+pub(crate) fn root_subtree_path(s: &impl RootSteps, into: &mut Subtree) {
+    options_path(s, into);
+    if !s.bounded() {
+        return;
+    }
+    for (l, &r) in s.driver().chosen().iter().enumerate() {
+        s.tweaked(l, r, &mut into.excluded);
+        if r == super::NULL_MOVE {
+            into.retired.push(ItemId::must(s.level_item(l)));
+        }
+    }
+}
+
 /// [`LinksSolver::split`](crate::dlx::LinksSolver::split), for any engine: the driver's cut does the work.
 pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
     let budget = std::mem::take(&mut s.driver_mut().budget);
