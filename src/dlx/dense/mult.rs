@@ -689,6 +689,21 @@ mod tests {
     }
 
     #[test]
+    fn pentomino_shaped_options_with_wide_keys() {
+        // O, P and U up to twice in a 2×5 box: every option a piece and
+        // five cells, the kernel of uniform options of six primary items;
+        // keys of 32 bits as 6×6 boards take (here by a larger packing).
+        use crate::problems::polyomino::{packing_up_to, PENTOMINOES};
+        let pieces = [PENTOMINOES[0], PENTOMINOES[1], PENTOMINOES[6]];
+        let m = packing_up_to(&pieces, 2, 5, 2).unwrap();
+        let mut d = DenseMatrix::new(&m).unwrap();
+        assert_eq!((d.uniform, d.uniform_primary), (6, 6));
+        d.narrow = NarrowKey::new(4_000, 2);
+        assert!(d.narrow.is_some_and(|k| k.wide));
+        assert!(agree_with_links(&m, &mut DenseSolver::new(&d)) > 0);
+    }
+
+    #[test]
     fn a_keys_step_is_one_option_fewer() {
         let k = NarrowKey::new(8, 3).unwrap();
         assert!(!k.wide);

@@ -434,6 +434,9 @@ impl<'m> DenseSolver<'m> {
             return match (shape, forced, key) {
                 ((4, 4), false, 16) => self.run_mult::<false, 16, 4, 4>(),
                 ((4, 4), true, 16) => self.run_mult::<true, 16, 4, 4>(),
+                // Pentominoes whose pieces are bounded: a piece and five cells.
+                ((6, 6), false, 32) => self.run_mult::<false, 32, 6, 6>(),
+                ((6, 6), true, 32) => self.run_mult::<true, 32, 6, 6>(),
                 (_, false, 16) => self.run_mult::<false, 16, 0, 0>(),
                 (_, true, 16) => self.run_mult::<true, 16, 0, 0>(),
                 (_, false, 32) => self.run_mult::<false, 32, 0, 0>(),
