@@ -113,7 +113,8 @@ pub enum BitsError {
     TooManyPrimary(usize),
     /// It has this many options, over [`MAX_BITS_OPTIONS`].
     TooManyOptions(usize),
-    /// An item is in this many options, more than eight planes count.
+    /// An item is in this many options, more than eight planes count (with
+    /// multiplicities the planes count them plus the largest lower bound).
     LongItem(usize),
 }
 
@@ -133,7 +134,10 @@ impl fmt::Display for BitsError {
                 f,
                 "it has {n} options (the bits engine takes up to {MAX_BITS_OPTIONS})"
             ),
-            BitsError::LongItem(n) => write!(f, "an item is in {n} options (at most 255)"),
+            BitsError::LongItem(n) => write!(
+                f,
+                "an item is in {n} options (at most 255, less the largest lower bound with multiplicities)"
+            ),
         }
     }
 }

@@ -518,6 +518,14 @@ mod tests {
         let m = read("2:9|A B\nA\nB\n");
         assert_eq!(BitsMatrix::new(&m).unwrap_err(), BitsError::LargeBounds);
         assert!(BitsMatrix::new(&read("15|A B\nA\nB\n")).is_ok());
+        // A's counter holds its 254 options plus the lift of 2: nine bits.
+        let long = format!("2|A 2|B\nA B\n{}", "A\n".repeat(253));
+        assert_eq!(
+            BitsMatrix::new(&read(&long)).unwrap_err(),
+            BitsError::LongItem(254)
+        );
+        let long = format!("2|A 2|B\nA B\n{}", "A\n".repeat(252));
+        assert!(BitsMatrix::new(&read(&long)).is_ok());
     }
 
     #[test]
