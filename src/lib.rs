@@ -58,7 +58,7 @@ pub use crate::dlx::{
     BuildError, BuildErrorKind, Cheapest, ColorId, Config, Costed, Count, DenseError, DenseMatrix,
     DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables, Estimate, ItemId,
     LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions, MasksSolver, Matrix,
-    MatrixBuilder, OptionId, ParallelBest, ParallelCount, PreselectError, Progress, Solutions,
-    Solver, Split, Spread, Stats, Step, Subtree, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS,
-    MAX_BITS_PRIMARY, MAX_MASK_OPTIONS, PROGRESS_NODES,
+    MatrixBuilder, OptionId, ParallelBest, ParallelCount, PreselectError, Progress, Residual,
+    ResidualError, Solutions, Solver, Split, Spread, Stats, Step, Subtree, BRUTE_FORCE_OPTIONS,
+    MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS, PROGRESS_NODES,
 };

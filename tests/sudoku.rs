@@ -246,6 +246,51 @@ fn every_size_from_4x4_to_25x25() {
     }
 }
 
+/// 25×25 puzzles searched with lookahead from the first node (on the
+/// residual matrix of their givens), starting over with it after a few
+/// nodes (the same), and first-forced alone: each unique, with one
+/// solution, checked apart from the search.
+#[test]
+fn lookahead_on_the_residual_matrix_solves_25x25() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/generated_25x25_seed1.txt"
+    ))
+    .unwrap();
+    let matrices = Matrices::new();
+    let mut plain = Solvers::dlx(&matrices);
+    plain.set_lookahead_after(None);
+    let mut look = Solvers::dlx(&matrices);
+    look.set_branching(Branching::Lookahead);
+    let mut switch = Solvers::dlx(&matrices);
+    switch.set_lookahead_after(Some(2));
+    let mut puzzles = 0;
+    for record in Reader::new(text.as_bytes(), ReadOptions::default()) {
+        let puzzle = record.grid.unwrap();
+        assert_eq!(puzzle.side(), 25);
+        puzzles += 1;
+        let mut first = puzzle.clone();
+        let answer = plain.solve(&puzzle, &Limits::count_to(2), &mut first);
+        assert_eq!(answer.status(), Status::Unique);
+        check_solution(&puzzle, &first).unwrap();
+        for solver in [&mut look, &mut switch] {
+            let mut solution = puzzle.clone();
+            let answer = solver.solve(&puzzle, &Limits::count_to(2), &mut solution);
+            assert_eq!(answer.status(), Status::Unique);
+            assert!(answer.guesses > 0 || answer.nodes > 0);
+            check_solution(&puzzle, &solution).unwrap();
+            assert_eq!(solution, first);
+        }
+    }
+    assert_eq!(puzzles, 5);
+    // No givens: the residual is the whole matrix.
+    let empty = Grid::empty(5).unwrap();
+    let mut solution = empty.clone();
+    let answer = look.solve(&empty, &Limits::count_to(1), &mut solution);
+    assert_eq!(answer.solutions, 1);
+    check_solution(&empty, &solution).unwrap();
+}
+
 #[test]
 fn conflicting_givens_are_invalid_before_any_search() {
     let mut line = SOLVED.replace('5', ".");

@@ -16,7 +16,11 @@
 //! The search branches first-forced; a puzzle that goes
 //! [`LOOKAHEAD_AFTER`] nodes without a new solution starts over with
 //! [`Branching::Lookahead`], which minimal
-//! 25×25 puzzles need and easier ones never reach.
+//! 25×25 puzzles need and easier ones never reach. That search, long by
+//! then, runs on the *residual* matrix of the givens ([`Matrix::residual`]:
+//! the items they leave open and the options that still fit), built for
+//! the puzzle, as does a lookahead search from the first node on grids of
+//! side [`RESIDUAL_FROM_SIDE`] or more.
 //!
 //! [`solve_on_threads`] spreads one puzzle over threads: the search cut into
 //! subtrees ([`Solver::split`]), each solved as a puzzle of its own (the
@@ -32,7 +36,7 @@ use std::time::Instant;
 
 use crate::dlx::{
     Branching, Budget, Config, Cut, EngineError, EngineKind, Intersections, Matrix, OptionId,
-    Solver, Step,
+    Residual, Solver, Stats, Step,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -115,6 +119,14 @@ pub const INTERSECTIONS: Intersections = Intersections::Depth(1);
 /// first branch point, and below it while the looks pay; measured in
 /// BENCHMARKS.md ("Intersections while they pay").
 pub const VARIANT_INTERSECTIONS: Intersections = Intersections::Auto;
+
+/// The least grid side whose puzzles, searched with lookahead from the
+/// first node, are searched on the residual matrix of their givens: there
+/// a search takes milliseconds or more, and the residual (1,400 items of
+/// 2,500 on a minimal 25×25) makes each node cheaper (BENCHMARKS.md,
+/// "The residual matrix"). A 9×9 or 16×16 puzzle is done in microseconds,
+/// less than building its residual takes (about 36 and 150 µs).
+pub const RESIDUAL_FROM_SIDE: usize = 25;
 
 /// Nodes searched between two looks at the clock when a deadline is set.
 const DEADLINE_CHUNK: u64 = 4096;
@@ -286,6 +298,31 @@ macro_rules! search {
 }
 search!(Solver<'_>);
 
+/// A search on the [`Residual`] matrix of a puzzle's givens: its solutions
+/// are the givens and the residual's options, mapped back.
+struct OnResidual<'r> {
+    solver: Solver<'r>,
+    residual: &'r Residual,
+    givens: &'r [OptionId],
+}
+
+impl Search for OnResidual<'_> {
+    fn set_budget(&mut self, budget: Budget) {
+        self.solver.set_budget(budget);
+    }
+    fn next_solution(&mut self) -> Step {
+        self.solver.next_solution()
+    }
+    fn nodes(&self) -> u64 {
+        self.solver.stats().nodes
+    }
+    fn write_solution(&self, n: usize, out: &mut [u8]) {
+        let found = self.solver.solution();
+        let found = found.map(|o| self.residual.original_option(o));
+        place(n, self.givens.iter().copied().chain(found), out);
+    }
+}
+
 /// How a [`drive`] ended.
 #[derive(PartialEq, Eq)]
 enum Drive {
@@ -398,6 +435,14 @@ impl DlxSudoku<'_> {
             }
         }
         let looking = self.solver.branching() == Branching::Lookahead;
+        if looking && n >= RESIDUAL_FROM_SIDE {
+            let config = self.config;
+            if let Some(stats) = self.on_residual(config, n, limits, &mut answer, solution) {
+                answer.nodes = stats.nodes;
+                answer.guesses = stats.guesses;
+                return answer;
+            }
+        }
         let switch_after = self.lookahead_after.filter(|_| !looking);
         if self.solver.preselect_all(&self.givens).is_err() {
             // Contradicting givens: no solution (callers check first).
@@ -417,35 +462,70 @@ impl DlxSudoku<'_> {
             return answer;
         }
         // The search went on too long without a solution: start over with
-        // lookahead. Solutions found before are valid, and counted again.
+        // lookahead, on the residual matrix of the givens (a search this
+        // long would walk and copy their covered part at every node), or
+        // where none can be made on the whole matrix, the givens
+        // preselected. Solutions found before are valid, and counted again.
         let (nodes, guesses) = (answer.nodes, answer.guesses);
-        let look = match &mut self.look {
-            Some(look) => look,
-            None => self
-                .look
-                .insert(Solver::with_rule(self.cover.matrix(), Branching::Lookahead)),
-        };
-        if look.preselect_all(&self.givens).is_err() {
-            answer.complete = true;
-            return answer;
-        }
         let before = answer.solutions;
         answer.solutions = 0;
+        let rule = Config::new().branching(Branching::Lookahead);
+        let stats = match self.on_residual(rule, n, limits, &mut answer, solution) {
+            Some(stats) => stats,
+            None => {
+                let look = match &mut self.look {
+                    Some(look) => look,
+                    None => self
+                        .look
+                        .insert(Solver::with_rule(self.cover.matrix(), Branching::Lookahead)),
+                };
+                if look.preselect_all(&self.givens).is_err() {
+                    answer.complete = true;
+                    return answer;
+                }
+                let chunk = LOOKAHEAD_CHUNK;
+                drive(look, n, limits, chunk, None, &mut answer, solution);
+                look.stats()
+            }
+        };
+        if answer.timed_out {
+            answer.solutions = answer.solutions.max(before);
+        }
+        answer.nodes = nodes + stats.nodes;
+        answer.guesses = guesses + stats.guesses;
+        answer
+    }
+
+    /// Searches the puzzle of `self.givens` with `config` on the
+    /// [`Residual`] matrix of its givens ([`Matrix::residual`]), into
+    /// `answer` and `solution` as [`drive`] does; returns the search's
+    /// counters, or `None` when no residual or no solver for it can be made
+    /// (givens that clash or fill the grid: the caller preselects them).
+    fn on_residual(
+        &self,
+        config: Config,
+        n: usize,
+        limits: &Limits,
+        answer: &mut Answer,
+        solution: &mut impl Cells,
+    ) -> Option<Stats> {
+        let residual = self.cover.matrix().residual(&self.givens).ok()?;
+        let solver = Solver::with_config(residual.matrix(), config).ok()?;
+        let mut look = OnResidual {
+            solver,
+            residual: &residual,
+            givens: &self.givens,
+        };
         drive(
-            look,
+            &mut look,
             n,
             limits,
             LOOKAHEAD_CHUNK,
             None,
-            &mut answer,
+            answer,
             solution,
         );
-        if answer.timed_out {
-            answer.solutions = answer.solutions.max(before);
-        }
-        answer.nodes = nodes + look.stats().nodes;
-        answer.guesses = guesses + look.stats().guesses;
-        answer
+        Some(look.solver.stats())
     }
 }
 

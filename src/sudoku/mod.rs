@@ -35,8 +35,8 @@ pub mod rules;
 
 pub use crate::dlx::Intersections;
 pub use cover::{
-    solve_on_threads, DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, SUBTREES_PER_THREAD,
-    VARIANT_INTERSECTIONS,
+    solve_on_threads, DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, RESIDUAL_FROM_SIDE,
+    SUBTREES_PER_THREAD, VARIANT_INTERSECTIONS,
 };
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
 

@@ -1,6 +1,8 @@
 //! What the binary's test files share: running `dlx` and reading its output.
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod random;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

@@ -35,8 +35,10 @@ use std::borrow::Cow;
 use crate::dlx::index::{ColorId, ItemId, OptionId};
 
 mod builder;
+mod residual;
 
 pub use builder::{BuildError, BuildErrorKind, MatrixBuilder};
+pub use residual::{Residual, ResidualError};
 
 /// One node of the toroidal structure. For a header node, `itm` is the len.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
