@@ -30,6 +30,17 @@
 //!    less, where there is one) of least `Σ 1 / (1 + updates)` over its
 //!    options (their probes' updates), leftmost on ties.
 //!
+//! On aligned matrices a pass probes in *groups* first ([`probe_groups`]):
+//! for an item of len 2 with options `b` and `c`, every option `a` that
+//! shares an item with `c` forces `b` (committing `a` hides `c`), so `a`'s
+//! probe reaches every commit of `b`'s. The pass probes `b`, keeps the
+//! state it left, and probes each such `a` from there: the same verdict
+//! and the same updates (those of `b`'s probe and of `a`'s own), without
+//! doing `b`'s work again (an `a` that `b`'s probe took out is probed
+//! alone). Then the other options, as above; each option once a pass. A
+//! removal made after `b`'s probe is not in the state kept: a probe from
+//! it may then miss a failure (weaker, never wrong) or score differently.
+//!
 //! Removals need no trail: they change the state being searched before the
 //! node saves it as a branch point, so backing down to any branch point
 //! above restores a state without them, and the branch point's own options
@@ -65,6 +76,14 @@ pub(super) struct Probes<M> {
     /// (stamps, so that nothing is cleared between probes).
     covered: Vec<u32>,
     probe: u32,
+    /// The base of the probes of a group: the masks after its head's probe
+    /// (see [`probe_groups`]), and the stamp of that probe.
+    base: Vec<M>,
+    base_probe: u32,
+    base_score: u64,
+    /// `probed[r] == pass`: option `r` was probed in the pass in progress.
+    probed: Vec<u32>,
+    pass: u32,
 }
 
 impl<M: Mask> Probes<M> {
@@ -76,6 +95,11 @@ impl<M: Mask> Probes<M> {
             score: vec![0; m.options],
             covered: vec![0; s.masks.len()],
             probe: 0,
+            base: s.masks.clone(),
+            base_probe: 0,
+            base_score: 0,
+            probed: vec![0; m.options],
+            pass: 0,
         }
     }
 
@@ -87,6 +111,29 @@ impl<M: Mask> Probes<M> {
             self.probe = 0;
         }
         self.probe += 1;
+    }
+
+    /// Keeps the state of the probe just made (of `score` updates) as the
+    /// base of the next probes of a group.
+    fn keep_as_base(&mut self, score: u64) {
+        std::mem::swap(&mut self.masks, &mut self.base);
+        self.base_probe = self.probe;
+        self.base_score = score;
+    }
+
+    /// Starts a pass: a fresh pass stamp, and fresh probe stamps when
+    /// fewer than a group's worth are left (a group's probes must not
+    /// wrap: they read their base's stamp).
+    fn next_pass(&mut self) {
+        if self.pass == u32::MAX {
+            self.probed.fill(0);
+            self.pass = 0;
+        }
+        self.pass += 1;
+        if self.probe > u32::MAX - (1 << 20) {
+            self.covered.fill(0);
+            self.probe = 0;
+        }
     }
 }
 
@@ -113,6 +160,10 @@ pub(super) fn look_ahead<M: Mask, const K: usize, const A: bool>(
     } else {
         u8::MAX
     };
+    p.next_pass();
+    if A && probe_groups::<M, K>(m, s, p, most, stats) {
+        return Enter::DEAD;
+    }
     // The active options, by their first items (matrix order on Sudoku,
     // whose options are listed cell by cell), each looked at again as it
     // comes: a removal may have taken it.
@@ -122,8 +173,11 @@ pub(super) fn look_ahead<M: Mask, const K: usize, const A: bool>(
         while options != 0 {
             let r = m.option_at(i, options.trailing_zeros());
             options &= options - 1;
-            if active(m, &s.masks, r) && has_short_item::<M, K>(m, s, r, most) {
-                probe_one::<M, K, A>(m, s, p, r, stats);
+            if at(&p.probed, r) != p.pass
+                && active(m, &s.masks, r)
+                && has_short_item::<M, K>(m, s, r, most)
+            {
+                probe_one::<M, K, A>(m, s, p, r, false, stats);
                 if s.forced.dead {
                     return Enter::DEAD;
                 }
@@ -150,8 +204,11 @@ fn active<M: Mask>(m: &MasksMatrix, masks: &[M], r: usize) -> bool {
 }
 
 /// Commits option `r` and every forced consequence in the scratch state,
-/// a copy of the state being searched. Returns whether some primary item
-/// ran out of options, and the updates made.
+/// a copy of the state being searched, or with `from_base` (aligned
+/// matrices) of the state a group's head left, where `r` is still active
+/// there. Returns whether some primary item ran out of options, the
+/// updates made, and the head's updates when the probe started from its
+/// state (0 otherwise): `r`'s score is their sum.
 ///
 /// In an [aligned](MasksMatrix::aligned) matrix only the masks are copied
 /// and changed ([`Scratch`]): an uncovered primary item's len is its mask's
@@ -170,19 +227,35 @@ fn probe<M: Mask, const K: usize, const A: bool>(
     s: &States<M>,
     p: &mut Probes<M>,
     r: usize,
-) -> (bool, u64) {
+    from_base: bool,
+) -> (bool, u64, u64) {
     if !A {
-        return probe_with_lens::<M, K>(m, s, p, r);
+        let (failed, updates) = probe_with_lens::<M, K>(m, s, p, r);
+        return (failed, updates, 0);
     }
-    p.masks.copy_from_slice(&s.masks);
+    // An option the head's probe took out (hidden, or committed: it may
+    // force the head as the head forces it) is probed from the state
+    // being searched.
+    let from_base = from_base && active(m, &p.base, r);
+    if from_base {
+        p.masks.copy_from_slice(&p.base);
+    } else {
+        p.masks.copy_from_slice(&s.masks);
+    }
     p.forced.clear();
     p.next_stamp();
+    let (base, head) = if from_base {
+        (p.base_probe, p.base_score)
+    } else {
+        (p.probe, 0)
+    };
     let mut scratch = Scratch {
         masks: &mut p.masks,
         lens: &s.lens,
         primary: m.primary,
         covered: &mut p.covered,
         probe: p.probe,
+        base,
         push: Push {
             items: &mut p.forced.items,
             top: 0,
@@ -192,7 +265,7 @@ fn probe<M: Mask, const K: usize, const A: bool>(
     let mut updates = scratch.commit::<K>(m, r);
     loop {
         if scratch.push.zero {
-            return (true, updates);
+            return (true, updates, head);
         }
         let mut next = None;
         while scratch.push.top > 0 {
@@ -205,7 +278,7 @@ fn probe<M: Mask, const K: usize, const A: bool>(
             }
         }
         let Some(q) = next else {
-            return (false, updates);
+            return (false, updates, head);
         };
         updates += scratch.commit::<K>(m, q);
     }
@@ -250,6 +323,8 @@ struct Scratch<'a, M> {
     primary: usize,
     covered: &'a mut [u32],
     probe: u32,
+    /// The stamp of the probe this one starts from (its own otherwise).
+    base: u32,
     push: Push<'a>,
 }
 
@@ -261,6 +336,7 @@ impl<M: Mask> Scratch<'_, M> {
         j >= self.primary
             || usize::from(at(self.lens, j)) > MAX_MASK_OPTIONS
             || at(self.covered, j) == self.probe
+            || at(self.covered, j) == self.base
     }
 
     /// [`MasksMatrix::commit`] of an aligned matrix on the masks alone: the
@@ -370,22 +446,25 @@ fn keep_only<M: Mask, const K: usize>(
     }
 }
 
-/// Probes active option `r` and keeps its score; a failed option is
-/// removed, with unit propagation by removals (the state is marked dead
-/// when some item is left with no option).
+/// Probes active option `r` (from a group's state with `from_base`) and
+/// keeps its score; a failed option is removed, with unit propagation by
+/// removals (the state is marked dead when some item is left with no
+/// option). Returns whether it failed.
 fn probe_one<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     p: &mut Probes<M>,
     r: usize,
+    from_base: bool,
     stats: &mut Stats,
-) {
+) -> bool {
     stats.probes += 1;
-    let (failed, updates) = probe::<M, K, A>(m, s, p, r);
+    set(&mut p.probed, r, p.pass);
+    let (failed, updates, head) = probe::<M, K, A>(m, s, p, r, from_base);
     stats.updates += updates;
-    p.score[r] = u32::try_from(updates).unwrap_or(u32::MAX);
+    p.score[r] = u32::try_from(updates + head).unwrap_or(u32::MAX);
     if !failed {
-        return;
+        return false;
     }
     remove::<M, K>(m, s, r, stats);
     while !s.forced.dead {
@@ -395,6 +474,67 @@ fn probe_one<M: Mask, const K: usize, const A: bool>(
             keep_only::<M, K>(m, s, m.option_at(j, at(&s.masks, j).lowest()), stats);
         }
     }
+    true
+}
+
+/// Probes, first, the options of the items of len 2 in groups: an item's
+/// option `b` (the group's head), then from the state its probe left
+/// every probed option that hides the item's other option `c` (each
+/// forces `b`, so its probe's state holds `b`'s: it goes on from there,
+/// scored by both probes' updates). Every option is probed once a pass
+/// ([`Probes::probed`]). Returns whether the node is a dead end.
+fn probe_groups<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    p: &mut Probes<M>,
+    most: u8,
+    stats: &mut Stats,
+) -> bool {
+    for i in 0..m.primary {
+        for side in 0..2 {
+            if at(&s.lens, i) != 2 {
+                break;
+            }
+            let mask = at(&s.masks, i);
+            let (lo, hi) = (mask.lowest(), mask.drop_lowest().lowest());
+            let (b, c) = if side == 0 {
+                (m.option_at(i, lo), m.option_at(i, hi))
+            } else {
+                (m.option_at(i, hi), m.option_at(i, lo))
+            };
+            if at(&p.probed, b) == p.pass {
+                continue;
+            }
+            if probe_one::<M, K, true>(m, s, p, b, false, stats) {
+                if s.forced.dead {
+                    return true;
+                }
+                continue;
+            }
+            p.keep_as_base(u64::from(at(&p.score, b)));
+            let (from, to) = m.span::<K>(c);
+            for t in from..to {
+                let (j, clear) = m.slot::<M>(t);
+                let mut rest = at(&s.masks, j) & clear;
+                while !rest.is_zero() {
+                    let a = m.option_at(j, rest.lowest());
+                    rest = rest.drop_lowest();
+                    if a == b
+                        || at(&p.probed, a) == p.pass
+                        || !active(m, &s.masks, a)
+                        || !has_short_item::<M, K>(m, s, a, most)
+                    {
+                        continue;
+                    }
+                    probe_one::<M, K, true>(m, s, p, a, true, stats);
+                    if s.forced.dead {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Whether option `r` has a primary item of len `most` or less (always,
@@ -475,7 +615,7 @@ mod tests {
         s.reset(&mm);
         let mut p = Probes::new(&mm, &s);
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let (mut probes, mut failed) = (0, 0);
+        let (mut probes, mut failed, mut grouped) = (0, 0, 0);
         for _ in 0..paths {
             s.restart();
             let mut dead = false;
@@ -484,11 +624,13 @@ mod tests {
                     .filter(|&r| !at(&mm.ignored, r) && active(&mm, &s.masks, r))
                     .collect();
                 for &r in &live {
-                    let aligned = probe::<M, K, true>(&mm, &s, &mut p, r);
+                    let (fails, updates, _) = probe::<M, K, true>(&mm, &s, &mut p, r, false);
+                    let aligned = (fails, updates);
                     assert_eq!(aligned, probe_with_lens::<M, K>(&mm, &s, &mut p, r));
                     probes += 1;
                     failed += u64::from(aligned.0);
                 }
+                grouped += groups_agree::<M, K>(&mm, &s, &mut p, &live);
                 if live.is_empty() || dead {
                     break;
                 }
@@ -499,7 +641,54 @@ mod tests {
                 s.forced.clear();
             }
         }
+        assert!(grouped > 0 || cfg!(miri));
         (probes, failed)
+    }
+
+    /// Every group of state `s` (an item of len 2, options `b` and `c`):
+    /// each live option that hides `c`, probed from `b`'s probe, fails as
+    /// its own probe does, and is scored as it is (the head's updates and
+    /// its own). Returns the options compared.
+    fn groups_agree<M: Mask, const K: usize>(
+        mm: &MasksMatrix,
+        s: &States<M>,
+        p: &mut Probes<M>,
+        live: &[usize],
+    ) -> u64 {
+        let mut compared = 0;
+        for i in 0..mm.primary {
+            if at(&s.lens, i) != 2 {
+                continue;
+            }
+            let mask = at(&s.masks, i);
+            let (b, c) = (
+                mm.option_at(i, mask.lowest()),
+                mm.option_at(i, mask.drop_lowest().lowest()),
+            );
+            let (failed, updates, _) = probe::<M, K, true>(mm, s, p, b, false);
+            if failed {
+                continue;
+            }
+            p.keep_as_base(updates);
+            let items = |r: usize| {
+                let (from, to) = mm.span::<K>(r);
+                (from..to).map(|t| mm.opt_item[t]).collect::<Vec<_>>()
+            };
+            let of_c = items(c);
+            for &a in live {
+                if a == b || a == c || !items(a).iter().any(|j| of_c.contains(j)) {
+                    continue;
+                }
+                let whole = probe::<M, K, true>(mm, s, p, a, false);
+                let (failed, own, head) = probe::<M, K, true>(mm, s, p, a, true);
+                assert_eq!(failed, whole.0, "option {a} below {b}");
+                if !failed {
+                    assert_eq!(own + head, whole.1, "option {a} below {b}");
+                }
+                compared += 1;
+            }
+        }
+        compared
     }
 
     #[test]
