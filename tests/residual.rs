@@ -127,6 +127,26 @@ fn refusals_name_the_options() {
     );
 }
 
+#[test]
+fn costs_and_names_carry_over() {
+    let m = knuth::read("A B C\nA |3\nB |4\nA B |9\nC |1\n".as_bytes()).unwrap();
+    let r = m.residual(&[OptionId::must(0)]).unwrap();
+    let rm = r.matrix();
+    assert_eq!((rm.item_count(), rm.option_count()), (2, 2));
+    assert_eq!(
+        (
+            rm.item_name(dlx::ItemId::must(0)),
+            rm.item_name(dlx::ItemId::must(1))
+        ),
+        ("B".into(), "C".into())
+    );
+    assert_eq!(
+        (rm.cost(OptionId::must(0)), rm.cost(OptionId::must(1))),
+        (4, 1)
+    );
+    assert_eq!(r.original_item(dlx::ItemId::must(1)), dlx::ItemId::must(2));
+}
+
 /// A 9×9 Sudoku's residual after its givens: far smaller, the same single
 /// solution on every engine and rule that takes it.
 #[test]

@@ -160,8 +160,9 @@ impl Matrix {
             if let Some((lo, hi)) = self.bounds(ItemId::must(i)).filter(|_| self.has_bounds()) {
                 let c = h.count;
                 if (lo.saturating_sub(c), hi - c) != (1, 1) {
-                    // hi − c ≥ 1 ≥ lo − c: bounds the builder takes.
-                    let _ = b.set_bounds(id, lo.saturating_sub(c), hi - c);
+                    // Kept: hi − c ≥ 1, and lo − c ≤ hi − c.
+                    b.set_bounds(id, lo.saturating_sub(c), hi - c)
+                        .map_err(ResidualError::Build)?;
                 }
             }
             new_item[i] = id.as_usize() as u32 + 1;
@@ -212,7 +213,7 @@ impl Matrix {
                 .colored_option(entries.iter().copied())
                 .map_err(ResidualError::Build)?;
             if self.has_costs() {
-                let _ = b.set_cost(id, self.cost(o));
+                b.set_cost(id, self.cost(o)).map_err(ResidualError::Build)?;
             }
             options.push(o);
         }
