@@ -56,6 +56,8 @@
 //!
 //! [`Branching::Lookahead`]: crate::dlx::Branching::Lookahead
 
+use std::ops::ControlFlow;
+
 use super::state::{choose, Forced, Push, States};
 use super::*;
 use crate::dlx::search::driver::Enter;
@@ -426,6 +428,29 @@ fn remove<M: Mask, const K: usize>(
     stats.pruned += 1;
 }
 
+/// Calls `f` on every active option other than `r` that shares an item
+/// with option `r`, item by item: the options of an item are those active
+/// when `f` reaches it (`f` may change the state); stops when `f` breaks.
+#[inline(always)]
+fn each_sharing<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    r: usize,
+    mut f: impl FnMut(&mut States<M>, usize) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let (from, to) = m.span::<K>(r);
+    for t in from..to {
+        let (j, clear) = m.slot::<M>(t);
+        let mut rest = at(&s.masks, j) & clear;
+        while !rest.is_zero() {
+            let q = m.option_at(j, rest.lowest());
+            rest = rest.drop_lowest();
+            f(s, q)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
 /// Removes every active option that shares an item with option `r`, the
 /// only option left of one of its items (which must take it).
 fn keep_only<M: Mask, const K: usize>(
@@ -434,16 +459,10 @@ fn keep_only<M: Mask, const K: usize>(
     r: usize,
     stats: &mut Stats,
 ) {
-    let (from, to) = m.span::<K>(r);
-    for t in from..to {
-        let (j, clear) = m.slot::<M>(t);
-        let mut rest = at(&s.masks, j) & clear;
-        while !rest.is_zero() {
-            let q = m.option_at(j, rest.lowest());
-            rest = rest.drop_lowest();
-            remove::<M, K>(m, s, q, stats);
-        }
-    }
+    let _ = each_sharing::<M, K>(m, s, r, |s, q| {
+        remove::<M, K>(m, s, q, stats);
+        ControlFlow::Continue(())
+    });
 }
 
 /// Probes active option `r` (from a group's state with `from_base`) and
@@ -512,25 +531,23 @@ fn probe_groups<M: Mask, const K: usize>(
                 continue;
             }
             p.keep_as_base(u64::from(at(&p.score, b)));
-            let (from, to) = m.span::<K>(c);
-            for t in from..to {
-                let (j, clear) = m.slot::<M>(t);
-                let mut rest = at(&s.masks, j) & clear;
-                while !rest.is_zero() {
-                    let a = m.option_at(j, rest.lowest());
-                    rest = rest.drop_lowest();
-                    if a == b
-                        || at(&p.probed, a) == p.pass
-                        || !active(m, &s.masks, a)
-                        || !has_short_item::<M, K>(m, s, a, most)
-                    {
-                        continue;
-                    }
-                    probe_one::<M, K, true>(m, s, p, a, true, stats);
-                    if s.forced.dead {
-                        return true;
-                    }
+            let group = each_sharing::<M, K>(m, s, c, |s, a| {
+                if a == b
+                    || at(&p.probed, a) == p.pass
+                    || !active(m, &s.masks, a)
+                    || !has_short_item::<M, K>(m, s, a, most)
+                {
+                    return ControlFlow::Continue(());
                 }
+                probe_one::<M, K, true>(m, s, p, a, true, stats);
+                if s.forced.dead {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            if group.is_break() {
+                return true;
             }
         }
     }
