@@ -3,13 +3,11 @@
 //! the same search) and the progress line of `--progress`.
 
 mod common;
-use common::{run, text};
+use common::{run, scratch_dir, text};
 use serde_json::Value;
 
 fn gen(problem: &[&str]) -> String {
-    let dir = std::env::temp_dir().join(format!("dlx-estimate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.dlx", problem.join("-")));
+    let path = scratch_dir("estimate").join(format!("{}.dlx", problem.join("-")));
     std::fs::write(&path, run(&[&["gen"][..], problem].concat(), b"").stdout).unwrap();
     path.to_string_lossy().into_owned()
 }

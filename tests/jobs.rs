@@ -2,13 +2,11 @@
 //! run apart, and merged back to exactly one run's answer and counters.
 
 mod common;
-use common::{run, text, PUZZLES};
+use common::{run, scratch_dir, text, PUZZLES};
 
 /// Writes `bytes` to a fresh file under the target directory.
 fn file(name: &str, bytes: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("dlx-jobs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = scratch_dir("jobs").join(name);
     std::fs::write(&path, bytes).unwrap();
     path.to_string_lossy().into_owned()
 }

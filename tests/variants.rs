@@ -122,8 +122,7 @@ fn killer_x_anti_knight_and_non_consecutive_puzzles_are_solved_counted_and_check
 
 #[test]
 fn inputs_are_detected_one_by_one_and_classic_grids_write_f_puzzles() {
-    let dir = std::env::temp_dir().join(format!("dlx-variants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("variants");
     let rules = Rules::jigsaw(&[
         0, 0, 1, 1, //
         0, 2, 2, 1, //

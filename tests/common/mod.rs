@@ -9,6 +9,16 @@ use std::process::{Command, Output, Stdio};
 pub const BIN: &str = env!("CARGO_BIN_EXE_dlx");
 pub const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
 
+/// A folder of its own for a test file's scratch files, under the target
+/// directory's `tmp` (Cargo's place for them: `cargo clean` removes it,
+/// and the system's temporary folder stays clean).
+pub fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs `dlx args` with `stdin`, its stdout into `stdout`. Stdin is fed
 /// from a thread: a command that stops early stops reading, and a command
 /// that fails on its arguments does not read at all (a broken pipe here is
