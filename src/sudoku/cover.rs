@@ -23,9 +23,9 @@
 //! side [`RESIDUAL_FROM_SIDE`] or more.
 //!
 //! [`solve_on_threads`] spreads one puzzle over threads: the search cut into
-//! subtrees ([`Solver::split`]), each solved as a puzzle of its own (the
-//! givens plus the subtree's placements), the answers added up in search
-//! order.
+//! subtrees ([`Solver::split`]; the cut made on the residual matrix of the
+//! givens too), each solved as a puzzle of its own (the givens plus the
+//! subtree's placements), the answers added up in search order.
 
 use super::grid::Grid;
 use super::rules::{Rules, RulesMatrix};
@@ -579,18 +579,48 @@ pub fn solve_on_threads(
     } else {
         Branching::FirstForced
     };
-    let Ok(mut splitter) = Solver::with_config(cover.matrix(), Config::new().branching(branching))
-    else {
-        return answer;
-    };
-    for (k, &d) in puzzle.cells().iter().enumerate() {
-        if d != 0 && splitter.preselect(cover.option(k / n, k % n, d)).is_err() {
-            // Contradicting givens: no solution (callers check first).
-            answer.complete = true;
-            return answer;
+    let config = Config::new().branching(branching);
+    let target = SUBTREES_PER_THREAD * jobs.max(1);
+    let givens: Vec<OptionId> = (puzzle.cells().iter().enumerate())
+        .filter(|&(_, &d)| d != 0)
+        .map(|(k, &d)| cover.option(k / n, k % n, d))
+        .collect();
+    // The cut is made on the residual matrix of the givens (a seventh of a
+    // minimal 25×25's options, so its lookahead nodes cost a seventh),
+    // its options then mapped back; where none can be made (givens that
+    // clash or fill the grid), on the whole matrix, the givens preselected.
+    let cut = match cover.matrix().residual(&givens) {
+        Ok(residual) => {
+            let Ok(mut splitter) = Solver::with_config(residual.matrix(), config) else {
+                return answer;
+            };
+            let mut cut = Cut::new(&mut splitter, target);
+            let back = |options: &mut Vec<OptionId>| {
+                for o in options.iter_mut() {
+                    *o = residual.original_option(*o);
+                }
+            };
+            cut.subtrees
+                .iter_mut()
+                .for_each(|sub| back(&mut sub.options));
+            for (_, options) in &mut cut.solutions {
+                back(options);
+                options.splice(0..0, givens.iter().copied());
+            }
+            cut
         }
-    }
-    let cut = Cut::new(&mut splitter, SUBTREES_PER_THREAD * jobs.max(1));
+        Err(_) => {
+            let Ok(mut splitter) = Solver::with_config(cover.matrix(), config) else {
+                return answer;
+            };
+            if splitter.preselect_all(&givens).is_err() {
+                // Contradicting givens: no solution (callers check first).
+                answer.complete = true;
+                return answer;
+            }
+            Cut::new(&mut splitter, target)
+        }
+    };
     let write = |options: &[OptionId], out: &mut Grid| {
         if out.box_side() != puzzle.box_side() {
             *out = puzzle.clone();
