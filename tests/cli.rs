@@ -918,25 +918,45 @@ fn a_lone_25x25_puzzle_gets_every_thread_and_the_same_answers() {
         (line + "\n").into_bytes()
     };
     let (unique, many) = (pattern(1), pattern(2));
+    // By default the search without lookahead settles these on one thread
+    // first; with lookahead from the start, or after no node, the threads
+    // search them.
+    let rules: [&[&str]; 3] = [
+        &[],
+        &["--lookahead-after", "0"],
+        &["--branching", "lookahead"],
+    ];
     for (input, check) in [(&unique, "unique\n"), (&many, "multiple\n")] {
         for args in [&["check"][..], &["count", "--limit", "5"], &["solve"]] {
-            let mut answers = Vec::new();
-            for jobs in ["1", "2"] {
-                let mut a = vec!["sudoku"];
-                a.extend_from_slice(args);
-                a.extend(["--jobs", jobs]);
-                let out = run(&a, input);
-                assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-                answers.push(text(&out.stdout));
-            }
-            match args[0] {
-                "check" => assert_eq!(answers, [check, check]),
-                "count" if input == &many => assert_eq!(answers, ["5\n", "5\n"]),
-                // Several solutions: each may print another one.
-                "solve" if input == &many => {}
-                _ => assert_eq!(answers[0], answers[1]),
+            for rule in rules {
+                let mut answers = Vec::new();
+                for jobs in ["1", "2"] {
+                    let mut a = vec!["sudoku"];
+                    a.extend_from_slice(args);
+                    a.extend_from_slice(rule);
+                    a.extend(["--jobs", jobs]);
+                    let out = run(&a, input);
+                    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+                    answers.push(text(&out.stdout));
+                }
+                match args[0] {
+                    "check" => assert_eq!(answers, [check, check], "{rule:?}"),
+                    "count" if input == &many => assert_eq!(answers, ["5\n", "5\n"], "{rule:?}"),
+                    // Several solutions: each may print another one.
+                    "solve" if input == &many => {}
+                    _ => assert_eq!(answers[0], answers[1], "{rule:?}"),
+                }
             }
         }
+        // Settled before lookahead, the puzzle took one thread's search:
+        // its nodes and guesses are one thread's.
+        let stats = |jobs: &str| {
+            let out = run(&["sudoku", "check", "--stats", "--jobs", jobs], input);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let err = text(&out.stderr);
+            err[err.find("search nodes").unwrap()..].to_string()
+        };
+        assert_eq!(stats("1"), stats("2"));
     }
 }
 

@@ -6,8 +6,8 @@
 
 use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
 use dlx::sudoku::{
-    check_solution, solve_on_threads, Alphabet, Grid, Limits, Matrices, SolverKind, Solvers,
-    Status, SudokuSolver, Unit,
+    check_solution, solve_on_threads, Alphabet, DlxSudoku, Grid, Limits, Matrices, SolverKind,
+    Solvers, Status, SudokuSolver, Unit, LOOKAHEAD_AFTER,
 };
 use dlx::Branching;
 use proptest::prelude::*;
@@ -170,6 +170,41 @@ fn shared_suite_every_solver() {
             }
             let answer = solver.solve(&puzzle, &Limits::count_to(3), &mut solution);
             assert_eq!(answer.solutions, count, "{} on {name}", solver.name());
+        }
+    }
+}
+
+#[test]
+fn the_search_before_lookahead_settles_a_puzzle_or_says_what_it_spent() {
+    let matrices = Matrices::new();
+    for (name, line, _, _) in cases() {
+        let puzzle = grid(&line);
+        let cover = matrices.get(puzzle.box_side()).unwrap();
+        let limits = Limits::count_to(2);
+        let mut want = puzzle.clone();
+        let whole = DlxSudoku::new(cover).solve(&puzzle, &limits, &mut want);
+        let mut first = DlxSudoku::new(cover);
+        let mut got = Grid::empty(puzzle.box_side()).unwrap();
+        match first.solve_before_lookahead(&puzzle, &limits, &mut got) {
+            // Settled: solve's very answer and solution.
+            Ok(answer) => {
+                assert_eq!(answer, whole, "{name}");
+                if answer.solutions > 0 {
+                    assert_eq!(got, want, "{name}");
+                }
+            }
+            Err(spent) => {
+                assert!(
+                    spent.nodes >= LOOKAHEAD_AFTER && spent.solutions == 0,
+                    "{name}"
+                )
+            }
+        }
+        // Lookahead after no node: not settled unless the givens settle it.
+        first.set_lookahead_after(Some(0));
+        match first.solve_before_lookahead(&puzzle, &limits, &mut got) {
+            Ok(answer) => assert!(answer.complete && answer.nodes <= 1, "{name}: {answer:?}"),
+            Err(spent) => assert_eq!(spent.solutions, 0, "{name}"),
         }
     }
 }

@@ -323,6 +323,14 @@ impl Search for OnResidual<'_> {
     }
 }
 
+/// How the first search of a puzzle ([`DlxSudoku::first_phase`]) ended.
+enum Phase {
+    /// The answer is final.
+    Done(Answer),
+    /// The search is to start over with lookahead: what it found so far.
+    Switch(Answer),
+}
+
 /// How a [`drive`] ended.
 #[derive(PartialEq, Eq)]
 enum Drive {
@@ -420,47 +428,40 @@ impl DlxSudoku<'_> {
         self.solve_valid(givens, limits, solution)
     }
 
+    /// [`solve`](SudokuSolver::solve) up to where it would start over with
+    /// lookahead (after `lookahead_after` nodes without a new solution, see
+    /// [`set_lookahead_after`](Self::set_lookahead_after)): `Ok` with the
+    /// answer when the search settled the puzzle before that (or when there
+    /// is no such switch), `Err` with the nodes and guesses spent when not
+    /// (solutions found are dropped, as the start over drops them). For
+    /// callers that search the hard part otherwise ([`solve_on_threads`]).
+    pub fn solve_before_lookahead(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        solution: &mut Grid,
+    ) -> Result<Answer, Answer> {
+        if puzzle.side() != self.cover.rules().side() {
+            return Ok(Answer::default());
+        }
+        match self.first_phase(puzzle.cells(), limits, solution) {
+            Phase::Done(answer) => Ok(answer),
+            Phase::Switch(answer) => Err(Answer {
+                nodes: answer.nodes,
+                guesses: answer.guesses,
+                ..Answer::default()
+            }),
+        }
+    }
+
     /// [`solve_cells`](Self::solve_cells) for givens known to be n² digits
     /// of 0..=n (a [`Grid`]'s).
     fn solve_valid(&mut self, givens: &[u8], limits: &Limits, solution: &mut impl Cells) -> Answer {
-        let mut answer = Answer::default();
-        let n = self.cover.rules().side();
-        if limits.solutions == 0 {
-            return answer;
-        }
-        self.givens.clear();
-        for (k, &d) in givens.iter().enumerate() {
-            if d != 0 {
-                self.givens.push(self.cover.option(k, d));
-            }
-        }
-        let looking = self.solver.branching() == Branching::Lookahead;
-        if looking && n >= RESIDUAL_FROM_SIDE {
-            let config = self.config;
-            if let Some(stats) = self.on_residual(config, n, limits, &mut answer, solution) {
-                answer.nodes = stats.nodes;
-                answer.guesses = stats.guesses;
-                return answer;
-            }
-        }
-        let switch_after = self.lookahead_after.filter(|_| !looking);
-        if self.solver.preselect_all(&self.givens).is_err() {
-            // Contradicting givens: no solution (callers check first).
-            answer.complete = true;
-            return answer;
-        }
-        let chunk = if looking {
-            LOOKAHEAD_CHUNK
-        } else {
-            DEADLINE_CHUNK
+        let mut answer = match self.first_phase(givens, limits, solution) {
+            Phase::Done(answer) => return answer,
+            Phase::Switch(answer) => answer,
         };
-        let s = &mut self.solver;
-        let d = drive(s, n, limits, chunk, switch_after, &mut answer, solution);
-        answer.nodes = s.stats().nodes;
-        answer.guesses = s.stats().guesses;
-        if d == Drive::Done {
-            return answer;
-        }
+        let n = self.cover.rules().side();
         // The search went on too long without a solution: start over with
         // lookahead, on the residual matrix of the givens (a search this
         // long would walk and copy their covered part at every node), or
@@ -494,6 +495,52 @@ impl DlxSudoku<'_> {
         answer.nodes = nodes + stats.nodes;
         answer.guesses = guesses + stats.guesses;
         answer
+    }
+
+    /// The search of [`solve_valid`](Self::solve_valid) until it ends or
+    /// switches to lookahead: with lookahead from the first node on the
+    /// residual matrix for large grids, else on the whole matrix with the
+    /// givens preselected. Leaves the givens' options in `self.givens`.
+    fn first_phase(&mut self, givens: &[u8], limits: &Limits, solution: &mut impl Cells) -> Phase {
+        let mut answer = Answer::default();
+        let n = self.cover.rules().side();
+        if limits.solutions == 0 {
+            return Phase::Done(answer);
+        }
+        self.givens.clear();
+        for (k, &d) in givens.iter().enumerate() {
+            if d != 0 {
+                self.givens.push(self.cover.option(k, d));
+            }
+        }
+        let looking = self.solver.branching() == Branching::Lookahead;
+        if looking && n >= RESIDUAL_FROM_SIDE {
+            let config = self.config;
+            if let Some(stats) = self.on_residual(config, n, limits, &mut answer, solution) {
+                answer.nodes = stats.nodes;
+                answer.guesses = stats.guesses;
+                return Phase::Done(answer);
+            }
+        }
+        let switch_after = self.lookahead_after.filter(|_| !looking);
+        if self.solver.preselect_all(&self.givens).is_err() {
+            // Contradicting givens: no solution (callers check first).
+            answer.complete = true;
+            return Phase::Done(answer);
+        }
+        let chunk = if looking {
+            LOOKAHEAD_CHUNK
+        } else {
+            DEADLINE_CHUNK
+        };
+        let s = &mut self.solver;
+        let d = drive(s, n, limits, chunk, switch_after, &mut answer, solution);
+        answer.nodes = s.stats().nodes;
+        answer.guesses = s.stats().guesses;
+        match d {
+            Drive::Done => Phase::Done(answer),
+            Drive::Switch => Phase::Switch(answer),
+        }
     }
 
     /// Searches the puzzle of `self.givens` with `config` on the

@@ -288,6 +288,29 @@ impl<'m> Solvers<'m> {
 }
 
 impl Solvers<'_> {
+    /// [`DlxSudoku::solve_before_lookahead`] with the DLX solver of the
+    /// puzzle's size: `Err` with the nodes and guesses spent where that
+    /// search would start over with lookahead. The baselines never do: their
+    /// answer is `Ok`.
+    pub fn solve_before_lookahead(
+        &mut self,
+        puzzle: &Grid,
+        limits: &Limits,
+        solution: &mut Grid,
+    ) -> Result<Answer, Answer> {
+        let b = puzzle.box_side();
+        if self.kind != SolverKind::Dlx {
+            return Ok(self.solve(puzzle, limits, solution));
+        }
+        if self.prepare(b).is_err() {
+            return Ok(Answer::default());
+        }
+        match &mut self.dlx.get_mut(b) {
+            Some(Some(s)) => s.solve_before_lookahead(puzzle, limits, solution),
+            _ => Ok(Answer::default()),
+        }
+    }
+
     /// Where the DLX solvers look for intersections (see
     /// [`DlxSudoku::set_intersections`]; default
     /// [`INTERSECTIONS`]).
