@@ -270,6 +270,14 @@ impl<'m> Solvers<'m> {
         Ok(())
     }
 
+    /// The DLX solver for grids of box side `b`, made on first use; `None`
+    /// for a size the engine named cannot take (nothing is known then:
+    /// [`prepare`](Self::prepare) says why) or without a matrix.
+    fn dlx_for(&mut self, b: usize) -> Option<&mut DlxSudoku<'m>> {
+        self.prepare(b).ok()?;
+        self.dlx.get_mut(b)?.as_mut()
+    }
+
     /// The engine the DLX solver for box side `b` searches with, once made
     /// (by [`prepare`](Self::prepare) or a first solve); `None` for the
     /// baselines and sizes not met yet.
@@ -298,16 +306,12 @@ impl Solvers<'_> {
         limits: &Limits,
         solution: &mut Grid,
     ) -> Result<Answer, Answer> {
-        let b = puzzle.box_side();
         if self.kind != SolverKind::Dlx {
             return Ok(self.solve(puzzle, limits, solution));
         }
-        if self.prepare(b).is_err() {
-            return Ok(Answer::default());
-        }
-        match &mut self.dlx.get_mut(b) {
-            Some(Some(s)) => s.solve_before_lookahead(puzzle, limits, solution),
-            _ => Ok(Answer::default()),
+        match self.dlx_for(puzzle.box_side()) {
+            Some(s) => s.solve_before_lookahead(puzzle, limits, solution),
+            None => Ok(Answer::default()),
         }
     }
 
@@ -330,17 +334,10 @@ impl SudokuSolver for Solvers<'_> {
     fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
         let b = puzzle.box_side();
         match self.kind {
-            SolverKind::Dlx => {
-                // A size the engine named cannot take: nothing is known
-                // (`prepare` says why).
-                if self.prepare(b).is_err() {
-                    return Answer::default();
-                }
-                match &mut self.dlx.get_mut(b) {
-                    Some(Some(s)) => s.solve(puzzle, limits, solution),
-                    _ => Answer::default(),
-                }
-            }
+            SolverKind::Dlx => match self.dlx_for(b) {
+                Some(s) => s.solve(puzzle, limits, solution),
+                None => Answer::default(),
+            },
             SolverKind::Backtrack | SolverKind::BacktrackMrv => {
                 let mrv = self.kind == SolverKind::BacktrackMrv;
                 self.backtrack[b]
