@@ -433,8 +433,9 @@ impl DlxSudoku<'_> {
     /// [`set_lookahead_after`](Self::set_lookahead_after)): `Ok` with the
     /// answer when the search settled the puzzle before that (or when there
     /// is no such switch), `Err` with the nodes and guesses spent when not
-    /// (solutions found are dropped, as the start over drops them). For
-    /// callers that search the hard part otherwise ([`solve_on_threads`]).
+    /// (solutions found are not counted, as the start over counts them
+    /// again; `solution` may hold the first of them). For callers that
+    /// search the hard part otherwise ([`solve_on_threads`]).
     pub fn solve_before_lookahead(
         &mut self,
         puzzle: &Grid,
