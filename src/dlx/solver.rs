@@ -375,6 +375,19 @@ impl<'m> Solver<'m> {
         each!(&mut self.inner, s => s.preselect_subtree(sub))
     }
 
+    /// Hands over the untried options of the shallowest branch point of the
+    /// paused search (after a budget stop or a solution) as subtrees for
+    /// other searches ([`MasksSolver::give_away`]: the masks engine's; the
+    /// other engines give nothing, `None`). Preselect a subtree with
+    /// [`preselect_subtree`](Self::preselect_subtree) in a solver of the
+    /// same matrix to search it.
+    pub(crate) fn give_away(&mut self) -> Option<Vec<super::Subtree>> {
+        match &mut self.inner {
+            Inner::Masks(s) => s.give_away(),
+            _ => None,
+        }
+    }
+
     fn subtree_path(&self, into: &mut super::Subtree) {
         each!(&self.inner, s => s.subtree_path(into))
     }

@@ -22,21 +22,17 @@
 //! the puzzle, as does a lookahead search from the first node on grids of
 //! side [`RESIDUAL_FROM_SIDE`] or more.
 //!
-//! [`solve_on_threads`] spreads one puzzle over threads: the search cut into
-//! subtrees ([`Solver::split`]; the cut made on the residual matrix of the
-//! givens too), each solved as a puzzle of its own (the givens plus the
-//! subtree's placements), the answers added up in search order.
+//! [`solve_on_threads`](super::solve_on_threads) (`threads.rs`) spreads
+//! one puzzle over threads.
 
 use super::grid::Grid;
 use super::rules::{Rules, RulesMatrix};
 use super::{Answer, Limits, SudokuSolver};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::dlx::{
-    Branching, Budget, Config, Cut, EngineError, EngineKind, Intersections, Matrix, OptionId,
-    Residual, Solver, Stats, Step,
+    Branching, Budget, Config, EngineError, EngineKind, Intersections, Matrix, OptionId, Residual,
+    Solver, Stats, Step,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -129,9 +125,9 @@ pub const VARIANT_INTERSECTIONS: Intersections = Intersections::Auto;
 pub const RESIDUAL_FROM_SIDE: usize = 25;
 
 /// Nodes searched between two looks at the clock when a deadline is set.
-const DEADLINE_CHUNK: u64 = 4096;
+pub(super) const DEADLINE_CHUNK: u64 = 4096;
 /// The same with lookahead, whose nodes cost far more.
-const LOOKAHEAD_CHUNK: u64 = 32;
+pub(super) const LOOKAHEAD_CHUNK: u64 = 32;
 
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`, first-forced, by the library's engine.
@@ -229,7 +225,7 @@ impl<'m> DlxSudoku<'m> {
 /// Writes the placements of `options` (of a matrix for side `n`) into
 /// `out`, row-major; options past the cells' (killer cages' digit sets)
 /// place nothing.
-fn place(n: usize, options: impl IntoIterator<Item = OptionId>, out: &mut [u8]) {
+pub(super) fn place(n: usize, options: impl IntoIterator<Item = OptionId>, out: &mut [u8]) {
     // One 32-bit division per option (options are cell-major, n per cell):
     // a solution is written once per puzzle, and 64-bit divisions by a
     // variable showed in the profile of easy puzzles.
@@ -271,7 +267,7 @@ impl Cells for Vec<u8> {
 }
 
 /// What [`drive`] needs of an engine.
-trait Search {
+pub(super) trait Search {
     fn set_budget(&mut self, budget: Budget);
     fn next_solution(&mut self) -> Step;
     fn nodes(&self) -> u64;
@@ -300,10 +296,10 @@ search!(Solver<'_>);
 
 /// A search on the [`Residual`] matrix of a puzzle's givens: its solutions
 /// are the givens and the residual's options, mapped back.
-struct OnResidual<'r> {
-    solver: Solver<'r>,
-    residual: &'r Residual,
-    givens: &'r [OptionId],
+pub(super) struct OnResidual<'r> {
+    pub(super) solver: Solver<'r>,
+    pub(super) residual: &'r Residual,
+    pub(super) givens: &'r [OptionId],
 }
 
 impl Search for OnResidual<'_> {
@@ -435,7 +431,7 @@ impl DlxSudoku<'_> {
     /// is no such switch), `Err` with the nodes and guesses spent when not
     /// (solutions found are not counted, as the start over counts them
     /// again; `solution` may hold the first of them). For callers that
-    /// search the hard part otherwise ([`solve_on_threads`]).
+    /// search the hard part otherwise ([`solve_on_threads`](super::solve_on_threads)).
     pub fn solve_before_lookahead(
         &mut self,
         puzzle: &Grid,
@@ -589,168 +585,4 @@ impl SudokuSolver for DlxSudoku<'_> {
         // A grid's cells are digits of 0..=n by construction.
         self.solve_valid(puzzle.cells(), limits, solution)
     }
-}
-
-/// What one subtree of [`solve_on_threads`] gave: its answer, and its first
-/// solution if it has one.
-type Subtree = (Answer, Option<Grid>);
-
-/// Subtrees per thread that [`solve_on_threads`] cuts one puzzle into. Fewer
-/// than the exact-cover count's 64: with lookahead every node above the cut
-/// is dear, and so is every subtree's first probing.
-pub const SUBTREES_PER_THREAD: usize = 16;
-
-/// Solves one puzzle on `jobs` threads, for a puzzle too hard for one: its
-/// search (with lookahead when `lookahead`, else first-forced) is cut into
-/// subtrees ([`Solver::split`]), and each subtree is solved as the puzzle
-/// with the subtree's placements added as givens, by a [`DlxSudoku`] of each
-/// thread (with lookahead from the start when `lookahead`). The answer is
-/// the one-thread answer: the solutions of every piece are added up (to
-/// `limits.solutions`), the first solution in search order is written to
-/// `solution`, and a thread stops taking subtrees once the limit is reached.
-/// `nodes` adds up the nodes above the cut and in every subtree searched.
-pub fn solve_on_threads(
-    cover: &SudokuMatrix,
-    puzzle: &Grid,
-    limits: &Limits,
-    lookahead: bool,
-    jobs: usize,
-    solution: &mut Grid,
-) -> Answer {
-    let mut answer = Answer::default();
-    if puzzle.box_side() != cover.box_side || limits.solutions == 0 {
-        return answer;
-    }
-    let n = puzzle.side();
-    let branching = if lookahead {
-        Branching::Lookahead
-    } else {
-        Branching::FirstForced
-    };
-    let config = Config::new().branching(branching);
-    let target = SUBTREES_PER_THREAD * jobs.max(1);
-    let givens: Vec<OptionId> = (puzzle.cells().iter().enumerate())
-        .filter(|&(_, &d)| d != 0)
-        .map(|(k, &d)| cover.option(k / n, k % n, d))
-        .collect();
-    // The cut is made on the residual matrix of the givens (a seventh of a
-    // minimal 25×25's options, so its lookahead nodes cost a seventh),
-    // its options then mapped back; where none can be made (givens that
-    // clash or fill the grid), on the whole matrix, the givens preselected.
-    let cut = match cover.matrix().residual(&givens) {
-        Ok(residual) => {
-            let Ok(mut splitter) = Solver::with_config(residual.matrix(), config) else {
-                return answer;
-            };
-            let mut cut = Cut::new(&mut splitter, target);
-            let back = |options: &mut Vec<OptionId>| {
-                for o in options.iter_mut() {
-                    *o = residual.original_option(*o);
-                }
-            };
-            cut.subtrees
-                .iter_mut()
-                .for_each(|sub| back(&mut sub.options));
-            for (_, options) in &mut cut.solutions {
-                back(options);
-                options.splice(0..0, givens.iter().copied());
-            }
-            cut
-        }
-        Err(_) => {
-            let Ok(mut splitter) = Solver::with_config(cover.matrix(), config) else {
-                return answer;
-            };
-            if splitter.preselect_all(&givens).is_err() {
-                // Contradicting givens: no solution (callers check first).
-                answer.complete = true;
-                return answer;
-            }
-            Cut::new(&mut splitter, target)
-        }
-    };
-    let write = |options: &[OptionId], out: &mut Grid| {
-        if out.box_side() != puzzle.box_side() {
-            *out = puzzle.clone();
-        }
-        place(n, options.iter().copied(), out.cells_mut());
-    };
-    // Each subtree's answer and, when it has one, its first solution.
-    let results: Vec<Mutex<Option<Subtree>>> =
-        (0..cut.subtrees()).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    // Solutions found so far; `stop` once they reach the limit or the
-    // deadline passed: then no thread takes another subtree.
-    let found = AtomicU64::new(cut.solutions.len() as u64);
-    let stop = AtomicBool::new(cut.solutions.len() as u64 >= limits.solutions);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1).min(cut.subtrees()) {
-            scope.spawn(|| {
-                let mut solver = DlxSudoku::new(cover);
-                if lookahead && solver.set_branching(Branching::Lookahead).is_err() {
-                    return;
-                }
-                let mut grid = puzzle.clone();
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    if k >= cut.subtrees() || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let mut sub = puzzle.clone();
-                    write(&cut.subtrees[k].options, &mut sub);
-                    let a = solver.solve(&sub, limits, &mut grid);
-                    let total = found.fetch_add(a.solutions, Ordering::Relaxed) + a.solutions;
-                    if total >= limits.solutions || a.timed_out {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    let first = (a.solutions > 0).then(|| grid.clone());
-                    if let Ok(mut slot) = results[k].lock() {
-                        *slot = Some((a, first));
-                    }
-                }
-            });
-        }
-    });
-    // The pieces in search order: solutions above the cut before the
-    // subtree they precede.
-    let mut total = 0u64;
-    let mut complete = true;
-    let mut found_first = false;
-    let mut above = cut.solutions.iter().peekable();
-    answer.nodes = cut.above.nodes;
-    answer.guesses = cut.above.guesses;
-    let mut slots = results.into_iter();
-    for k in 0..=cut.subtrees() {
-        while let Some((_, s)) = above.next_if(|(before, _)| *before <= k) {
-            total += 1;
-            if !found_first {
-                write(s, solution);
-                found_first = true;
-            }
-        }
-        let Some(slot) = slots.next() else {
-            break;
-        };
-        match slot.into_inner().ok().flatten() {
-            Some((a, first)) => {
-                total += a.solutions;
-                answer.nodes += a.nodes;
-                answer.guesses += a.guesses;
-                complete &= a.complete;
-                answer.timed_out |= a.timed_out;
-                if let (false, Some(g)) = (found_first, first) {
-                    *solution = g;
-                    found_first = true;
-                }
-            }
-            // Not taken: the limit was reached, or the deadline passed.
-            None => complete = false,
-        }
-    }
-    answer.solutions = total.min(limits.solutions);
-    answer.complete = complete && total < limits.solutions && !answer.timed_out;
-    if total >= limits.solutions {
-        answer.timed_out = false;
-    }
-    answer
 }

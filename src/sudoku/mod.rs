@@ -32,13 +32,15 @@ pub mod grid;
 pub mod lzstring;
 pub mod rule_line;
 pub mod rules;
+mod threads;
 
 pub use crate::dlx::Intersections;
 pub use cover::{
-    solve_on_threads, DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, RESIDUAL_FROM_SIDE,
-    SUBTREES_PER_THREAD, VARIANT_INTERSECTIONS,
+    DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, RESIDUAL_FROM_SIDE,
+    VARIANT_INTERSECTIONS,
 };
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
+pub use threads::{solve_on_threads, SUBTREES_PER_THREAD};
 
 /// Limits on solving one puzzle.
 #[derive(Clone, Copy, Debug)]

@@ -10,7 +10,7 @@ use crate::dlx::search::driver::{Driver, Enter, Kernel};
 use crate::dlx::search::{engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::at;
-use crate::dlx::{EngineError, EngineKind};
+use crate::dlx::{EngineError, EngineKind, Subtree};
 
 /// The states, in the mask type the matrix needs.
 #[derive(Clone, Debug)]
@@ -126,6 +126,21 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
             return Some((s.branches.level[t] as usize, r as u32));
         }
         None
+    }
+
+    /// The shallowest branch point with options left hands them all over:
+    /// its `rest` is emptied, so `resume` passes it by.
+    fn give_away(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, Vec<u32>)> {
+        let b = &mut s.branches;
+        let t = (0..b.top).find(|&t| b.rest[t] != 0)?;
+        let mut rest = std::mem::take(&mut b.rest[t]);
+        let item = b.item[t] as usize;
+        let mut options = Vec::with_capacity(rest.count_ones() as usize);
+        while rest != 0 {
+            options.push(m.option_at(item, rest.trailing_zeros()) as u32);
+            rest &= rest - 1;
+        }
+        Some((b.level[t] as usize, options))
     }
 }
 
@@ -311,6 +326,33 @@ impl<'m> MasksSolver<'m> {
         let m = &*self.matrix;
         by_width!(&mut self.states, s => s.reset(m));
         self.driver.reset();
+    }
+
+    /// Hands over the untried options of the shallowest branch point of
+    /// the paused search (after a budget stop or a solution), each as a
+    /// subtree: the options chosen above that branch point (preselected ones
+    /// not included, as in [`split`](Self::split)'s subtrees), then the
+    /// option. This search then skips them, so it and the subtrees' searches
+    /// (each after [`preselect_subtree`](Self::preselect_subtree)) find
+    /// every solution once between them. `None` when the search is not
+    /// paused inside its tree or has no branch point with an option left.
+    /// With lookahead the subtrees' searches do not have the removals made
+    /// above them, so they make their own.
+    pub fn give_away(&mut self) -> Option<Vec<Subtree>> {
+        let (m, d) = (&*self.matrix, &mut self.driver);
+        let (path, options) =
+            by_width!(&mut self.states, s => d.give_away::<Masks<_, 0, false>>(m, s))?;
+        let path: Vec<OptionId> = path.iter().map(|&c| OptionId::must(c as usize)).collect();
+        Some(
+            options
+                .iter()
+                .map(|&c| {
+                    let mut options = path.clone();
+                    options.push(OptionId::must(c as usize));
+                    Subtree::of_options(&options)
+                })
+                .collect(),
+        )
     }
 
     /// Abandons the search in progress (keeping preselected options).
@@ -643,6 +685,103 @@ mod tests {
             assert_eq!(looking.stats(), plain.stats());
         }
         assert!(pruned > 0 && other_trees > 0, "{pruned} {other_trees}");
+    }
+
+    /// Searches below `sub` (of key `key`) with `rule`, pausing every two
+    /// nodes and at each solution to give away what it can; the pieces
+    /// given away are searched the same way. Every solution found goes to
+    /// `found` (its options sorted) with a key in search order: the
+    /// search's own, which becomes `key·0` when it first gives pieces away,
+    /// `key·0·0` the next time, and so on, the pieces given being
+    /// `key·1, key·2…` in the order returned. Returns the pieces given away.
+    fn search_giving_away(
+        mm: &MasksMatrix,
+        rule: Branching,
+        sub: &Subtree,
+        mut key: Vec<u32>,
+        found: &mut Vec<(Vec<u32>, Vec<OptionId>)>,
+    ) -> usize {
+        let mut s = MasksSolver::new(mm);
+        s.set_branching(rule).unwrap();
+        s.preselect_subtree(sub).unwrap();
+        let mut pieces = Vec::new();
+        let mut nodes = 2;
+        loop {
+            s.set_budget(Budget {
+                nodes: Some(nodes),
+                updates: None,
+            });
+            match s.next_solution() {
+                Step::Solution => {
+                    let mut sol: Vec<OptionId> = s.solution().collect();
+                    sol.sort();
+                    found.push((key.clone(), sol));
+                }
+                Step::Budget => nodes += 2,
+                Step::Exhausted => break,
+            }
+            if let Some(given) = s.give_away() {
+                for (k, below) in given.iter().enumerate() {
+                    // What is given away lies below `sub`, whose options
+                    // the search has preselected and does not name.
+                    let mut piece = sub.clone();
+                    piece.extend(below);
+                    let mut piece_key = key.clone();
+                    piece_key.push(k as u32 + 1);
+                    pieces.push((piece_key, piece));
+                }
+                key.push(0);
+            }
+        }
+        assert!(s.give_away().is_none(), "an exhausted search gives nothing");
+        let mut given = pieces.len();
+        for (piece_key, piece) in pieces {
+            given += search_giving_away(mm, rule, &piece, piece_key, found);
+        }
+        given
+    }
+
+    #[test]
+    fn pieces_given_away_and_the_rest_find_each_solution_once() {
+        // The small problems (queens 6 the largest under Miri), then
+        // queens 8 and the 4×4 Sudoku grids.
+        let mut matrices: Vec<Matrix> = (engine_tests::small_problems().into_iter())
+            .map(|(m, _)| m)
+            .collect();
+        if !cfg!(miri) {
+            matrices.push(problems::queens(8).unwrap());
+            let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+            matrices.push(sudoku.matrix().clone());
+        }
+        let mut given = 0;
+        for m in &matrices {
+            let mm = MasksMatrix::new(m).unwrap();
+            for rule in [Branching::FirstForced, Branching::Lookahead] {
+                let mut whole = MasksSolver::new(&mm);
+                whole.set_branching(rule).unwrap();
+                let mut want = Vec::new();
+                while whole.next_solution() == Step::Solution {
+                    let mut sol: Vec<OptionId> = whole.solution().collect();
+                    sol.sort();
+                    want.push(sol);
+                }
+                let mut got = Vec::new();
+                given += search_giving_away(&mm, rule, &Subtree::default(), Vec::new(), &mut got);
+                // By key; in the order found within a key.
+                got.sort_by(|a, b| a.0.cmp(&b.0));
+                let mut got: Vec<_> = got.into_iter().map(|(_, sol)| sol).collect();
+                if rule == Branching::Lookahead {
+                    // The pieces do not have the removals made above them:
+                    // the same solutions, found in another order.
+                    got.sort();
+                    want.sort();
+                }
+                // First-forced: each piece's search is one search's below
+                // its node, so the keys give one search's order.
+                assert_eq!(got, want, "{rule:?}");
+            }
+        }
+        assert!(given > 0);
     }
 
     #[test]

@@ -150,6 +150,15 @@ pub(crate) trait Kernel {
     fn resume(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, u32)> {
         None
     }
+    /// Gives away the untried options of the shallowest branch point that
+    /// has any, for another search to take: returns its level and those
+    /// options (in the order the search would try them), which the search
+    /// then skips; `None` where there are none, or where the kernel cannot
+    /// (the default: only kernels that keep their own branch points,
+    /// [`JUMPS`](Self::JUMPS), list untried options without undoing).
+    fn give_away(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, Vec<u32>)> {
+        None
+    }
 }
 
 /// Where a search is paused.
@@ -250,6 +259,25 @@ impl Driver {
         } else {
             &[]
         }
+    }
+
+    /// The untried options of the shallowest branch point of the paused
+    /// search ([`Kernel::give_away`]), each with the path to it: the
+    /// cursors committed above that branch point, then the option. The
+    /// search goes on without them; with the pieces searched apart, every
+    /// solution is found once. `None` when the search is not paused inside
+    /// its tree (not started, exhausted, at the cut) or has nothing to give.
+    pub(crate) fn give_away<K: Kernel>(
+        &mut self,
+        t: &K::Tables,
+        s: &mut K::State,
+    ) -> Option<(Vec<u32>, Vec<u32>)> {
+        let paused = matches!(self.phase, Phase::Forward | Phase::Backdown);
+        if !paused || self.at_cut {
+            return None;
+        }
+        let (level, options) = K::give_away(t, s)?;
+        Some((self.choice[..level].to_vec(), options))
     }
 
     /// Abandons the search in progress: unwinds the kernel (when it undoes)
