@@ -104,10 +104,15 @@ fn solve_sharing(
     };
     let config = Config::new().branching(branching);
     let givens = options_of(cover, puzzle);
-    let Some(cut) = cut(cover, &givens, config, sharing.per_thread * jobs.max(1)) else {
-        // Contradicting givens: no solution (callers check first).
-        answer.complete = true;
-        return (answer, 0);
+    let cut = match cut(cover, &givens, config, sharing.per_thread * jobs.max(1)) {
+        Ok(cut) => cut,
+        Err(NoCut::Clash) => {
+            // Contradicting givens: no solution (callers check first).
+            answer.complete = true;
+            return (answer, 0);
+        }
+        // Unknown, not "none".
+        Err(NoCut::NoSolver) => return (answer, 0),
     };
     let with = |options: &[OptionId]| {
         let mut grid = puzzle.clone();
@@ -168,20 +173,34 @@ fn options_of(cover: &SudokuMatrix, puzzle: &Grid) -> Vec<OptionId> {
         .collect()
 }
 
+/// Why [`cut`] made none.
+enum NoCut {
+    /// The givens clash: the puzzle has no solution.
+    Clash,
+    /// No solver takes the matrix with the rule (the library's choice
+    /// always does: kept so that nothing is claimed on an error).
+    NoSolver,
+}
+
 /// The cut of the search of the puzzle of `givens` into `target` subtrees
 /// or more, made on the residual matrix of the givens (a seventh of a
 /// minimal 25×25's options, so its lookahead nodes cost a seventh), its
 /// options mapped back: subtrees without the givens, solutions above the
 /// cut with them. Where no residual can be made (givens that clash or fill
-/// the grid), on the whole matrix, the givens preselected; `None` when they
-/// clash.
-fn cut(cover: &SudokuMatrix, givens: &[OptionId], config: Config, target: usize) -> Option<Cut> {
+/// the grid), on the whole matrix, the givens preselected.
+fn cut(
+    cover: &SudokuMatrix,
+    givens: &[OptionId],
+    config: Config,
+    target: usize,
+) -> Result<Cut, NoCut> {
+    let solver = |m| Solver::with_config(m, config).map_err(|_| NoCut::NoSolver);
     let Ok(residual) = cover.matrix().residual(givens) else {
-        let mut splitter = Solver::with_config(cover.matrix(), config).ok()?;
-        splitter.preselect_all(givens).ok()?;
-        return Some(Cut::new(&mut splitter, target));
+        let mut splitter = solver(cover.matrix())?;
+        splitter.preselect_all(givens).map_err(|_| NoCut::Clash)?;
+        return Ok(Cut::new(&mut splitter, target));
     };
-    let mut splitter = Solver::with_config(residual.matrix(), config).ok()?;
+    let mut splitter = solver(residual.matrix())?;
     let mut cut = Cut::new(&mut splitter, target);
     let back = |options: &mut Vec<OptionId>| {
         for o in options.iter_mut() {
@@ -195,7 +214,7 @@ fn cut(cover: &SudokuMatrix, givens: &[OptionId], config: Config, target: usize)
         back(options);
         options.splice(0..0, givens.iter().copied());
     }
-    Some(cut)
+    Ok(cut)
 }
 
 /// A part of the search: the puzzle with a subtree's placements as givens,
