@@ -55,10 +55,11 @@ pub struct ReadmeDoctests;
 pub use crate::dlx::{
     best_parallel, brute_force_count, count_parallel, count_parallel_with_progress, knuth,
     verify_cover, Best, BitsError, BitsMatrix, BitsSolutions, BitsSolver, Branching, Budget,
-    BuildError, BuildErrorKind, Cheapest, ColorId, Config, Costed, Count, DenseError, DenseMatrix,
-    DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables, Estimate, ItemId,
-    LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions, MasksSolver, Matrix,
-    MatrixBuilder, OptionId, ParallelBest, ParallelCount, PreselectError, Progress, Residual,
-    ResidualError, Solutions, Solver, Split, Spread, Stats, Step, Subtree, BRUTE_FORCE_OPTIONS,
-    MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS, PROGRESS_NODES,
+    BuildError, BuildErrorKind, Cancel, Cheapest, ColorId, Config, Costed, Count, DenseError,
+    DenseMatrix, DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables,
+    Estimate, ItemId, Limits, LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions,
+    MasksSolver, Matrix, MatrixBuilder, OptionId, ParallelBest, ParallelCount, PreselectError,
+    Progress, Residual, ResidualError, Solutions, Solver, Split, Spread, Stats, Step, Stop,
+    Subtree, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
+    PROGRESS_NODES,
 };

@@ -1084,3 +1084,85 @@ fn guesses_are_reported_per_puzzle() {
         (Some(4), Some(3))
     );
 }
+
+#[test]
+fn a_stopped_count_says_at_least() {
+    // Queens 14: 365,596 solutions, far more nodes than a 2,000-node budget.
+    let queens = Command::new(BIN)
+        .args(["gen", "queens", "14"])
+        .output()
+        .unwrap();
+    for flags in [&["--node-budget", "2000"][..], &["--timeout", "1us"]] {
+        let out = run(&[&["cover"], flags].concat(), &queens.stdout);
+        assert_eq!(out.status.code(), Some(3), "{flags:?}");
+        let stdout = text(&out.stdout);
+        let found = stdout.trim().strip_prefix("at least ");
+        assert!(found.is_some_and(|n| n.parse::<u64>().is_ok()), "{stdout}");
+        let out = run(&[&["cover", "--json"], flags].concat(), &queens.stdout);
+        assert!(text(&out.stdout).contains(r#""complete":false"#));
+    }
+}
+
+/// Runs `dlx args` on `stdin`, sends it Ctrl-C (SIGINT) once it has run
+/// for a second, and returns its output.
+#[cfg(unix)]
+fn interrupted(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_cleanly_and_prints_what_was_found() {
+    // Queens 16: 14,772,512 solutions, minutes of counting.
+    let queens = Command::new(BIN)
+        .args(["gen", "queens", "16"])
+        .output()
+        .unwrap();
+    let out = interrupted(&["cover"], &queens.stdout);
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let found: u64 = stdout
+        .trim()
+        .strip_prefix("at least ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(found < 14_772_512);
+    assert!(
+        text(&out.stderr).contains("interrupted after"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = interrupted(&["cover", "--json"], &queens.stdout);
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(r#""complete":false"#), "{stdout}");
+    assert!(stdout.contains(r#""interrupted":true"#), "{stdout}");
+    // Sudoku: the puzzles answered before Ctrl-C are printed, the one
+    // under way is not, and no more are taken. An empty 25×25 grid counts
+    // for ever.
+    let easy =
+        "103000509002109400000704000300502006060000050700803004000401000009205800804000107\n";
+    let empty = format!("{}\n", "-".repeat(625));
+    for jobs in ["1", "2"] {
+        let input = format!("{easy}{empty}{easy}");
+        let out = interrupted(&["sudoku", "count", "--jobs", jobs], input.as_bytes());
+        assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "1\n", "{jobs} jobs");
+    }
+}

@@ -315,3 +315,74 @@ fn solvers_and_tables_cross_threads() {
     });
     assert_eq!(counts, [40; 4]);
 }
+
+#[test]
+fn a_deadline_or_a_cancel_stops_every_engine_and_the_search_resumes() {
+    use dlx::{Cancel, Limits, Stop};
+    use std::time::{Duration, Instant};
+    // Queens 10: 724 solutions, a tree of tens of thousands of nodes on
+    // every engine, so a stop comes at a look (every 4,096 nodes) before
+    // the end.
+    let m = queens(10).unwrap();
+    for engine in EngineKind::ALL {
+        for rule in RULES {
+            let config = Config::new().engine(engine).branching(rule);
+            let Ok(mut s) = Solver::with_config(&m, config) else {
+                continue;
+            };
+            let what = format!("{engine}, {rule:?}");
+            // A deadline already passed: stopped at the first look, and the
+            // count says it is a lower bound, never "none".
+            s.set_limits(Limits::new().deadline(Instant::now()));
+            let c = s.count();
+            assert!(!c.complete, "{what}: {c:?}");
+            assert_eq!(s.stopped(), Some(Stop::Deadline), "{what}");
+            // Lifting the limits resumes the paused search: every solution
+            // is found once, the stopped part's included.
+            s.set_limits(Limits::new());
+            let mut rest = 0;
+            while s.next_solution() == Step::Solution {
+                rest += 1;
+            }
+            assert_eq!(c.solutions + rest, 724, "{what}");
+            assert_eq!(s.stopped(), None, "{what}");
+            // A handle cancelled beforehand stops a fresh search too, and a
+            // budget of nodes set afterwards keeps the handle.
+            let cancel = Cancel::new();
+            cancel.cancel();
+            s.set_limits(Limits::new().cancel(&cancel));
+            s.set_budget(Budget {
+                nodes: Some(1 << 40),
+                updates: None,
+            });
+            assert_eq!(s.limits().cancel.as_ref(), Some(&cancel), "{what}");
+            let c = s.count();
+            assert!(!c.complete && c.solutions < 724, "{what}: {c:?}");
+            assert_eq!(s.stopped(), Some(Stop::Cancelled), "{what}");
+            assert_eq!(s.first_solution(), Err(Step::Budget), "{what}");
+            // The counts come first: a node budget that runs out before the
+            // first look says so.
+            s.set_limits(Limits::new().nodes(5).timeout(Duration::from_secs(3600)));
+            assert!(!s.count().complete, "{what}");
+            assert_eq!(s.stopped(), Some(Stop::Nodes), "{what}");
+        }
+    }
+}
+
+#[test]
+fn a_cancel_from_another_thread_stops_a_long_count() {
+    use dlx::{Cancel, Limits, Stop};
+    // Queens 16: 14,772,512 solutions, minutes of search on one thread.
+    let m = queens(16).unwrap();
+    let cancel = Cancel::new();
+    let mut s = Solver::new(&m);
+    s.set_limits(Limits::new().cancel(&cancel));
+    let count = std::thread::scope(|scope| {
+        let counting = scope.spawn(|| s.count());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        cancel.cancel();
+        counting.join().unwrap()
+    });
+    assert!(!count.complete && count.solutions < 14_772_512, "{count:?}");
+    assert_eq!(s.stopped(), Some(Stop::Cancelled));
+}

@@ -245,6 +245,7 @@ fn one_puzzle_on_several_threads_answers_as_one() {
     let limits = Limits {
         solutions: u64::MAX,
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(50)),
+        cancel: None,
     };
     let mut solution = empty.clone();
     let cover = matrices.get(4).unwrap();
@@ -346,6 +347,7 @@ fn deadline_reports_timeout_not_none() {
     let limits = Limits {
         solutions: u64::MAX,
         deadline: Some(std::time::Instant::now()),
+        cancel: None,
     };
     let mut solution = empty.clone();
     let answer = solver.solve(&empty, &limits, &mut solution);
@@ -678,5 +680,36 @@ proptest! {
         }
         let got = g.conflict().map(|c| (c.digit, c.first, c.second, c.unit));
         prop_assert_eq!(got, first_conflict(&g, b));
+    }
+}
+
+#[test]
+fn a_cancel_stops_every_path_and_is_no_answer() {
+    use dlx::Cancel;
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let limits = Limits::count_to(u64::MAX).cancel(&cancel);
+    let matrices = Matrices::new();
+    // The empty 16×16 grid: counting it never ends by itself.
+    let empty = Grid::empty(4).unwrap();
+    for kind in SolverKind::ALL {
+        let mut solver = Solvers::new(kind, &matrices);
+        let mut solution = empty.clone();
+        let answer = solver.solve(&empty, &limits, &mut solution);
+        assert!(answer.cancelled && !answer.complete, "{kind:?}: {answer:?}");
+        // Two solutions found before the stop are an answer: "multiple".
+        let want = if answer.solutions >= 2 {
+            Status::Multiple
+        } else {
+            Status::Cancelled
+        };
+        assert_eq!(answer.status(), want, "{kind:?}");
+    }
+    let cover = matrices.get(4).unwrap();
+    for lookahead in [false, true] {
+        let mut solution = empty.clone();
+        let answer = solve_on_threads(cover, &empty, &limits, lookahead, 2, &mut solution);
+        assert!(answer.cancelled && !answer.complete, "{answer:?}");
+        assert_ne!(answer.status(), Status::None);
     }
 }

@@ -7,10 +7,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::deadline::Deadline;
 use super::output::Output;
-use super::{count_of, exit, json, progress, BranchingArg, EngineArg};
-use dlx::{knuth, Budget, Config, Matrix, OptionId, Progress, Solver, Step};
+use super::{count_of, exit, interrupt, json, progress, BranchingArg, EngineArg};
+use dlx::{knuth, Budget, Config, Limits, Matrix, OptionId, Progress, Solver, Step, Stop};
 
 #[derive(Args, Debug)]
 pub(crate) struct CoverArgs {
@@ -206,13 +205,10 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let start = Instant::now();
     let mut found = 0u64;
     let mut stopped_by_budget = false;
-    let mut deadline = Deadline::new(
-        &mut solver,
-        budget_of(&args),
-        args.timeout.unwrap_or_default(),
-    );
+    solver.restart();
+    solver.set_limits(limited(budget_of(&args), args.timeout));
     while found < limit && out.is_ok() {
-        match deadline.next(&mut solver) {
+        match solver.next_solution() {
             Step::Solution => {
                 found += 1;
                 if let Some(c) = cheapest.as_mut() {
@@ -243,6 +239,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let seconds = start.elapsed().as_secs_f64();
     let complete = solver.is_exhausted();
     let stats = solver.stats();
+    let stop = solver.stopped().filter(|_| stopped_by_budget);
     let best = cheapest.map(|c| c.finish(complete));
     if let (Some(best), false) = (&best, args.json) {
         print_best(&mut out, &matrix, best);
@@ -260,9 +257,10 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
             .boolean("complete", complete)
             .boolean(
                 "budget_exhausted",
-                stopped_by_budget && !deadline.timed_out(),
+                matches!(stop, Some(Stop::Nodes | Stop::Updates)),
             )
-            .boolean("timed_out", deadline.timed_out());
+            .boolean("timed_out", stop == Some(Stop::Deadline))
+            .boolean("interrupted", stop == Some(Stop::Cancelled));
         if print {
             obj = obj.raw("list", &format!("[{}]", printed.join(",")));
         }
@@ -275,17 +273,17 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         }
         out.println(&obj.finish());
     } else if !print && best.is_none() {
-        out.println(&found.to_string());
+        out.println(&count_text(found, stop.is_none()));
     }
     // (A pipe closed by its reader stopped the search: `finish` keeps the
     // code of what was done, as its documentation says.)
-    let code = if stopped_by_budget {
+    let code = if let Some(stop) = stop {
         eprintln!(
             "dlx cover: {name}: {} after {}; the search is incomplete{}",
-            if deadline.timed_out() {
-                "time limit reached"
-            } else {
-                "budget exhausted"
+            match stop {
+                Stop::Nodes | Stop::Updates => "budget exhausted",
+                Stop::Deadline => "time limit reached",
+                _ => "interrupted",
             },
             count_of(found, "solution"),
             if best.is_some() {
@@ -294,7 +292,11 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
                 ""
             }
         );
-        exit::BUDGET
+        if stop == Stop::Cancelled {
+            exit::INTERRUPTED
+        } else {
+            exit::BUDGET
+        }
     } else if found > 0 {
         exit::FOUND
     } else {
@@ -457,11 +459,31 @@ pub(crate) fn best_json(matrix: &Matrix, best: &dlx::Best) -> String {
     format!("[{}]", list.join(","))
 }
 
-/// The budget the flags ask for.
+/// The budget the flags ask for (the counts).
 fn budget_of(args: &CoverArgs) -> Budget {
     Budget {
         nodes: args.node_budget,
         updates: args.budget,
+    }
+}
+
+/// `budget` with the deadline of `timeout` (`None` or zero: none) and the
+/// handle that Ctrl-C cancels.
+pub(crate) fn limited(budget: Budget, timeout: Option<Duration>) -> Limits {
+    let limits = Limits::from(budget).cancel(&interrupt::handle());
+    match timeout.filter(|t| !t.is_zero()) {
+        Some(t) => limits.timeout(t),
+        None => limits,
+    }
+}
+
+/// A count as printed: `N`, or `at least N` when the search stopped
+/// before its end.
+pub(crate) fn count_text(found: u64, complete: bool) -> String {
+    if complete {
+        found.to_string()
+    } else {
+        format!("at least {found}")
     }
 }
 

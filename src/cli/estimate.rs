@@ -13,7 +13,7 @@ use rand::SeedableRng;
 
 use super::output::Output;
 use super::{exit, json};
-use dlx::{Budget, Config, Matrix, Solver, Spread, Stats, Step};
+use dlx::{Budget, Config, Limits, Matrix, Solver, Spread, Stats, Step};
 
 /// How long the search runs to measure the node rate.
 const MEASURE: Duration = Duration::from_millis(200);
@@ -32,26 +32,13 @@ struct Rate {
 fn measure(solver: &mut Solver<'_>) -> Rate {
     let start = Instant::now();
     let before = solver.stats();
-    let mut limit = 1024u64;
     solver.restart();
-    solver.set_budget(Budget {
-        nodes: Some(limit),
-        updates: None,
-    });
+    solver.set_limits(Limits::new().deadline(start + MEASURE));
     let finished = loop {
         match solver.next_solution() {
             Step::Solution => {}
             Step::Exhausted => break true,
-            Step::Budget => {
-                if start.elapsed() >= MEASURE {
-                    break false;
-                }
-                limit = limit.saturating_mul(2);
-                solver.set_budget(Budget {
-                    nodes: Some(limit),
-                    updates: None,
-                });
-            }
+            Step::Budget => break false,
         }
     };
     let seconds = start.elapsed().as_secs_f64();

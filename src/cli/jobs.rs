@@ -49,12 +49,11 @@ use rand::SeedableRng;
 use serde_json::Value;
 
 use super::cover::solution_json;
-use super::deadline::Deadline;
 use super::output::Output;
 use super::{exit, json};
 use dlx::{
     knuth, Budget, Cheapest, Config, Count, ItemId, Matrix, OptionId, Solver, Split, Stats, Step,
-    Subtree,
+    Stop, Subtree,
 };
 
 /// What a job must match: the matrix, the engine, the rule.
@@ -300,13 +299,14 @@ pub(crate) fn run_jobs(
         if cheapest.is_some() {
             solver.bound_costs(true);
         }
-        let mut deadline = Deadline::new(&mut solver, budget, timeout);
+        solver.restart();
+        solver.set_limits(super::cover::limited(budget, Some(timeout)));
         let mut count = Count {
             solutions: 0,
             complete: false,
         };
         loop {
-            match deadline.next(&mut solver) {
+            match solver.next_solution() {
                 Step::Solution => {
                     count.solutions += 1;
                     if all {
@@ -325,8 +325,11 @@ pub(crate) fn run_jobs(
             }
         }
         let stats = solver.stats() - before;
-        if !count.complete {
-            code = exit::BUDGET;
+        let stop = solver.stopped().filter(|_| !count.complete);
+        if stop == Some(Stop::Cancelled) {
+            code = exit::INTERRUPTED;
+        } else if !count.complete {
+            code = exit::worse(code, exit::BUDGET);
         }
         let mut result = json::Object::new()
             .num("result", k)
@@ -337,7 +340,7 @@ pub(crate) fn run_jobs(
             .num("guesses", stats.guesses)
             .float("seconds", start.elapsed().as_secs_f64())
             .boolean("complete", count.complete)
-            .boolean("timed_out", deadline.timed_out());
+            .boolean("timed_out", stop == Some(Stop::Deadline));
         if all {
             result = result.raw("list", &format!("[{}]", listed.join(",")));
         }
@@ -347,7 +350,7 @@ pub(crate) fn run_jobs(
                 .num("best_of", k)
                 .raw("best", &super::cover::best_json(matrix, &best));
         }
-        if !out.println(&result.finish()) {
+        if !out.println(&result.finish()) || stop == Some(Stop::Cancelled) {
             break;
         }
     }

@@ -6,7 +6,8 @@
 //! * 1 — a "no" answer: no solution exists;
 //! * 2 — bad input or an I/O error (output that cannot be written included;
 //!   a pipe closed by its reader stops the run quietly: see `output.rs`);
-//! * 3 — stopped by a budget before the answer was known.
+//! * 3 — stopped by a budget before the answer was known;
+//! * 130 — interrupted by Ctrl-C (what was found is printed first).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -17,9 +18,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod cover;
-mod deadline;
 mod estimate;
 mod gen;
+mod interrupt;
 mod jobs;
 pub(crate) mod json;
 pub(crate) mod output;
@@ -170,11 +171,14 @@ pub(crate) mod exit {
     pub const NONE: u8 = 1;
     pub const BAD_INPUT: u8 = 2;
     pub const BUDGET: u8 = 3;
+    pub const INTERRUPTED: u8 = 130;
 
-    /// The code for a run in which both `a` and `b` happened: bad input
-    /// first, then a stop before the answer was known, then "no solution".
+    /// The code for a run in which both `a` and `b` happened: Ctrl-C first,
+    /// then bad input, then a stop before the answer was known, then "no
+    /// solution".
     pub fn worse(a: u8, b: u8) -> u8 {
         let rank = |c: u8| match c {
+            INTERRUPTED => 4,
             BAD_INPUT => 3,
             BUDGET => 2,
             NONE => 1,

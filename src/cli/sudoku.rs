@@ -356,9 +356,11 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
         let mut count_in_file = 0u64;
         let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
         // Called by a worker just before it solves a puzzle.
+        let cancel = super::interrupt::handle();
         let limits = || Limits {
             solutions: limit,
             deadline: timeout.map(|t| Instant::now() + t),
+            cancel: Some(cancel.clone()),
         };
         let render = Render {
             name: &name,
@@ -401,7 +403,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                     totals.puzzles as f64 / secs
                 );
             }
-            go_on
+            go_on && !super::interrupt::interrupted()
         };
         pipeline(reader, jobs, &work, &mut write);
         if count_in_file == 0 && out.is_ok() {

@@ -90,8 +90,8 @@ pub use parallel::{
 };
 pub use parallel_best::{best_parallel, ParallelBest};
 pub use search::{
-    Best, Branching, Budget, Cheapest, Costed, Count, Estimate, PreselectError, Progress, Split,
-    Spread, Step, Subtree,
+    Best, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits, PreselectError,
+    Progress, Split, Spread, Step, Stop, Subtree, LOOK_NODES, LOOK_UPDATES,
 };
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;

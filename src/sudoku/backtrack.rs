@@ -19,7 +19,7 @@
 
 use super::grid::Grid;
 use super::{Answer, Limits, SudokuSolver};
-use std::time::Instant;
+use crate::dlx::Stop;
 
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 12;
@@ -233,11 +233,12 @@ impl Backtrack {
             self.place(k, bit);
             self.trail.pop(); // plain search undoes cell by cell, not by trail
             answer.nodes += 1;
-            if answer.nodes.is_multiple_of(CLOCK_EVERY)
-                && limits.deadline.is_some_and(|d| Instant::now() >= d)
-            {
-                answer.timed_out = true;
-                return;
+            if answer.nodes.is_multiple_of(CLOCK_EVERY) {
+                if let Some(stop) = limits.stop() {
+                    answer.timed_out = stop == Stop::Deadline;
+                    answer.cancelled = stop == Stop::Cancelled;
+                    return;
+                }
             }
             if level + 1 == depth {
                 if self.record(solution, answer) >= limits.solutions {
@@ -295,11 +296,12 @@ impl Backtrack {
             }
             self.place(k as usize, bit);
             answer.nodes += 1;
-            if answer.nodes.is_multiple_of(CLOCK_EVERY)
-                && limits.deadline.is_some_and(|d| Instant::now() >= d)
-            {
-                answer.timed_out = true;
-                return;
+            if answer.nodes.is_multiple_of(CLOCK_EVERY) {
+                if let Some(stop) = limits.stop() {
+                    answer.timed_out = stop == Stop::Deadline;
+                    answer.cancelled = stop == Stop::Cancelled;
+                    return;
+                }
             }
             forward = true;
         }

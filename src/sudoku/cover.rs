@@ -28,11 +28,10 @@
 use super::grid::Grid;
 use super::rules::{Rules, RulesMatrix};
 use super::{Answer, Limits, SudokuSolver};
-use std::time::Instant;
 
 use crate::dlx::{
-    Branching, Budget, Config, EngineError, EngineKind, Intersections, Matrix, OptionId, Residual,
-    Solver, Stats, Step,
+    Branching, Config, EngineError, EngineKind, Intersections, Matrix, OptionId, Residual, Solver,
+    Stats, Step, Stop,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -123,11 +122,6 @@ pub const VARIANT_INTERSECTIONS: Intersections = Intersections::Auto;
 /// "The residual matrix"). A 9×9 or 16×16 puzzle is done in microseconds,
 /// less than building its residual takes (about 36 and 150 µs).
 pub const RESIDUAL_FROM_SIDE: usize = 25;
-
-/// Nodes searched between two looks at the clock when a deadline is set.
-pub(super) const DEADLINE_CHUNK: u64 = 4096;
-/// The same with lookahead, whose nodes cost far more.
-pub(super) const LOOKAHEAD_CHUNK: u64 = 32;
 
 impl<'m> DlxSudoku<'m> {
     /// A solver over `cover`, first-forced, by the library's engine.
@@ -268,8 +262,9 @@ impl Cells for Vec<u8> {
 
 /// What [`drive`] needs of an engine.
 pub(super) trait Search {
-    fn set_budget(&mut self, budget: Budget);
+    fn set_limits(&mut self, limits: crate::dlx::Limits);
     fn next_solution(&mut self) -> Step;
+    fn stopped(&self) -> Option<Stop>;
     fn nodes(&self) -> u64;
     fn write_solution(&self, n: usize, out: &mut [u8]);
 }
@@ -277,11 +272,14 @@ pub(super) trait Search {
 macro_rules! search {
     ($t:ty) => {
         impl Search for $t {
-            fn set_budget(&mut self, budget: Budget) {
-                <$t>::set_budget(self, budget);
+            fn set_limits(&mut self, limits: crate::dlx::Limits) {
+                <$t>::set_limits(self, limits);
             }
             fn next_solution(&mut self) -> Step {
                 <$t>::next_solution(self)
+            }
+            fn stopped(&self) -> Option<Stop> {
+                <$t>::stopped(self)
             }
             fn nodes(&self) -> u64 {
                 self.stats().nodes
@@ -303,11 +301,14 @@ pub(super) struct OnResidual<'r> {
 }
 
 impl Search for OnResidual<'_> {
-    fn set_budget(&mut self, budget: Budget) {
-        self.solver.set_budget(budget);
+    fn set_limits(&mut self, limits: crate::dlx::Limits) {
+        self.solver.set_limits(limits);
     }
     fn next_solution(&mut self) -> Step {
         self.solver.next_solution()
+    }
+    fn stopped(&self) -> Option<Stop> {
+        self.solver.stopped()
     }
     fn nodes(&self) -> u64 {
         self.solver.stats().nodes
@@ -330,48 +331,46 @@ enum Phase {
 /// How a [`drive`] ended.
 #[derive(PartialEq, Eq)]
 enum Drive {
-    /// The answer is final: the limit, the end of the search or the deadline.
+    /// The answer is final: the limit, the end of the search, the deadline
+    /// or the cancel handle.
     Done,
     /// `switch_after` nodes went by without a new solution.
     Switch,
 }
 
+/// The core's limits of a puzzle's search under `limits`: its deadline and
+/// cancel handle (the driver looks at them), no count.
+pub(super) fn search_limits(limits: &Limits) -> crate::dlx::Limits {
+    crate::dlx::Limits {
+        deadline: limits.deadline,
+        cancel: limits.cancel.clone(),
+        ..crate::dlx::Limits::default()
+    }
+}
+
 /// Runs a search (givens preselected) for a puzzle of side `n`, adding solutions to
-/// `answer` up to the limit, the first written to `solution`. Looks at the
-/// clock every `chunk` nodes when there is a deadline, and stops with
-/// [`Drive::Switch`] after `switch_after` nodes without a new solution.
+/// `answer` up to the limit, the first written to `solution`, within the
+/// deadline and cancel handle of `limits`; stops with [`Drive::Switch`]
+/// after `switch_after` nodes without a new solution.
 fn drive(
     s: &mut impl Search,
     n: usize,
     limits: &Limits,
-    chunk: u64,
     switch_after: Option<u64>,
     answer: &mut Answer,
     solution: &mut impl Cells,
 ) -> Drive {
+    // A search that goes `switch_after` nodes without a solution (from its
+    // start, or from its latest solution) stops to switch. A count that
+    // keeps finding solutions never does.
     let phase_start = s.nodes();
-    // When the latest solution was found (or the search began): a search
-    // that goes `switch_after` nodes without one stops to switch. A count
-    // that keeps finding solutions never does.
-    let mut last_found = phase_start;
-    // The next look at the clock, in nodes since `phase_start`. It moves
-    // only when reached, so a run of solutions cannot postpone it.
-    let mut check = limits.deadline.map(|_| chunk);
+    let mut stops = search_limits(limits);
+    stops.budget.nodes = switch_after;
+    s.set_limits(stops.clone());
     loop {
-        // The budget stops the search for a deadline check and for the
-        // switch, whichever comes first.
-        let switch = switch_after.map(|n| last_found - phase_start + n);
-        let nodes = match (check, switch) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        s.set_budget(Budget {
-            nodes,
-            updates: None,
-        });
         match s.next_solution() {
             Step::Solution => {
-                last_found = s.nodes();
+                let last_found = s.nodes();
                 answer.solutions += 1;
                 if answer.solutions == 1 {
                     // Every cell is written: givens are preselected options.
@@ -380,24 +379,28 @@ fn drive(
                 if answer.solutions >= limits.solutions {
                     return Drive::Done;
                 }
+                if let Some(after) = switch_after {
+                    // The node budget counts from the search's start.
+                    stops.budget.nodes = Some((last_found - phase_start).saturating_add(after));
+                    s.set_limits(stops.clone());
+                }
             }
             Step::Exhausted => {
                 answer.complete = true;
                 return Drive::Done;
             }
-            Step::Budget => {
-                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            Step::Budget => match s.stopped() {
+                Some(Stop::Deadline) => {
                     answer.timed_out = true;
                     return Drive::Done;
                 }
-                let since = s.nodes() - phase_start;
-                if check.is_some_and(|c| since >= c) {
-                    check = Some(since + chunk);
+                Some(Stop::Cancelled) => {
+                    answer.cancelled = true;
+                    return Drive::Done;
                 }
-                if switch_after.is_some_and(|n| s.nodes() - last_found >= n) {
-                    return Drive::Switch;
-                }
-            }
+                // The node budget: `switch_after` nodes without a solution.
+                _ => return Drive::Switch,
+            },
         }
     }
 }
@@ -481,12 +484,11 @@ impl DlxSudoku<'_> {
                     answer.complete = true;
                     return answer;
                 }
-                let chunk = LOOKAHEAD_CHUNK;
-                drive(look, n, limits, chunk, None, &mut answer, solution);
+                drive(look, n, limits, None, &mut answer, solution);
                 look.stats()
             }
         };
-        if answer.timed_out {
+        if answer.timed_out || answer.cancelled {
             answer.solutions = answer.solutions.max(before);
         }
         answer.nodes = nodes + stats.nodes;
@@ -525,13 +527,8 @@ impl DlxSudoku<'_> {
             answer.complete = true;
             return Phase::Done(answer);
         }
-        let chunk = if looking {
-            LOOKAHEAD_CHUNK
-        } else {
-            DEADLINE_CHUNK
-        };
         let s = &mut self.solver;
-        let d = drive(s, n, limits, chunk, switch_after, &mut answer, solution);
+        let d = drive(s, n, limits, switch_after, &mut answer, solution);
         answer.nodes = s.stats().nodes;
         answer.guesses = s.stats().guesses;
         match d {
@@ -560,15 +557,7 @@ impl DlxSudoku<'_> {
             residual: &residual,
             givens: &self.givens,
         };
-        drive(
-            &mut look,
-            n,
-            limits,
-            LOOKAHEAD_CHUNK,
-            None,
-            answer,
-            solution,
-        );
+        drive(&mut look, n, limits, None, answer, solution);
         Some(look.solver.stats())
     }
 }

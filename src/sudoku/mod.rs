@@ -23,6 +23,8 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use crate::dlx::{Cancel, Stop};
+
 pub mod backtrack;
 pub mod cover;
 pub mod format;
@@ -43,12 +45,15 @@ pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
 pub use threads::{solve_on_threads, SUBTREES_PER_THREAD};
 
 /// Limits on solving one puzzle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Stop after this many solutions (2 checks uniqueness).
     pub solutions: u64,
-    /// Give up at this instant.
+    /// Give up at this instant (the answer is then [`Status::Timeout`]).
     pub deadline: Option<Instant>,
+    /// Give up once this handle is cancelled (the answer is then
+    /// [`Status::Cancelled`]): another thread stops the search.
+    pub cancel: Option<Cancel>,
 }
 
 impl Limits {
@@ -57,7 +62,31 @@ impl Limits {
         Limits {
             solutions: n,
             deadline: None,
+            cancel: None,
         }
+    }
+
+    /// These limits, giving up at `deadline`.
+    pub fn deadline(mut self, deadline: Instant) -> Limits {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// These limits, giving up once `cancel` is cancelled.
+    pub fn cancel(mut self, cancel: &Cancel) -> Limits {
+        self.cancel = Some(cancel.clone());
+        self
+    }
+
+    /// Whether the search must stop now: the handle cancelled or the
+    /// deadline passed (for searches that look themselves: the baselines).
+    pub(crate) fn stop(&self) -> Option<Stop> {
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Some(Stop::Cancelled);
+        }
+        self.deadline
+            .is_some_and(|d| Instant::now() >= d)
+            .then_some(Stop::Deadline)
     }
 }
 
@@ -70,6 +99,8 @@ pub struct Answer {
     pub complete: bool,
     /// Whether the deadline stopped the search.
     pub timed_out: bool,
+    /// Whether the cancel handle stopped the search.
+    pub cancelled: bool,
     /// Search-tree nodes (each solver counts its own kind of node).
     pub nodes: u64,
     /// Guesses: branch points, where two options or more were open (a cell
@@ -92,6 +123,8 @@ pub enum Status {
     Timeout,
     /// Solutions found up to a limit of 1, so uniqueness is unknown.
     Solved,
+    /// The cancel handle stopped the search first.
+    Cancelled,
 }
 
 impl Status {
@@ -104,6 +137,7 @@ impl Status {
             Status::Invalid => "invalid",
             Status::Timeout => "timeout",
             Status::Solved => "solved",
+            Status::Cancelled => "cancelled",
         }
     }
 }
@@ -112,6 +146,7 @@ impl Answer {
     /// The status this answer establishes.
     pub fn status(&self) -> Status {
         match (self.solutions, self.complete) {
+            (0 | 1, false) if self.cancelled => Status::Cancelled,
             (0, _) if self.timed_out => Status::Timeout,
             (0, _) => Status::None,
             (1, true) => Status::Unique,

@@ -35,18 +35,23 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
 
-use super::cover::{place, OnResidual, Search, DEADLINE_CHUNK, LOOKAHEAD_CHUNK};
+use super::cover::{place, search_limits, OnResidual, Search};
 use super::grid::Grid;
 use super::{Answer, DlxSudoku, Limits, SudokuMatrix, SudokuSolver};
-use crate::dlx::{Branching, Budget, Config, Cut, OptionId, Residual, Solver, Step};
+use crate::dlx::{Branching, Config, Cut, OptionId, Residual, Solver, Step, Stop};
 
 /// Subtrees per thread that [`solve_on_threads`] cuts one puzzle into
 /// before the threads start. Fewer than the exact-cover count's 64: with
 /// lookahead every node above the cut is dear, and so is every piece's
 /// first probing; the threads then share out what is left as they go.
 pub const SUBTREES_PER_THREAD: usize = 16;
+
+/// Nodes between two looks of a thread searching a piece for threads
+/// waiting for work: first-forced nodes take a microsecond or less.
+const SHARE_EVERY: u64 = 4096;
+/// The same with lookahead, whose nodes cost far more.
+const SHARE_EVERY_LOOKAHEAD: u64 = 32;
 
 /// Solves one puzzle on `jobs` threads, for a puzzle too hard for one: its
 /// search (with lookahead when `lookahead`, else first-forced, the same
@@ -153,13 +158,16 @@ fn solve_sharing(
     answer.nodes = cut.above.nodes + found.nodes;
     answer.guesses = cut.above.guesses + found.guesses;
     answer.timed_out = found.timed_out;
+    answer.cancelled = found.cancelled;
     if let Some((_, grid)) = found.first {
         *solution = grid;
     }
     answer.solutions = total.min(limits.solutions);
-    answer.complete = !found.cut_short && !left && total < limits.solutions && !answer.timed_out;
+    let stopped = answer.timed_out || answer.cancelled;
+    answer.complete = !found.cut_short && !left && total < limits.solutions && !stopped;
     if total >= limits.solutions {
         answer.timed_out = false;
+        answer.cancelled = false;
     }
     (answer, threads.given.load(Relaxed))
 }
@@ -237,9 +245,11 @@ struct Found {
     first: Option<(Vec<u32>, Grid)>,
     nodes: u64,
     guesses: u64,
-    /// A piece was left before its end (the limit or the deadline).
+    /// A piece was left before its end (the limit, the deadline or the
+    /// cancel handle).
     cut_short: bool,
     timed_out: bool,
+    cancelled: bool,
 }
 
 impl Found {
@@ -258,6 +268,7 @@ impl Found {
         self.guesses += other.guesses;
         self.cut_short |= other.cut_short;
         self.timed_out |= other.timed_out;
+        self.cancelled |= other.cancelled;
     }
 }
 
@@ -292,8 +303,13 @@ struct Threads<'a> {
 }
 
 impl<'a> Threads<'a> {
-    /// Searches the pool's pieces on `spawned` threads, into `found`.
+    /// Searches the pool's pieces on `spawned` threads, into `found` (one:
+    /// on the calling thread).
     fn run(&self, spawned: usize, found: &mut Found) {
+        if spawned == 1 {
+            found.merge(self.work());
+            return;
+        }
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..spawned).map(|_| scope.spawn(|| self.work())).collect();
             for h in handles {
@@ -377,15 +393,16 @@ impl<'a> Threads<'a> {
         };
         let chunk = match (self.give, self.config.rule()) {
             (Give::Always, _) => 1,
-            (_, Branching::Lookahead) => LOOKAHEAD_CHUNK,
-            _ => DEADLINE_CHUNK,
+            (_, Branching::Lookahead) => SHARE_EVERY_LOOKAHEAD,
+            _ => SHARE_EVERY,
         };
-        let mut budget = chunk;
+        // The limits' deadline and cancel handle, and a node count that
+        // pauses the search every `chunk` nodes to share its work.
+        let mut stops = search_limits(self.limits);
+        let mut pause = chunk;
         loop {
-            look.set_budget(Budget {
-                nodes: Some(budget),
-                updates: None,
-            });
+            stops.budget.nodes = Some(pause);
+            look.set_limits(stops.clone());
             match look.next_solution() {
                 Step::Solution => {
                     found.offer(&piece.key, || {
@@ -401,13 +418,17 @@ impl<'a> Threads<'a> {
                 }
                 Step::Exhausted => break,
                 Step::Budget => {
-                    budget += chunk;
-                    if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                        found.timed_out = true;
+                    match look.stopped() {
+                        Some(Stop::Deadline) => found.timed_out = true,
+                        Some(Stop::Cancelled) => found.cancelled = true,
+                        _ => {}
+                    }
+                    if found.timed_out || found.cancelled {
                         found.cut_short = true;
                         self.halt();
                         break;
                     }
+                    pause += chunk;
                     if self.stop.load(Relaxed) {
                         found.cut_short = true;
                         break;
@@ -465,6 +486,7 @@ impl<'a> Threads<'a> {
         found.nodes += a.nodes;
         found.guesses += a.guesses;
         found.timed_out |= a.timed_out;
+        found.cancelled |= a.cancelled;
         found.cut_short |= !a.complete;
         if a.solutions > 0 {
             found.offer(&piece.key, || grid);

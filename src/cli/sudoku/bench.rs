@@ -347,6 +347,7 @@ fn measure(
                     let limits = Limits {
                         solutions: args.limit,
                         deadline: timeout.map(|d| t + d),
+                        cancel: None,
                     };
                     let answer = solvers.solve(puzzle, &limits, &mut solution);
                     let micros = t.elapsed().as_secs_f64() * 1e6;
@@ -411,7 +412,7 @@ fn row_of(
             Status::None => row.none += 1,
             Status::Invalid => row.invalid += 1,
             Status::Timeout => row.timeouts += 1,
-            Status::Solved => {}
+            Status::Solved | Status::Cancelled => {}
         }
         row.solved += usize::from(solved);
         if status != Status::Invalid {

@@ -123,10 +123,15 @@ pub(crate) struct Render<'a> {
 }
 
 impl Render<'_> {
-    /// Adds `o` to `chunk`.
+    /// Adds `o` to `chunk`. A puzzle whose search Ctrl-C stopped adds
+    /// nothing but its exit code: the run ends there.
     pub(crate) fn add(&self, chunk: &mut Chunk, o: &Outcome) {
         let (name, mode, args) = (self.name, self.mode, self.args);
         let r = &o.record;
+        if o.answer.is_some_and(|a| a.cancelled) {
+            chunk.code = exit::worse(chunk.code, exit::INTERRUPTED);
+            return;
+        }
         let status = match (&r.grid, &o.answer) {
             (Err(_), _) | (_, None) => Status::Invalid,
             (Ok(_), Some(a)) => a.status(),

@@ -93,7 +93,7 @@ pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
 /// How each puzzle is searched: the engine and rule the flags name
 /// (first-forced by default), the switch to lookahead, the limit and the
 /// time allowed a puzzle.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub(super) struct Settings {
     pub(super) config: Config,
     pub(super) lookahead_after: Option<u64>,
@@ -102,6 +102,8 @@ pub(super) struct Settings {
     pub(super) intersections: Option<Intersections>,
     pub(super) limit: u64,
     pub(super) timeout: Option<Duration>,
+    /// The handle Ctrl-C cancels, on `solve`, `count` and `check`.
+    pub(super) cancel: Option<dlx::Cancel>,
 }
 
 impl Settings {
@@ -113,6 +115,7 @@ impl Settings {
             intersections: None,
             limit,
             timeout,
+            cancel: None,
         }
     }
 
@@ -130,6 +133,7 @@ impl Settings {
             intersections: args.intersections,
             limit,
             timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+            cancel: Some(super::super::interrupt::handle()),
         }
     }
 }
@@ -219,6 +223,7 @@ pub(super) fn solve_each<K, R: Borrow<Result<Read, String>>>(
                         let limits = Limits {
                             solutions: settings.limit,
                             deadline: settings.timeout.map(|t| start + t),
+                            cancel: settings.cancel.clone(),
                         };
                         let mut grid = Vec::new();
                         let answer = s.solve_cells(&p.givens, &limits, &mut grid);
@@ -384,6 +389,10 @@ fn report(
     totals: &mut Totals,
 ) -> (u8, bool) {
     let (n, index, text) = (line.n, line.index, line.text.as_str());
+    if solved.as_ref().is_ok_and(|s| s.answer.cancelled) {
+        // Ctrl-C: the run ends here, this puzzle unanswered.
+        return (exit::INTERRUPTED, false);
+    }
     let say = |what: &str| {
         eprintln!(
             "dlx sudoku: {name}: puzzle {index} (line {}): {what}",

@@ -39,7 +39,7 @@ use super::super::index::{ItemId, OptionId};
 use super::super::stats::Stats;
 use super::best::CostBound;
 use super::progress::Track;
-use super::{Budget, Step};
+use super::{Limits, Step, Stop, LOOK_NODES, LOOK_UPDATES};
 
 /// What a kernel found on entering a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,7 +187,22 @@ pub(crate) struct Driver {
     pub(crate) stats: Stats,
     /// `stats` when the current search started, for the budget.
     pub(crate) base: Stats,
-    pub(crate) budget: Budget,
+    limits: Limits,
+    /// Whether `limits` limit anything (the loop without them runs if not).
+    limited: bool,
+    /// The counters (nodes, updates) at which the loop next looks at the
+    /// limits: where their node or update count runs out, or sooner, with a
+    /// deadline or a cancel handle, at `clock`. One comparison each per
+    /// node, as a count alone costs.
+    look: (u64, u64),
+    /// The counters of the next look at the clock and the cancel handle:
+    /// the search's first node, then [`LOOK_NODES`] and [`LOOK_UPDATES`]
+    /// past the last look. Moved only by a look and a new search, so that
+    /// limits set again and again (after each solution, say) cannot put it
+    /// off.
+    clock: (u64, u64),
+    /// What stopped the last query, when the budget did.
+    pub(crate) stopped: Option<Stop>,
     profile: Option<Vec<u64>>,
     /// Options preselected before the search, in order.
     pub(crate) preselected: Vec<OptionId>,
@@ -222,7 +237,11 @@ impl Driver {
             phase: Phase::Start,
             stats: Stats::default(),
             base: Stats::default(),
-            budget: Budget::default(),
+            limits: Limits::default(),
+            limited: false,
+            look: (u64::MAX, u64::MAX),
+            clock: (0, 0),
+            stopped: None,
             profile: None,
             preselected: Vec::with_capacity(primary),
             cut: usize::MAX,
@@ -233,6 +252,63 @@ impl Driver {
             retired: Vec::new(),
             bound: None,
         }
+    }
+
+    /// The limits the search runs under.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Limits the current search (its counts from its start).
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.limited = !limits.is_unlimited();
+        self.limits = limits;
+        self.arm();
+    }
+
+    /// Takes the limits out, leaving none (given back by `set_limits`).
+    pub(crate) fn take_limits(&mut self) -> Limits {
+        let limits = std::mem::take(&mut self.limits);
+        self.set_limits(Limits::default());
+        limits
+    }
+
+    /// Sets the counters of the next look at the limits (see `look`), from
+    /// the current search's start and `clock`.
+    fn arm(&mut self) {
+        let b = &self.limits.budget;
+        let from = |base: u64, n: Option<u64>| n.map_or(u64::MAX, |n| base.saturating_add(n));
+        let mut look = (
+            from(self.base.nodes, b.nodes),
+            from(self.base.updates, b.updates),
+        );
+        if self.limits.deadline.is_some() || self.limits.cancel.is_some() {
+            look.0 = look.0.min(self.clock.0);
+            look.1 = look.1.min(self.clock.1);
+        }
+        self.look = look;
+    }
+
+    /// Puts the next look at the clock [`LOOK_NODES`] and [`LOOK_UPDATES`]
+    /// from now.
+    fn wind(&mut self) {
+        self.clock = (
+            self.stats.nodes.saturating_add(LOOK_NODES),
+            self.stats.updates.saturating_add(LOOK_UPDATES),
+        );
+    }
+
+    /// Whether the limits stop the search now, at a look (`stopped` says
+    /// why); if not, the next look is set.
+    #[cold]
+    #[inline(never)]
+    fn limits_stop(&mut self) -> bool {
+        self.stopped = self.limits.stop(&self.stats, &self.base);
+        if self.stopped.is_none() {
+            self.wind();
+            self.arm();
+        }
+        self.stopped.is_some()
     }
 
     /// Turns on counting nodes per level.
@@ -293,6 +369,8 @@ impl Driver {
         self.phase = Phase::Start;
         self.at_cut = false;
         self.base = self.stats;
+        self.clock = (self.stats.nodes, self.stats.updates);
+        self.arm();
         if let Some(t) = &mut self.track {
             let weight = t.weight;
             t.restart(self.stats.nodes, self.stats.solutions, weight);
@@ -310,6 +388,8 @@ impl Driver {
         self.retired.clear();
         self.stats = Stats::default();
         self.base = Stats::default();
+        self.clock = (0, 0);
+        self.arm();
         if let Some(p) = &mut self.profile {
             p.fill(0);
         }
@@ -323,6 +403,7 @@ impl Driver {
     #[inline]
     pub(crate) fn run<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
         self.at_cut = false;
+        self.stopped = None;
         // Budgets and the cut are checked on entering a node: the loop
         // without them, and the loop without the cut, are copies of their own;
         // so is the loop that reports progress.
@@ -341,7 +422,7 @@ impl Driver {
                 }
             }
             step
-        } else if self.budget != Budget::default() {
+        } else if self.limited {
             self.search::<K, true, false, false, false>(t, s)
         } else {
             self.search::<K, false, false, false, false>(t, s)
@@ -429,7 +510,10 @@ impl Driver {
         s: &mut K::State,
         level: usize,
     ) -> Result<Option<u32>, Step> {
-        if BUDGET && self.budget.spent(&self.stats, &self.base) {
+        if BUDGET
+            && (self.stats.nodes >= self.look.0 || self.stats.updates >= self.look.1)
+            && self.limits_stop()
+        {
             self.level = level;
             self.phase = Phase::Forward;
             return Err(Step::Budget);

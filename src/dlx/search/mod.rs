@@ -23,6 +23,9 @@ use super::index::{ItemId, OptionId};
 use super::stats::Stats;
 use driver::Driver;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub(crate) mod best;
 pub(crate) mod driver;
@@ -73,7 +76,8 @@ impl Branching {
     }
 }
 
-/// Limits on a search, counted from the start of the current search.
+/// Counts that limit a search, from the start of the current search. Part
+/// of its [`Limits`], with a deadline and a cancel handle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// Stop before entering a node once this many nodes were counted.
@@ -82,14 +86,195 @@ pub struct Budget {
     pub updates: Option<u64>,
 }
 
-impl Budget {
-    /// Whether the search that started at `base` and is now at `now` has
-    /// used this budget up.
-    pub(crate) fn spent(&self, now: &Stats, base: &Stats) -> bool {
-        self.nodes.is_some_and(|n| now.nodes - base.nodes >= n)
-            || self
-                .updates
-                .is_some_and(|u| now.updates - base.updates >= u)
+/// Everything that stops a search before its end: a [`Budget`] of nodes
+/// and updates, a deadline, and a [`Cancel`] handle that another thread
+/// may set. A search stopped by any of them pauses with [`Step::Budget`]
+/// (the answer is then unknown, never "none";
+/// [`Solver::stopped`](crate::dlx::Solver::stopped) says which stopped it)
+/// and resumes where it paused once the limit is raised.
+///
+/// The counts are looked at on entering every node; the clock and the
+/// handle at a search's first node, then every [`LOOK_NODES`] nodes or
+/// [`LOOK_UPDATES`] updates, whichever comes first (a millisecond of search
+/// or less), so a search stops that long after its deadline or its cancel
+/// at most.
+///
+/// ```
+/// use std::time::Duration;
+/// use dlx::{problems::queens, Cancel, Limits, Solver, Stop};
+///
+/// let m = queens(12).unwrap();
+/// let cancel = Cancel::new();
+/// let mut s = Solver::new(&m);
+/// s.set_limits(Limits::new().timeout(Duration::from_secs(60)).cancel(&cancel));
+/// cancel.cancel(); // from another thread, say, on Ctrl-C
+/// let count = s.count();
+/// assert!(!count.complete); // "at least count.solutions"
+/// assert_eq!(s.stopped(), Some(Stop::Cancelled));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Nodes and updates.
+    pub budget: Budget,
+    /// Stop at this instant (not on `wasm32-unknown-unknown`, which has no
+    /// clock: use the cancel handle there).
+    pub deadline: Option<Instant>,
+    /// Stop once this handle is cancelled.
+    pub cancel: Option<Cancel>,
+}
+
+/// Nodes between two looks at the deadline and cancel handle of
+/// [`Limits`].
+pub const LOOK_NODES: u64 = 4096;
+
+/// Updates between two looks at the deadline and cancel handle of
+/// [`Limits`] (a lookahead search's nodes each probe hundreds of options,
+/// and count far more updates than nodes).
+pub const LOOK_UPDATES: u64 = 1 << 18;
+
+impl Limits {
+    /// No limit.
+    pub fn new() -> Limits {
+        Limits::default()
+    }
+
+    /// These limits, stopping after `n` nodes.
+    pub fn nodes(mut self, n: u64) -> Limits {
+        self.budget.nodes = Some(n);
+        self
+    }
+
+    /// These limits, stopping after `n` updates.
+    pub fn updates(mut self, n: u64) -> Limits {
+        self.budget.updates = Some(n);
+        self
+    }
+
+    /// These limits with the counts of `budget`.
+    pub fn budget(mut self, budget: Budget) -> Limits {
+        self.budget = budget;
+        self
+    }
+
+    /// These limits, stopping at `deadline`.
+    pub fn deadline(mut self, deadline: Instant) -> Limits {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// These limits, stopping `timeout` from now (one too long for the
+    /// clock is no deadline).
+    pub fn timeout(mut self, timeout: Duration) -> Limits {
+        self.deadline = Instant::now().checked_add(timeout);
+        self
+    }
+
+    /// These limits, stopping once `cancel` is cancelled.
+    pub fn cancel(mut self, cancel: &Cancel) -> Limits {
+        self.cancel = Some(cancel.clone());
+        self
+    }
+
+    /// Whether these limits stop nothing.
+    pub fn is_unlimited(&self) -> bool {
+        self.budget == Budget::default() && self.deadline.is_none() && self.cancel.is_none()
+    }
+
+    /// Why a search that started at `base` and is now at `now` must stop,
+    /// if it must: its counts first, then the handle, then the clock (read
+    /// only when there is a deadline).
+    pub(crate) fn stop(&self, now: &Stats, base: &Stats) -> Option<Stop> {
+        let b = &self.budget;
+        if b.nodes.is_some_and(|n| now.nodes - base.nodes >= n) {
+            return Some(Stop::Nodes);
+        }
+        if b.updates.is_some_and(|u| now.updates - base.updates >= u) {
+            return Some(Stop::Updates);
+        }
+        self.stop_now()
+    }
+
+    /// Whether the handle or the clock stops a search now.
+    pub(crate) fn stop_now(&self) -> Option<Stop> {
+        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Some(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Stop::Deadline);
+        }
+        None
+    }
+}
+
+impl From<Budget> for Limits {
+    fn from(budget: Budget) -> Limits {
+        Limits::new().budget(budget)
+    }
+}
+
+/// A handle that stops searches from anywhere: clones share one flag, and
+/// every search whose [`Limits`] hold a clone stops (within
+/// [`LOOK_NODES`] nodes) once any clone is cancelled — Ctrl-C in a
+/// terminal or a notebook, a Stop button. Cheap to clone and `Send`.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A handle not cancelled yet.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Stops every search that holds this handle (or a clone).
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl PartialEq for Cancel {
+    /// Two handles are equal when they share their flag.
+    fn eq(&self, other: &Cancel) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
+
+/// What stopped a search before its answer was known (see [`Limits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Stop {
+    /// The node budget was spent.
+    Nodes,
+    /// The update budget was spent.
+    Updates,
+    /// The deadline passed.
+    Deadline,
+    /// The [`Cancel`] handle was cancelled.
+    Cancelled,
+}
+
+impl Stop {
+    /// In words: `node budget spent`, `update budget spent`, `time limit
+    /// reached`, `cancelled`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stop::Nodes => "node budget spent",
+            Stop::Updates => "update budget spent",
+            Stop::Deadline => "time limit reached",
+            Stop::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
     }
 }
 
@@ -258,9 +443,32 @@ macro_rules! engine_queries {
                 self.driver_ref().stats
             }
 
-            /// Limits the search; applies to the current search from its start.
+            /// Limits the search's nodes and updates; applies to the
+            /// current search from its start. The deadline and cancel
+            /// handle of [`set_limits`](Self::set_limits) are kept.
             pub fn set_budget(&mut self, budget: $crate::dlx::Budget) {
-                self.driver_mut_ref().budget = budget;
+                let d = self.driver_mut_ref();
+                let limits = d.limits().clone().budget(budget);
+                d.set_limits(limits);
+            }
+
+            /// Limits the search (see [`Limits`]($crate::dlx::Limits)):
+            /// nodes and updates from the current search's start, a
+            /// deadline, a cancel handle.
+            pub fn set_limits(&mut self, limits: $crate::dlx::Limits) {
+                self.driver_mut_ref().set_limits(limits);
+            }
+
+            /// The limits the search runs under.
+            pub fn limits(&self) -> &$crate::dlx::Limits {
+                self.driver_ref().limits()
+            }
+
+            /// What stopped the last query before its answer was known:
+            /// `Some` after [`Step::Budget`]($crate::dlx::Step::Budget),
+            /// `None` after a solution or the end of the search.
+            pub fn stopped(&self) -> Option<$crate::dlx::Stop> {
+                self.driver_ref().stopped
             }
 
             /// Whether the current search has been exhausted.

@@ -212,7 +212,7 @@ pub(crate) fn root_subtree_path(s: &impl RootSteps, into: &mut Subtree) {
 
 /// [`LinksSolver::split`](crate::dlx::LinksSolver::split), for any engine: the driver's cut does the work.
 pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
-    let budget = std::mem::take(&mut s.driver_mut().budget);
+    let limits = s.driver_mut().take_limits();
     s.restart();
     let start = s.stats();
     s.driver_mut().cut = depth;
@@ -235,7 +235,7 @@ pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Spli
     let d = s.driver_mut();
     d.cut = usize::MAX;
     d.at_cut = false;
-    d.budget = budget;
+    d.set_limits(limits);
     let stats = s.stats() - start;
     s.restart();
     stats
