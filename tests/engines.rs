@@ -168,7 +168,7 @@ fn the_library_chooses_and_keeps_knuths_counters() {
     // are in more than 64 options).
     let la = Config::new().branching(Branching::Lookahead);
     assert_eq!(
-        Solver::with_config(&queens(8).unwrap(), la)
+        Solver::with_config(queens(8).unwrap(), la)
             .unwrap()
             .engine(),
         EngineKind::Masks
@@ -385,4 +385,33 @@ fn a_cancel_from_another_thread_stops_a_long_count() {
     });
     assert!(!count.complete && count.solutions < 14_772_512, "{count:?}");
     assert_eq!(s.stopped(), Some(Stop::Cancelled));
+}
+
+#[test]
+fn a_solver_that_owns_its_matrix_is_kept_and_moved() {
+    use std::sync::Arc;
+    fn owned<T: Send + 'static>() {}
+    owned::<Solver<'static>>();
+    owned::<dlx::sudoku::Sudoku>();
+    // What a binding does: keep a solver in an object, run it elsewhere.
+    struct Binding {
+        solver: Solver<'static>,
+    }
+    let matrix = Arc::new(queens(8).unwrap());
+    for engine in EngineKind::ALL {
+        let config = Config::new()
+            .engine(engine)
+            .branching(engine.default_rule());
+        let mut b = Binding {
+            solver: Solver::with_config(matrix.clone(), config).unwrap(),
+        };
+        let first = b.solver.first_solution().unwrap().unwrap();
+        verify_cover(&matrix, &first).unwrap();
+        let counted = std::thread::spawn(move || b.solver.count().solutions);
+        assert_eq!(counted.join().unwrap(), 92, "{engine}");
+    }
+    // A matrix moved in is shared too.
+    let mut s = Solver::new(queens(6).unwrap());
+    assert_eq!(s.count().solutions, 4);
+    assert_eq!(s.matrix().option_count(), queens(6).unwrap().option_count());
 }

@@ -30,7 +30,8 @@ fn read(text: &str) -> Matrix {
 /// Every solution of a search, each verified, as sorted sets; the search
 /// must meet no set twice and leave the links as it found them.
 fn searched(s: &mut LinksSolver<'_>) -> BTreeSet<Vec<usize>> {
-    let m = s.matrix();
+    // A copy: the solver's matrix is borrowed for as long as the solver.
+    let m = &s.matrix().clone();
     let mut all = BTreeSet::new();
     for sol in s.solutions() {
         verify_cover(m, &sol).unwrap();
@@ -192,7 +193,7 @@ fn engines_and_rules_that_cannot_take_bounds_say_so() {
     let e = Solver::with_config(&wide, bits).unwrap_err();
     assert!(e.to_string().contains("bounds are too large"), "{e}");
     assert_eq!(Solver::new(&wide).engine(), EngineKind::Links);
-    assert!(Solver::with_config(&read("1:8|A B\nA\nB\n"), bits).is_ok());
+    assert!(Solver::with_config(read("1:8|A B\nA\nB\n"), bits).is_ok());
     // Dense takes bounds up to 65,534 and no colors.
     let dense = Config::new().engine(EngineKind::Dense);
     assert!(Solver::with_config(&m, dense).is_ok());
@@ -200,7 +201,7 @@ fn engines_and_rules_that_cannot_take_bounds_say_so() {
     let e = Solver::with_config(&big, dense).unwrap_err();
     assert!(e.to_string().contains("65,534"), "{e}");
     assert_eq!(Solver::new(&big).engine(), EngineKind::Links);
-    let e = Solver::with_config(&read(DLX3_EXAMPLE), dense).unwrap_err();
+    let e = Solver::with_config(read(DLX3_EXAMPLE), dense).unwrap_err();
     assert!(e.to_string().contains("colors"), "{e}");
     let e = Solver::with_config(&m, Config::new().branching(Branching::Lookahead)).unwrap_err();
     assert!(e.to_string().contains("lookahead"), "{e}");

@@ -713,3 +713,100 @@ fn a_cancel_stops_every_path_and_is_no_answer() {
         assert_ne!(answer.status(), Status::None);
     }
 }
+
+#[test]
+fn one_entry_point_for_classic_and_variant_puzzles() {
+    use dlx::sudoku::rules::{check, Rules};
+    use dlx::sudoku::{batch, solve, Puzzle, Settings, SolveError, Sudoku};
+    let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let grid = format::parse_line(line).unwrap();
+    let classic = Puzzle::classic(&grid);
+    // The same givens under the X rule (both diagonals): their own matrix.
+    let x_rules = Rules::boxes(3, 3).unwrap().diagonals();
+    let empty_x = Puzzle::new(x_rules.clone(), vec![0; 81]).unwrap();
+    let limits = Limits::count_to(2);
+    for kind in SolverKind::ALL {
+        let mut sudoku = Sudoku::new(Settings::default().solver(kind));
+        let solved = sudoku.solve(&classic, &limits).unwrap();
+        assert_eq!(solved.answer.status(), Status::Unique, "{kind:?}");
+        let solution = Grid::from_cells(solved.solution.unwrap()).unwrap();
+        check_solution(&grid, &solution).unwrap();
+        // A variant: DLX answers it, a baseline refuses it by name.
+        match sudoku.solve(&empty_x, &limits) {
+            Ok(s) => {
+                assert_eq!(kind, SolverKind::Dlx);
+                assert_eq!(s.answer.status(), Status::Multiple);
+                check(&x_rules, &[0; 81], &s.solution.unwrap()).unwrap();
+            }
+            Err(e) => assert_eq!(e, SolveError::Baseline(kind)),
+        }
+    }
+    // An engine that cannot take the rule is refused before any search.
+    let bits = Settings::default().engine(Some(dlx::EngineKind::Bits));
+    assert!(bits.check().is_ok()); // bits takes its own rule, Knuth's
+    let bits_forced = bits.branching(dlx::Branching::FirstForced);
+    assert!(matches!(bits_forced.check(), Err(SolveError::Engine(_))));
+    // ... and one that cannot take a size, for that size.
+    let refused = solve(&classic, &limits, bits, 1).unwrap_err();
+    assert!(refused.to_string().contains("bits"), "{refused}");
+    // A batch answers in input order, on one thread or several, and says
+    // which puzzle each answer is for.
+    let puzzles: Vec<Puzzle> = (0..40)
+        .map(|k| {
+            if k % 3 == 0 {
+                empty_x.clone()
+            } else {
+                classic.clone()
+            }
+        })
+        .collect();
+    for jobs in [1, 2, 3] {
+        let mut seen = Vec::new();
+        batch::solve_all(
+            puzzles.clone(),
+            &Settings::default(),
+            || limits.clone(),
+            jobs,
+            |k, s| {
+                let want = if k % 3 == 0 {
+                    Status::Multiple
+                } else {
+                    Status::Unique
+                };
+                assert_eq!(s.unwrap().answer.status(), want, "{jobs} jobs, puzzle {k}");
+                seen.push(k);
+                true
+            },
+        );
+        assert_eq!(seen, (0..40).collect::<Vec<_>>(), "{jobs} jobs");
+        // A sink that says stop is given nothing more.
+        let mut taken = 0;
+        batch::solve_all(
+            puzzles.clone(),
+            &Settings::default(),
+            || limits.clone(),
+            jobs,
+            |_, _| {
+                taken += 1;
+                taken < 5
+            },
+        );
+        assert_eq!(taken, 5, "{jobs} jobs");
+    }
+}
+
+#[test]
+fn a_lone_big_puzzle_gets_every_thread_and_one_thread_settles_an_easy_one() {
+    use dlx::sudoku::{Puzzle, Settings, Sudoku};
+    // An empty 25×25 grid: one thread's first-forced search settles it
+    // before lookahead; with the switch at 0 nodes, the threads search it.
+    let empty = Puzzle::classic(&Grid::empty(5).unwrap());
+    for after in [None, Some(dlx::sudoku::LOOKAHEAD_AFTER), Some(0)] {
+        let settings = Settings::default().lookahead_after(after);
+        let mut sudoku = Sudoku::new(settings).with_jobs(2);
+        let solved = sudoku.solve(&empty, &Limits::count_to(1)).unwrap();
+        assert_eq!(solved.answer.solutions, 1, "{after:?}");
+        let grid = Grid::from_cells(solved.solution.unwrap()).unwrap();
+        check_solution(&Grid::empty(5).unwrap(), &grid).unwrap();
+    }
+}

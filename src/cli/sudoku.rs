@@ -17,7 +17,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use super::exit;
 use super::output::Output;
 use dlx::sudoku::format::{Format, ReadOptions, Reader};
-use dlx::sudoku::{Alphabet, Intersections, Limits, Matrices, SolverKind, Solvers};
+use dlx::sudoku::{Alphabet, Intersections, Limits, Settings, SolverKind};
 
 mod bench;
 mod generate;
@@ -130,21 +130,21 @@ fn parse_after(s: &str) -> Result<After, String> {
     }
 }
 
-/// How the DLX solvers search (ignored by the baselines).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tuning {
-    pub(crate) engine: Option<dlx::EngineKind>,
-    pub(crate) branching: dlx::Branching,
-    pub(crate) lookahead_after: Option<u64>,
-    pub(crate) intersections: Intersections,
-}
-
-impl Tuning {
-    fn apply(self, solvers: &mut Solvers<'_>) {
-        solvers.set_engine(self.engine);
-        solvers.set_branching(self.branching);
-        solvers.set_lookahead_after(self.lookahead_after);
-        solvers.set_intersections(self.intersections);
+impl CommonArgs {
+    /// The library's settings these flags ask for.
+    fn settings(&self) -> Settings {
+        let mut settings = Settings::default()
+            .solver(self.solver.into())
+            .engine(self.engine.kind())
+            .branching(self.rule())
+            .lookahead_after(
+                self.lookahead_after
+                    .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
+            );
+        if let Some(looks) = self.intersections {
+            settings = settings.intersections(looks);
+        }
+        settings
     }
 }
 
@@ -316,7 +316,6 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
         return exit::BAD_INPUT;
     }
     let jobs = super::jobs(args.jobs.unwrap_or(usize::MAX));
-    let matrices = Matrices::new();
     let options = ReadOptions {
         format: args.format.and_then(FormatArg::classic),
         alphabet: args.alphabet.map(Alphabet::from),
@@ -346,13 +345,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                 continue;
             }
         };
-        if variant::wanted(args, &mut input) {
-            let got =
-                variant::answer_input(input, &name, mode, limit, jobs, args, &mut out, &mut totals);
-            code = exit::worse(code, got);
-            continue;
-        }
-        let reader = Reader::new(input, options);
+        let variants = variant::wanted(args, &mut input);
         let mut count_in_file = 0u64;
         let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
         // Called by a worker just before it solves a puzzle.
@@ -361,25 +354,6 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             solutions: limit,
             deadline: timeout.map(|t| Instant::now() + t),
             cancel: Some(cancel.clone()),
-        };
-        let render = Render {
-            name: &name,
-            mode,
-            args,
-        };
-        let work = Work {
-            kind: args.solver.into(),
-            tuning: Tuning {
-                engine: args.engine.kind(),
-                branching: args.rule(),
-                lookahead_after: args
-                    .lookahead_after
-                    .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
-                intersections: args.intersections.unwrap_or(dlx::sudoku::INTERSECTIONS),
-            },
-            matrices: &matrices,
-            limits: &limits,
-            render: &render,
         };
         let mut write = |chunk: &Chunk| {
             if !chunk.err.is_empty() {
@@ -405,7 +379,25 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             }
             go_on && !super::interrupt::interrupted()
         };
-        pipeline(reader, jobs, &work, &mut write);
+        if variants {
+            let settings = args.settings();
+            let got = variant::pipeline(
+                input, &name, mode, jobs, args, &settings, &limits, &mut write,
+            );
+            code = exit::worse(code, got);
+        } else {
+            let render = Render {
+                name: &name,
+                mode,
+                args,
+            };
+            let work = Work {
+                settings: args.settings(),
+                limits: &limits,
+                render: &render,
+            };
+            pipeline(Reader::new(input, options), jobs, &work, &mut write);
+        }
         if count_in_file == 0 && out.is_ok() {
             eprintln!("dlx sudoku: {name}: no puzzles in the input");
             code = exit::worse(code, exit::BAD_INPUT);

@@ -290,12 +290,27 @@ impl EngineTables {
     }
 }
 
-/// An engine's tables as a solver holds them: borrowed from the caller, or
-/// shared with the [`Solver`](crate::dlx::Solver) that built them (and
-/// with its clones), so that one solver can own the tables it chose.
+/// A matrix (or an engine's tables) as a solver holds it: borrowed from
+/// the caller for `'m`, or shared through an [`Arc`](std::sync::Arc) — then
+/// the solver is `Solver<'static>`, owns what it searches and can be kept
+/// in an object (a Python class, a web worker's state) or sent to another
+/// thread. `From<&T>` and `From<Arc<T>>` make one, so
+/// [`Solver::new`](crate::dlx::Solver::new) takes either.
+///
+/// ```
+/// use std::sync::Arc;
+/// use dlx::{problems::queens, Solver};
+///
+/// let matrix = Arc::new(queens(8).unwrap());
+/// let mut solver: Solver<'static> = Solver::new(matrix.clone());
+/// let counted = std::thread::spawn(move || solver.count().solutions);
+/// assert_eq!(counted.join().unwrap(), 92);
+/// ```
 #[derive(Debug)]
-pub(crate) enum Shared<'m, T> {
+pub enum Shared<'m, T> {
+    /// Borrowed from the caller.
     Borrowed(&'m T),
+    /// Shared with whoever else holds the `Arc`.
     Owned(std::sync::Arc<T>),
 }
 
@@ -311,10 +326,29 @@ impl<T> Clone for Shared<'_, T> {
 impl<T> std::ops::Deref for Shared<'_, T> {
     type Target = T;
 
+    #[inline]
     fn deref(&self) -> &T {
         match self {
             Shared::Borrowed(t) => t,
             Shared::Owned(t) => t,
         }
+    }
+}
+
+impl<'m, T> From<&'m T> for Shared<'m, T> {
+    fn from(t: &'m T) -> Self {
+        Shared::Borrowed(t)
+    }
+}
+
+impl<T> From<std::sync::Arc<T>> for Shared<'static, T> {
+    fn from(t: std::sync::Arc<T>) -> Self {
+        Shared::Owned(t)
+    }
+}
+
+impl<T> From<T> for Shared<'static, T> {
+    fn from(t: T) -> Self {
+        Shared::Owned(std::sync::Arc::new(t))
     }
 }

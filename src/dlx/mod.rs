@@ -75,7 +75,7 @@ pub use bits::{
 pub use dense::{
     DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES, SMALL_STATE_BYTES,
 };
-pub use engine::{EngineError, EngineKind, EngineTables};
+pub use engine::{EngineError, EngineKind, EngineTables, Shared};
 pub use index::{ColorId, ItemId, OptionId};
 pub use links::{LinksSolutions, LinksSolver};
 pub use masks::{

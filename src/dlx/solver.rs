@@ -106,7 +106,7 @@ impl Config {
 /// first goes deeper.
 #[derive(Clone, Debug)]
 pub struct Solver<'m> {
-    matrix: &'m Matrix,
+    matrix: Shared<'m, Matrix>,
     branching: Branching,
     inner: Inner<'m>,
 }
@@ -133,8 +133,11 @@ macro_rules! each {
 
 impl<'m> Solver<'m> {
     /// A solver for `matrix` by the fastest engine that honours Knuth's rule
-    /// (its counters are DLX1's). This builds the engine's tables.
-    pub fn new(matrix: &'m Matrix) -> Solver<'m> {
+    /// (its counters are DLX1's). This builds the engine's tables. The
+    /// matrix is borrowed (`&matrix`) or shared (an `Arc<Matrix>`, or a
+    /// `Matrix` moved in): then the solver is `Solver<'static>`, for an
+    /// object or another thread to keep ([`Shared`]).
+    pub fn new(matrix: impl Into<Shared<'m, Matrix>>) -> Solver<'m> {
         Solver::with_rule(matrix, Branching::Knuth)
     }
 
@@ -143,20 +146,26 @@ impl<'m> Solver<'m> {
     /// multiplicities, which lookahead does not take, lookahead becomes
     /// first-forced, and [`branching`](Self::branching) says so;
     /// [`with_config`](Self::with_config) refuses it instead.
-    pub fn with_rule(matrix: &'m Matrix, branching: Branching) -> Solver<'m> {
+    pub fn with_rule(matrix: impl Into<Shared<'m, Matrix>>, branching: Branching) -> Solver<'m> {
+        let matrix = matrix.into();
         let branching = if branching == Branching::Lookahead && matrix.has_bounds() {
             Branching::FirstForced
         } else {
             branching
         };
-        let tables = EngineTables::auto(matrix, branching);
+        let tables = EngineTables::auto(&matrix, branching);
         Solver::over(matrix, tables, branching)
     }
 
-    /// A solver for `matrix` as `config` asks, or why the engine asked for
+    /// A solver for `matrix` (borrowed or shared, as for
+    /// [`new`](Self::new)) as `config` asks, or why the engine asked for
     /// cannot take the matrix or the rule.
-    pub fn with_config(matrix: &'m Matrix, config: Config) -> Result<Solver<'m>, EngineError> {
-        let (tables, branching) = config.tables(matrix)?;
+    pub fn with_config(
+        matrix: impl Into<Shared<'m, Matrix>>,
+        config: Config,
+    ) -> Result<Solver<'m>, EngineError> {
+        let matrix = matrix.into();
+        let (tables, branching) = config.tables(&matrix)?;
         let mut s = Solver::over(matrix, tables, branching);
         s.set_budget(config.budget);
         Ok(s)
@@ -164,7 +173,7 @@ impl<'m> Solver<'m> {
 
     /// A solver by the engine of `tables`, made from `matrix` and taking
     /// `branching` (checked by the caller).
-    fn over(matrix: &'m Matrix, tables: EngineTables, branching: Branching) -> Solver<'m> {
+    fn over(matrix: Shared<'m, Matrix>, tables: EngineTables, branching: Branching) -> Solver<'m> {
         let inner = match tables {
             EngineTables::Dense(d) => {
                 // The tables were built for this rule, so the engine takes it.
@@ -181,7 +190,7 @@ impl<'m> Solver<'m> {
                 branching,
             )),
             EngineTables::Links => {
-                let mut s = LinksSolver::new(matrix);
+                let mut s = LinksSolver::shared(matrix.clone());
                 s.set_branching(branching);
                 Inner::Links(s)
             }
@@ -217,7 +226,7 @@ impl<'m> Solver<'m> {
             }
         };
         Solver {
-            matrix,
+            matrix: Shared::Borrowed(matrix),
             branching,
             inner,
         }
@@ -239,8 +248,8 @@ impl<'m> Solver<'m> {
     }
 
     /// The matrix this solver searches.
-    pub fn matrix(&self) -> &'m Matrix {
-        self.matrix
+    pub fn matrix(&self) -> &Matrix {
+        &self.matrix
     }
 
     /// Chooses the branching rule (takes effect at the next node); a rule
@@ -317,8 +326,8 @@ impl<'m> Solver<'m> {
     /// [`Best::complete`](crate::dlx::Best::complete) false when it ran out
     /// (the best found so far, not proven). See [`Cheapest`](crate::dlx::Cheapest).
     pub fn best(&mut self, k: usize) -> crate::dlx::Best {
-        let matrix = self.matrix();
-        super::search::best::best(self, matrix, k)
+        let matrix = self.matrix.clone();
+        super::search::best::best(self, &matrix, k)
     }
 
     /// Turns on (or off) the branch and bound of [`best`](Self::best) for
@@ -343,8 +352,8 @@ impl<'m> Solver<'m> {
     /// assert_eq!(best.finish(true).solutions[0].cost, 2);
     /// ```
     pub fn bound_costs(&mut self, on: bool) {
-        let matrix = self.matrix;
-        super::search::best::bound_costs(self, matrix, on);
+        let matrix = self.matrix.clone();
+        super::search::best::bound_costs(self, &matrix, on);
     }
 
     /// The cost a solution must be below to be wanted (`None`: any), for

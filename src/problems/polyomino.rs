@@ -159,7 +159,7 @@ mod tests {
         assert_eq!(n, want);
         // More than with each piece once: O twice is one of them.
         assert!(
-            want > Solver::new(&packing(&pieces, 2, 5).unwrap())
+            want > Solver::new(packing(&pieces, 2, 5).unwrap())
                 .count()
                 .solutions
         );

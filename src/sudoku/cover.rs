@@ -30,8 +30,8 @@ use super::rules::{Rules, RulesMatrix};
 use super::{Answer, Limits, SudokuSolver};
 
 use crate::dlx::{
-    Branching, Config, EngineError, EngineKind, Intersections, Matrix, OptionId, Residual, Solver,
-    Stats, Step, Stop,
+    Branching, Config, EngineError, EngineKind, Intersections, Matrix, OptionId, Residual, Shared,
+    Solver, Stats, Step, Stop,
 };
 
 /// Search nodes without a new solution after which a puzzle's search starts
@@ -91,7 +91,7 @@ impl SudokuMatrix {
 /// [`Branching::Lookahead`].
 #[derive(Debug)]
 pub struct DlxSudoku<'m> {
-    cover: &'m RulesMatrix,
+    cover: Shared<'m, RulesMatrix>,
     config: Config,
     solver: Solver<'m>,
     /// The lookahead solver, once needed (the same as `solver` when the
@@ -134,8 +134,9 @@ impl<'m> DlxSudoku<'m> {
     /// A solver over the matrix of any rule set (variants), first-forced,
     /// by the library's engine; its puzzles are solved by
     /// [`solve_cells`](Self::solve_cells).
-    pub fn on_rules(cover: &'m RulesMatrix) -> Self {
-        let solver = Solver::with_rule(cover.matrix(), Branching::FirstForced);
+    pub fn on_rules(cover: impl Into<Shared<'m, RulesMatrix>>) -> Self {
+        let cover = cover.into();
+        let solver = Solver::with_rule(matrix_of(&cover), Branching::FirstForced);
         DlxSudoku::over(
             cover,
             Config::new().branching(Branching::FirstForced),
@@ -144,13 +145,14 @@ impl<'m> DlxSudoku<'m> {
     }
 
     /// The solver over `cover` that `config` asked for.
-    fn over(cover: &'m RulesMatrix, config: Config, solver: Solver<'m>) -> Self {
+    fn over(cover: Shared<'m, RulesMatrix>, config: Config, solver: Solver<'m>) -> Self {
+        let primary = cover.matrix().primary_count();
         let mut s = DlxSudoku {
             cover,
             config,
             solver,
             look: None,
-            givens: Vec::with_capacity(cover.matrix().primary_count()),
+            givens: Vec::with_capacity(primary),
             lookahead_after: Some(LOOKAHEAD_AFTER),
             intersections: Intersections::Depth(0),
         };
@@ -168,8 +170,14 @@ impl<'m> DlxSudoku<'m> {
 
     /// A solver over the matrix of any rule set (variants), as `config`
     /// asks; its puzzles are solved by [`solve_cells`](Self::solve_cells).
-    pub fn for_rules(cover: &'m RulesMatrix, config: Config) -> Result<Self, EngineError> {
-        let solver = Solver::with_config(cover.matrix(), config)?;
+    /// The matrix is borrowed, or shared (an `Arc<RulesMatrix>`: then the
+    /// solver is `DlxSudoku<'static>`, and owns what it searches).
+    pub fn for_rules(
+        cover: impl Into<Shared<'m, RulesMatrix>>,
+        config: Config,
+    ) -> Result<Self, EngineError> {
+        let cover = cover.into();
+        let solver = Solver::with_config(matrix_of(&cover), config)?;
         Ok(DlxSudoku::over(cover, config, solver))
     }
 
@@ -185,7 +193,7 @@ impl<'m> DlxSudoku<'m> {
         let intersections = self.intersections;
         *self = DlxSudoku {
             lookahead_after: self.lookahead_after,
-            ..Self::for_rules(self.cover, self.config.branching(branching))?
+            ..Self::for_rules(self.cover.clone(), self.config.branching(branching))?
         };
         self.set_intersections(intersections);
         Ok(())
@@ -213,6 +221,14 @@ impl<'m> DlxSudoku<'m> {
     /// Solutions found before are counted again, so counts stay exact.
     pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {
         self.lookahead_after = nodes;
+    }
+}
+
+/// The matrix of `cover`, borrowed or shared as `cover` is.
+fn matrix_of<'m>(cover: &Shared<'m, RulesMatrix>) -> Shared<'m, Matrix> {
+    match cover {
+        Shared::Borrowed(c) => Shared::Borrowed(c.matrix()),
+        Shared::Owned(c) => Shared::Owned(c.shared_matrix()),
     }
 }
 
@@ -476,9 +492,10 @@ impl DlxSudoku<'_> {
             None => {
                 let look = match &mut self.look {
                     Some(look) => look,
-                    None => self
-                        .look
-                        .insert(Solver::with_rule(self.cover.matrix(), Branching::Lookahead)),
+                    None => self.look.insert(Solver::with_rule(
+                        matrix_of(&self.cover),
+                        Branching::Lookahead,
+                    )),
                 };
                 if look.preselect_all(&self.givens).is_err() {
                     answer.complete = true;

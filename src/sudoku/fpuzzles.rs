@@ -86,9 +86,11 @@ impl From<RulesError> for FpuzzlesError {
 }
 
 /// A puzzle read from f-puzzles: its rules, its givens (row-major, 0 for
-/// empty), and the JSON itself, for writing a solution back.
+/// empty), and the JSON itself, for writing a solution back
+/// ([`with_solution`](Self::with_solution)). [`puzzle`](Self::puzzle) is
+/// the [`Puzzle`](crate::sudoku::Puzzle) to solve.
 #[derive(Clone, Debug)]
-pub struct Puzzle {
+pub struct Document {
     /// The rule set.
     pub rules: Rules,
     /// The given digits, row-major, 0 where none.
@@ -140,7 +142,7 @@ fn cells(entry: &Value, what: &str, n: usize) -> Result<Vec<usize>, FpuzzlesErro
 /// (LZString, base 64) f-puzzles puts in its links; or a whole link, with
 /// the string after `load=` (f-puzzles) or after `fpuzzles` in the path
 /// (SudokuPad), percent-escapes undone.
-pub fn read_pasted(text: &str) -> Result<Puzzle, FpuzzlesError> {
+pub fn read_pasted(text: &str) -> Result<Document, FpuzzlesError> {
     let text = text.trim();
     if text.starts_with('{') {
         return read(text);
@@ -180,7 +182,7 @@ pub fn read_pasted(text: &str) -> Result<Puzzle, FpuzzlesError> {
 }
 
 /// Reads one f-puzzles puzzle (the JSON object, as the tool exports it).
-pub fn read(text: &str) -> Result<Puzzle, FpuzzlesError> {
+pub fn read(text: &str) -> Result<Document, FpuzzlesError> {
     let value: Value =
         serde_json::from_str(text.trim()).map_err(|e| FpuzzlesError::Json(e.to_string()))?;
     let Value::Object(json) = value else {
@@ -301,7 +303,7 @@ pub fn read(text: &str) -> Result<Puzzle, FpuzzlesError> {
         };
         rules = rules.cage(&cells(entry, "killer cage", n)?, sum)?;
     }
-    Ok(Puzzle {
+    Ok(Document {
         rules,
         givens,
         json,
@@ -406,7 +408,12 @@ pub fn write_rules(rules: &Rules, givens: &[u8], solution: Option<&[u8]>) -> Str
     Value::Object(json).to_string()
 }
 
-impl Puzzle {
+impl Document {
+    /// The puzzle to solve: the rules and the givens.
+    pub fn puzzle(&self) -> crate::sudoku::Puzzle {
+        crate::sudoku::Puzzle::from_parts(self.rules.clone(), self.givens.clone())
+    }
+
     /// The puzzle's JSON with `solution` (row-major digits) entered in its
     /// empty cells, as f-puzzles shows a solved grid; givens stay givens.
     pub fn with_solution(&self, solution: &[u8]) -> String {

@@ -26,14 +26,17 @@ use std::time::Instant;
 use crate::dlx::{Cancel, Stop};
 
 pub mod backtrack;
+pub mod batch;
 pub mod cover;
 pub mod format;
 pub mod fpuzzles;
 pub mod generate;
 pub mod grid;
 pub mod lzstring;
+mod puzzle;
 pub mod rule_line;
 pub mod rules;
+mod solve;
 mod threads;
 
 pub use crate::dlx::Intersections;
@@ -42,6 +45,8 @@ pub use cover::{
     VARIANT_INTERSECTIONS,
 };
 pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
+pub use puzzle::{Puzzle, PuzzleError};
+pub use solve::{solve, Settings, SolveError, Solved, Sudoku, THREADS_FROM_SIDE};
 pub use threads::{solve_on_threads, SUBTREES_PER_THREAD};
 
 /// Limits on solving one puzzle.
@@ -180,6 +185,14 @@ impl Matrices {
     /// No matrix built yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The matrices of the whole process, built once each on first use
+    /// ([`Sudoku`] searches them): immutable, so any thread and any solver
+    /// may share them.
+    pub fn global() -> &'static Matrices {
+        static GLOBAL: OnceLock<Matrices> = OnceLock::new();
+        GLOBAL.get_or_init(Matrices::new)
     }
 
     /// The matrix for box side `b`, built once.

@@ -49,6 +49,7 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::dlx::{BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId};
 use crate::sudoku::{DlxSudoku, Limits};
@@ -440,7 +441,8 @@ fn digit_sets(n: usize, m: usize, sum: u32) -> Vec<u64> {
 #[derive(Debug)]
 pub struct RulesMatrix {
     rules: Rules,
-    matrix: Matrix,
+    /// Shared with the solvers that own what they search.
+    matrix: Arc<Matrix>,
 }
 
 impl RulesMatrix {
@@ -556,7 +558,7 @@ impl RulesMatrix {
         }
         Ok(RulesMatrix {
             rules,
-            matrix: b.build()?,
+            matrix: Arc::new(b.build()?),
         })
     }
 
@@ -568,6 +570,12 @@ impl RulesMatrix {
     /// The exact-cover matrix.
     pub fn matrix(&self) -> &Matrix {
         &self.matrix
+    }
+
+    /// The exact-cover matrix, shared (for a solver that owns what it
+    /// searches).
+    pub fn shared_matrix(&self) -> Arc<Matrix> {
+        self.matrix.clone()
     }
 
     /// The option putting digit `d` (1..=n) in cell `k` (row-major).

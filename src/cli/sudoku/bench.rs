@@ -8,7 +8,6 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -17,8 +16,8 @@ use super::super::output::Output;
 use super::super::{exit, json};
 use dlx::sudoku::format::{ReadOptions, Reader, Record};
 use dlx::sudoku::Intersections;
-use dlx::sudoku::{Grid, Limits, Matrices, SolverKind, Solvers, Status, SudokuSolver};
-use dlx::{Branching, EngineError, EngineKind};
+use dlx::sudoku::{batch, Grid, Limits, Settings, SolveError, SolverKind, Status, Sudoku};
+use dlx::{Branching, EngineKind};
 
 #[derive(Args, Debug)]
 pub(crate) struct BenchArgs {
@@ -81,15 +80,16 @@ struct Setup {
 }
 
 impl Setup {
-    /// The thread's solvers, configured.
-    fn solvers<'m>(&self, matrices: &'m Matrices) -> Solvers<'m> {
-        let mut solvers = Solvers::new(self.kind, matrices);
-        solvers.set_branching(self.rule);
-        solvers.set_engine(self.engine);
-        if let Some(looks) = self.intersections {
-            solvers.set_intersections(looks);
+    /// The library's settings of this setup.
+    fn settings(&self) -> Settings {
+        let mut settings = Settings::default().solver(self.kind);
+        if self.kind == SolverKind::Dlx {
+            settings = settings.engine(self.engine).branching(self.rule);
+            if let Some(looks) = self.intersections {
+                settings = settings.intersections(looks);
+            }
         }
-        solvers
+        settings
     }
 
     /// The row's intersections: where the search looked (`default` where
@@ -178,7 +178,6 @@ pub(crate) fn run(mut args: BenchArgs) -> u8 {
             return exit::BAD_INPUT;
         }
     };
-    let matrices = Matrices::new();
     let mut code = exit::FOUND;
     let mut rows = Vec::new();
     for path in &args.files {
@@ -209,8 +208,8 @@ pub(crate) fn run(mut args: BenchArgs) -> u8 {
             }
         }
         for setup in &setups {
-            match prepare(&records, setup, &matrices) {
-                Ok(engine) => rows.push(measure(&records, setup, engine, &matrices, &args, &name)),
+            match prepare(&records, setup) {
+                Ok(engine) => rows.push(measure(&records, setup, engine, &args, &name)),
                 Err(e) => {
                     eprintln!("dlx sudoku bench: {name}: {e}");
                     code = exit::BAD_INPUT;
@@ -282,15 +281,14 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
 /// Makes `setup`'s solvers for every size in `records`, before anything is
 /// timed: the engines they search with (`-` for a baseline), or why the
 /// engine named cannot take a size.
-fn prepare(records: &[Record], setup: &Setup, matrices: &Matrices) -> Result<String, EngineError> {
+fn prepare(records: &[Record], setup: &Setup) -> Result<String, SolveError> {
     if setup.kind != SolverKind::Dlx {
         return Ok("-".into());
     }
-    let mut solvers = setup.solvers(matrices);
+    let mut sudoku = Sudoku::new(setup.settings());
     let mut engines = BTreeSet::new();
     for b in box_sides(records) {
-        solvers.prepare(b)?;
-        engines.extend(solvers.engine(b).map(EngineKind::name));
+        engines.extend(sudoku.prepare(b)?.map(EngineKind::name));
     }
     Ok(engines.into_iter().collect::<Vec<_>>().join("+"))
 }
@@ -303,71 +301,65 @@ fn box_sides(records: &[Record]) -> BTreeSet<usize> {
         .collect()
 }
 
-fn measure(
-    records: &[Record],
-    setup: &Setup,
-    engine: String,
-    matrices: &Matrices,
-    args: &BenchArgs,
-    file: &str,
-) -> Row {
-    let timeout = (!args.timeout_per_puzzle.is_zero()).then_some(args.timeout_per_puzzle);
-    let results: Vec<std::sync::Mutex<Option<Measured>>> = records
-        .iter()
-        .map(|_| std::sync::Mutex::new(None))
-        .collect();
-    let next = &AtomicUsize::new(0);
-    let shared = &results;
-    // Each thread's solvers are made before the clock starts.
-    let sides = box_sides(records);
-    let pool: Vec<Solvers> = (0..args.jobs)
-        .map(|_| {
-            let mut solvers = setup.solvers(matrices);
-            for &b in &sides {
-                // Checked by `prepare` for this setup already.
-                let _ = solvers.prepare(b);
-            }
-            solvers
-        })
-        .collect();
+/// Hands the indices of `n` items to the library's batch, a piece at a
+/// time, and keeps each result in its slot: the batch's threads, pieces
+/// and order, as `check` runs them.
+fn measure_all<M: Send>(
+    n: usize,
+    settings: &Settings,
+    jobs: usize,
+    one: impl Fn(&mut Sudoku, usize) -> M + Sync,
+) -> (Vec<Option<M>>, f64) {
+    let mut results: Vec<Option<M>> = (0..n).map(|_| None).collect();
+    let mut next = 0;
     let start = Instant::now();
-    std::thread::scope(|s| {
-        for mut solvers in pool {
-            s.spawn(move || {
-                let mut solution = Grid::empty(3).unwrap_or_else(|| unreachable!());
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(record) = records.get(i) else { return };
-                    let Ok(puzzle) = &record.grid else {
-                        *shared[i].lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some((Status::Invalid, 0.0, (0, 0), false));
-                        continue;
-                    };
-                    let t = Instant::now();
-                    let limits = Limits {
-                        solutions: args.limit,
-                        deadline: timeout.map(|d| t + d),
-                        cancel: None,
-                    };
-                    let answer = solvers.solve(puzzle, &limits, &mut solution);
-                    let micros = t.elapsed().as_secs_f64() * 1e6;
-                    let solved = answer.solutions > 0;
-                    *shared[i].lock().unwrap_or_else(|e| e.into_inner()) = Some((
-                        answer.status(),
-                        micros,
-                        (answer.nodes, answer.guesses),
-                        solved,
-                    ));
-                }
-            });
-        }
-    });
-    let seconds = start.elapsed().as_secs_f64();
-    let results = results
-        .into_iter()
-        .map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner()));
+    batch::run(
+        settings,
+        jobs,
+        |hint| {
+            let piece = next..n.min(next + hint.max(1));
+            next = piece.end;
+            (!piece.is_empty()).then_some(piece)
+        },
+        |sudoku, piece| piece.map(|k| (k, one(sudoku, k))).collect::<Vec<_>>(),
+        |done| {
+            for (k, m) in done {
+                results[k] = Some(m);
+            }
+            true
+        },
+    );
+    (results, start.elapsed().as_secs_f64())
+}
+
+fn measure(records: &[Record], setup: &Setup, engine: String, args: &BenchArgs, file: &str) -> Row {
+    let timeout = (!args.timeout_per_puzzle.is_zero()).then_some(args.timeout_per_puzzle);
+    let (results, seconds) =
+        measure_all(records.len(), &setup.settings(), args.jobs, |sudoku, i| {
+            let Ok(puzzle) = &records[i].grid else {
+                return (Status::Invalid, 0.0, (0, 0), false);
+            };
+            let mut solution = puzzle.clone();
+            let t = Instant::now();
+            let limits = Limits {
+                solutions: args.limit,
+                deadline: timeout.map(|d| t + d),
+                cancel: None,
+            };
+            // The engine was checked for every size by `prepare`.
+            let answer = sudoku
+                .solve_grid(puzzle, &limits, &mut solution)
+                .unwrap_or_default();
+            let micros = t.elapsed().as_secs_f64() * 1e6;
+            (
+                answer.status(),
+                micros,
+                (answer.nodes, answer.guesses),
+                answer.solutions > 0,
+            )
+        });
     let looks = setup.looks(dlx::sudoku::INTERSECTIONS);
-    row_of(results, setup, (engine, looks), file, seconds)
+    row_of(results.into_iter(), setup, (engine, looks), file, seconds)
 }
 
 /// The row of one solver's `results` on one file (a puzzle not measured:
@@ -472,53 +464,25 @@ fn bench_variants(
             );
             continue;
         }
-        let mut config = dlx::Config::new().branching(setup.rule);
-        if let Some(e) = setup.engine {
-            config = config.engine(e);
-        }
-        let mut settings = super::variant::Settings::new(config, args.limit, timeout);
-        settings.intersections = setup.intersections;
-        let slots: Vec<std::sync::Mutex<Option<(Measured, EngineKind)>>> = puzzles
-            .iter()
-            .map(|_| std::sync::Mutex::new(None))
-            .collect();
-        let next = AtomicUsize::new(0);
-        let start = Instant::now();
-        std::thread::scope(|scope| {
-            for _ in 0..args.jobs.min(puzzles.len()) {
-                scope.spawn(|| {
-                    super::variant::solve_each(
-                        &settings,
-                        || {
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            Some((k, puzzles.get(k)?))
-                        },
-                        |k, _, solved, micros| {
-                            let measured = match solved {
-                                Ok(s) => Some((
-                                    (
-                                        s.answer.status(),
-                                        micros,
-                                        (s.answer.nodes, s.answer.guesses),
-                                        s.answer.solutions > 0,
-                                    ),
-                                    s.engine,
-                                )),
-                                Err(_) => None,
-                            };
-                            if let (Some(m), Ok(mut slot)) = (measured, slots[k].lock()) {
-                                *slot = Some(m);
-                            }
-                        },
-                    );
-                });
-            }
-        });
-        let seconds = start.elapsed().as_secs_f64();
-        let results: Vec<Option<(Measured, EngineKind)>> = slots
-            .into_iter()
-            .map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()))
-            .collect();
+        let (results, seconds) =
+            measure_all(puzzles.len(), &setup.settings(), args.jobs, |sudoku, k| {
+                let Ok(read) = &puzzles[k] else {
+                    return None;
+                };
+                let t = Instant::now();
+                let limits = Limits {
+                    solutions: args.limit,
+                    deadline: timeout.map(|d| t + d),
+                    cancel: None,
+                };
+                let solved = sudoku.solve(read.puzzle(), &limits).ok()?;
+                let micros = t.elapsed().as_secs_f64() * 1e6;
+                let a = solved.answer;
+                let measured = (a.status(), micros, (a.nodes, a.guesses), a.solutions > 0);
+                Some((measured, solved.engine?))
+            });
+        let results: Vec<Option<(Measured, EngineKind)>> =
+            results.into_iter().map(Option::flatten).collect();
         let engines: BTreeSet<&str> = results.iter().flatten().map(|(_, e)| e.name()).collect();
         let engine = engines.into_iter().collect::<Vec<_>>().join("+");
         let measured = results

@@ -94,16 +94,6 @@ impl Chunk {
         }
     }
 
-    /// Empties it for the next run, keeping its buffers.
-    pub(crate) fn clear(&mut self) {
-        self.out.clear();
-        self.err.clear();
-        self.lead = None;
-        self.answered = false;
-        self.totals = Totals::default();
-        self.code = exit::FOUND;
-    }
-
     /// Its text for standard output, after `answered_before` (whether an
     /// answer was written before it).
     pub(crate) fn text(&self, answered_before: bool) -> [&str; 2] {

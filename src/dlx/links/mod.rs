@@ -34,6 +34,7 @@
 //! search at a level of its own below level 0; solutions list preselected
 //! options first.
 
+use super::engine::Shared;
 use super::matrix::{Link, Matrix, Node};
 use super::search::driver::{Driver, Enter, Kernel};
 use super::search::{engine_queries, Branching, Step};
@@ -55,7 +56,7 @@ mod subtree;
 /// [`reset`](Self::reset) unwind from anywhere.
 #[derive(Clone, Debug)]
 pub struct LinksSolver<'m> {
-    matrix: &'m Matrix,
+    matrix: Shared<'m, Matrix>,
     driver: Driver,
     links: LinksState<'m>,
     branching: Branching,
@@ -65,7 +66,7 @@ pub struct LinksSolver<'m> {
 /// and what the rules and preselection keep beside them.
 #[derive(Clone, Debug)]
 pub(crate) struct LinksState<'m> {
-    matrix: &'m Matrix,
+    matrix: Shared<'m, Matrix>,
     nodes: Vec<Node>,
     items: Vec<Link>,
     colors: Vec<i32>,
@@ -193,6 +194,12 @@ impl<'m> LinksSolver<'m> {
     /// A solver for `matrix`, ready to search. This allocates the solver's
     /// copy of the links; nothing after it does.
     pub fn new(matrix: &'m Matrix) -> Self {
+        LinksSolver::shared(Shared::Borrowed(matrix))
+    }
+
+    /// [`new`](Self::new), the matrix borrowed or shared.
+    pub(crate) fn shared(shared: Shared<'m, Matrix>) -> Self {
+        let matrix: &Matrix = &shared;
         let bounded = matrix.has_bounds();
         // With multiplicities a level takes an option or ends an item (the
         // null move): at most one level per option and per primary item.
@@ -208,10 +215,10 @@ impl<'m> LinksSolver<'m> {
         };
         let driver = Driver::new(depth, matrix.primary_count());
         LinksSolver {
-            matrix,
+            matrix: shared.clone(),
             driver,
             links: LinksState {
-                matrix,
+                matrix: shared.clone(),
                 nodes: matrix.nodes.clone(),
                 items: matrix.items.clone(),
                 colors: matrix.colors.clone(),
@@ -239,8 +246,8 @@ impl<'m> LinksSolver<'m> {
     }
 
     /// The matrix this solver searches.
-    pub fn matrix(&self) -> &'m Matrix {
-        self.matrix
+    pub fn matrix(&self) -> &Matrix {
+        &self.matrix
     }
 
     /// Chooses the branching rule (takes effect at the next node). With
@@ -279,7 +286,7 @@ impl<'m> LinksSolver<'m> {
     /// Abandons the search in progress (keeping preselected options), so the
     /// next query starts from the root.
     pub fn restart(&mut self) {
-        let (m, s) = (self.matrix, &mut self.links);
+        let (m, s) = (&*self.matrix, &mut self.links);
         if m.has_bounds() {
             if m.has_colors() {
                 self.driver.restart::<mult::Mult<'m, true, false>>(m, s);
@@ -298,7 +305,7 @@ impl<'m> LinksSolver<'m> {
     pub fn next_solution(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
         if self.matrix.has_bounds() {
-            let (m, s) = (self.matrix, &mut self.links);
+            let (m, s) = (&*self.matrix, &mut self.links);
             return match (m.has_colors(), forced) {
                 (true, true) => self.driver.run::<mult::Mult<'m, true, true>>(m, s),
                 (true, false) => self.driver.run::<mult::Mult<'m, true, false>>(m, s),
@@ -332,7 +339,7 @@ impl<'m> LinksSolver<'m> {
     /// The driver over the links kernel of one shape.
     fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
         self.driver
-            .run::<Links<'m, COLORS, FORCED, UL>>(self.matrix, &mut self.links)
+            .run::<Links<'m, COLORS, FORCED, UL>>(&*self.matrix, &mut self.links)
     }
 
     /// Verifies every link, as DLX1's `sanity()` does: each active item's list
@@ -391,7 +398,7 @@ impl<'m> LinksSolver<'m> {
         s.nodes == self.matrix.nodes
             && s.items == self.matrix.items
             && s.colors == self.matrix.colors
-            && (s.bounds.is_empty() || s.bounds == mult::initial_bounds(self.matrix))
+            && (s.bounds.is_empty() || s.bounds == mult::initial_bounds(&self.matrix))
     }
 }
 

@@ -23,6 +23,7 @@ use super::dance::{commit_others, cover, uncommit_others, uncover, COVERED};
 use super::mult::{commit_node, uncommit_node};
 use super::LinksSolver;
 use crate::dlx::index::OptionId;
+use crate::dlx::matrix::Matrix;
 use crate::dlx::search::PreselectError;
 
 impl LinksSolver<'_> {
@@ -42,7 +43,8 @@ impl LinksSolver<'_> {
         }
         let n_primary = self.matrix.primary_count();
         let first = self.matrix.first_spacer();
-        let matrix = self.matrix;
+        let shared = self.matrix.clone();
+        let matrix: &Matrix = &shared;
         let colored = matrix.has_colors();
         let color_of = |x: usize| if colored { matrix.colors[x] } else { 0 };
         // Check every item first, so a refused option changes nothing.
@@ -172,7 +174,8 @@ impl LinksSolver<'_> {
     /// On a conflict (two options sharing an item, or disagreeing on a
     /// color) nothing is preselected and the error names the pair.
     pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
-        let matrix = self.matrix;
+        let shared = self.matrix.clone();
+        let matrix: &Matrix = &shared;
         if matrix.has_bounds() {
             self.reset();
             let result = options.iter().try_for_each(|&o| self.preselect(o));
@@ -235,7 +238,8 @@ impl LinksSolver<'_> {
     /// on their lists, and every option that clashes with no held item on
     /// the lists of its items, in the original order.
     fn rebuild(&mut self) {
-        let matrix = self.matrix;
+        let shared = self.matrix.clone();
+        let matrix: &Matrix = &shared;
         let n = matrix.item_count();
         let np = matrix.primary_count();
         let colored = matrix.has_colors();
@@ -316,7 +320,8 @@ impl LinksSolver<'_> {
     /// [`preselect`](Self::preselect) with multiplicities (see the module
     /// documentation): `start` is the option's first node.
     fn preselect_bounded(&mut self, option: OptionId, start: usize) -> Result<(), PreselectError> {
-        let matrix = self.matrix;
+        let shared = self.matrix.clone();
+        let matrix: &Matrix = &shared;
         let n_primary = matrix.primary_count();
         let colored = matrix.has_colors();
         // Clashes are judged by the option's own colors (purifying marks
@@ -419,7 +424,7 @@ impl LinksSolver<'_> {
         self.links.excluded.fill(false);
         self.links.rebuilt = false;
         if self.matrix.has_bounds() {
-            self.links.bounds = super::mult::initial_bounds(self.matrix);
+            self.links.bounds = super::mult::initial_bounds(&self.matrix);
         }
     }
 }

@@ -1,0 +1,198 @@
+//! [`Puzzle`]: the one puzzle type of the Sudoku layer — a rule set and
+//! its givens — for classic grids and variants alike.
+//!
+//! Every entry point takes a `Puzzle` ([`Sudoku::solve`](super::Sudoku::solve),
+//! [`solve`](super::solve), the batches of [`batch`](super::batch)); the
+//! readers make one (a classic line through [`Puzzle::classic`], the
+//! variant text form, f-puzzles' JSON through
+//! [`Document::puzzle`](super::fpuzzles::Document::puzzle)).
+//!
+//! Invariants: `givens` has `side²` digits, each at most `side`; the rules
+//! are shared (an `Arc`), so a puzzle is cheap to clone, and the classic
+//! rules of each size are one value for every puzzle of that size, which
+//! the solvers recognise without comparing.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use super::grid::{Grid, BOX_SIDES};
+use super::rules::Rules;
+
+/// A Sudoku puzzle: its rules and its givens (row-major, 0 for an empty
+/// cell).
+///
+/// ```
+/// use dlx::sudoku::{format, rules::Rules, Puzzle};
+///
+/// let grid = format::parse_line(
+///     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+/// ).unwrap();
+/// let classic = Puzzle::classic(&grid);
+/// assert_eq!(classic.classic_box_side(), Some(3));
+/// // The same grid with both diagonals: a variant.
+/// let x = Puzzle::new(Rules::boxes(3, 3).unwrap().diagonals(), grid.cells().to_vec()).unwrap();
+/// assert_eq!(x.classic_box_side(), None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    rules: Arc<Rules>,
+    givens: Vec<u8>,
+}
+
+/// Why givens do not make a puzzle of these rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PuzzleError {
+    /// Not `side²` cells.
+    Cells {
+        /// The cells given.
+        given: usize,
+        /// The side of the rules' grid.
+        side: usize,
+    },
+    /// A digit past the side.
+    Digit {
+        /// The cell (row-major).
+        cell: usize,
+        /// The digit.
+        digit: u8,
+    },
+}
+
+impl fmt::Display for PuzzleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PuzzleError::Cells { given, side } => write!(
+                f,
+                "{given} cells given, a grid of side {side} has {}",
+                side * side
+            ),
+            PuzzleError::Digit { cell, digit } => {
+                write!(f, "cell {} holds {digit}, past the grid's side", cell + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PuzzleError {}
+
+impl Puzzle {
+    /// The puzzle of `givens` (row-major, 0 for an empty cell) under
+    /// `rules`; an error when they are not `side²` digits of 0..=side.
+    pub fn new(rules: impl Into<Arc<Rules>>, givens: Vec<u8>) -> Result<Puzzle, PuzzleError> {
+        let rules = rules.into();
+        let n = rules.side();
+        if givens.len() != n * n {
+            return Err(PuzzleError::Cells {
+                given: givens.len(),
+                side: n,
+            });
+        }
+        if let Some(cell) = givens.iter().position(|&d| d as usize > n) {
+            return Err(PuzzleError::Digit {
+                cell,
+                digit: givens[cell],
+            });
+        }
+        Ok(Puzzle { rules, givens })
+    }
+
+    /// [`new`](Self::new), for givens a reader has checked already.
+    pub(crate) fn from_parts(rules: impl Into<Arc<Rules>>, givens: Vec<u8>) -> Puzzle {
+        let rules = rules.into();
+        debug_assert_eq!(givens.len(), rules.side() * rules.side());
+        Puzzle { rules, givens }
+    }
+
+    /// The classic puzzle of `grid` (square boxes, no other rule).
+    pub fn classic(grid: &Grid) -> Puzzle {
+        let rules = classic_rules(grid.box_side()).unwrap_or_else(|| {
+            // A grid's box side is always one of BOX_SIDES.
+            Arc::new(
+                Rules::boxes(grid.box_side(), grid.box_side())
+                    .unwrap_or_else(|_| unreachable!("a grid's box side is between 2 and 8")),
+            )
+        });
+        Puzzle {
+            rules,
+            givens: grid.cells().to_vec(),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The rules, shared.
+    pub fn shared_rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    /// The givens, row-major, 0 for an empty cell.
+    pub fn givens(&self) -> &[u8] {
+        &self.givens
+    }
+
+    /// The side of the grid.
+    pub fn side(&self) -> usize {
+        self.rules.side()
+    }
+
+    /// The box side `b` when the puzzle is classic: square `b × b` boxes of
+    /// a size the classic solvers take ([`BOX_SIDES`]), no other rule.
+    pub fn classic_box_side(&self) -> Option<usize> {
+        let n = self.rules.side();
+        let b = (1..=n).find(|b| b * b >= n).filter(|b| b * b == n)?;
+        let classic = classic_rules(b)?;
+        (Arc::ptr_eq(&self.rules, &classic) || *self.rules == *classic).then_some(b)
+    }
+
+    /// The puzzle as a classic [`Grid`], when it is one.
+    pub fn grid(&self) -> Option<Grid> {
+        self.classic_box_side()?;
+        Grid::from_cells(self.givens.clone())
+    }
+}
+
+/// The classic rules of box side `b` (one shared value per size), for the
+/// box sides of [`BOX_SIDES`].
+pub(crate) fn classic_rules(b: usize) -> Option<Arc<Rules>> {
+    static RULES: [OnceLock<Option<Arc<Rules>>>; 9] = [const { OnceLock::new() }; 9];
+    if !BOX_SIDES.contains(&b) {
+        return None;
+    }
+    RULES
+        .get(b)?
+        .get_or_init(|| Rules::boxes(b, b).ok().map(Arc::new))
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_puzzles_are_recognised_and_givens_checked() {
+        let grid = Grid::empty(2).unwrap();
+        let p = Puzzle::classic(&grid);
+        assert_eq!(p.classic_box_side(), Some(2));
+        assert_eq!(p.grid(), Some(grid));
+        // Built by hand, the same rules are classic too.
+        let by_hand = Puzzle::new(Rules::boxes(2, 2).unwrap(), vec![0; 16]).unwrap();
+        assert_eq!(by_hand.classic_box_side(), Some(2));
+        // 6×6 with 2×3 boxes is no square grid of boxes.
+        let six = Puzzle::new(Rules::boxes(2, 3).unwrap(), vec![0; 36]).unwrap();
+        assert_eq!(six.classic_box_side(), None);
+        assert_eq!(
+            Puzzle::new(Rules::boxes(2, 2).unwrap(), vec![0; 15]),
+            Err(PuzzleError::Cells { given: 15, side: 4 })
+        );
+        let mut five = vec![0; 16];
+        five[3] = 5;
+        assert_eq!(
+            Puzzle::new(Rules::boxes(2, 2).unwrap(), five),
+            Err(PuzzleError::Digit { cell: 3, digit: 5 })
+        );
+    }
+}
