@@ -4,7 +4,7 @@
 
 mod common;
 use common::{run, text};
-use dlx::{knuth, Matrix, OptionId, Solver};
+use dlx::{knuth, BuildErrorKind, Matrix, MatrixBuilder, OptionId, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -349,4 +349,41 @@ fn best_on_threads_is_one_threads_answer() {
             }
         }
     }
+}
+
+#[test]
+fn costs_that_could_overflow_a_solutions_cost_are_refused() {
+    // A and B each cost 2^64 − 1: the cover {A, B} costs more than 64 bits
+    // hold. It was answered "cost 18446744073709551615" (a saturated sum);
+    // now the matrix is refused, naming the line, on every path.
+    let max = u64::MAX;
+    let text_in = format!("A B\nA |{max}\nB |{max}\nA B |{max}\n");
+    for args in [
+        &["cover", "--best", "1"][..],
+        &["cover"],
+        &["cover", "--jobs", "2", "--best", "1"],
+    ] {
+        let out = run(args, text_in.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("line 3") && stderr.contains("overflow"),
+            "{stderr}"
+        );
+    }
+    // The builder says so by kind; costs that add up to 2^64 − 1 in all
+    // are taken.
+    let mut b = MatrixBuilder::new();
+    let [a, bb] = ["A", "B"].map(|n| b.primary(n).unwrap());
+    let oa = b.option(&[a]).unwrap();
+    let ob = b.option(&[bb]).unwrap();
+    b.set_cost(oa, max - 1).unwrap();
+    b.set_cost(ob, 1).unwrap();
+    let e = b.clone().set_cost(ob, 2).unwrap_err();
+    assert!(matches!(e.kind(), BuildErrorKind::CostsTooLarge { .. }));
+    b.set_cost(oa, 5).unwrap(); // replacing a cost takes the old one out
+    b.set_cost(ob, max - 5).unwrap();
+    let m = b.build().unwrap();
+    let best = dlx::Solver::new(&m).best(1);
+    assert_eq!(best.solutions[0].cost, max);
 }

@@ -1019,16 +1019,19 @@ fn sudoku_engines_by_name() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     assert!(text(&out.stderr).contains("bits engine does not search with the first-forced rule"));
-    // Bits alone searches with its own rule, and takes 4×4 only: each 9×9
-    // puzzle is an error naming the engine.
+    // Bits alone searches with its own rule, and takes 4×4 only: the first
+    // 9×9 puzzle stops the run with one error naming the engine and the
+    // size, before any search (it printed `invalid` and an error for every
+    // puzzle).
     let out = run(&["sudoku", "check", "--engine", "bits"], &input);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(text(&out.stdout), "invalid\ninvalid\n");
+    assert_eq!(text(&out.stdout), "");
     let err = text(&out.stderr);
     assert!(
-        err.contains("puzzle 2") && err.contains("bits engine cannot take"),
+        err.contains("puzzle 1") && err.contains("9×9") && err.contains("bits engine cannot take"),
         "{err}"
     );
+    assert_eq!(err.lines().count(), 1, "{err}");
     let four = std::fs::read(format!("{PUZZLES}/generated_4x4_seed1.txt")).unwrap();
     let auto = run(&["sudoku", "solve", "--engine", "auto"], &four);
     let bits = run(&["sudoku", "solve", "--engine", "bits"], &four);

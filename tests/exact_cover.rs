@@ -152,7 +152,8 @@ fn first_budget_and_resume() {
         nodes: Some(5),
         updates: None,
     });
-    assert_eq!(solver.first_solution(), Err(Step::Budget));
+    // (It said `Err(Step::Budget)`; now what stopped it.)
+    assert_eq!(solver.first_solution(), Err(dlx::Stop::Nodes));
     assert_eq!(solver.stats().nodes, 5);
     let c = solver.count();
     assert!(!c.complete);

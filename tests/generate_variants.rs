@@ -256,3 +256,24 @@ fn variants_on_several_threads_answer_as_one_and_bench_measures_them() {
     );
     assert!(text(&out.stderr).contains("classic grids only"));
 }
+
+#[test]
+fn one_name_per_rule_the_text_forms_and_its_aliases() {
+    // `generate --variant` takes the words the variant text form writes,
+    // and the hyphenated names as aliases: the same puzzles.
+    for (word, alias) in [
+        ("antiking", "anti-king"),
+        ("antiknight", "anti-knight"),
+        ("nonconsecutive", "non-consecutive"),
+    ] {
+        let args = |v: &'static str| ["sudoku", "generate", "--variant", v, "--count", "2"];
+        let out = run(&args(word), b"");
+        assert_eq!(out.status.code(), Some(0), "{word}: {}", text(&out.stderr));
+        assert_eq!(out.stdout, run(&args(alias), b"").stdout, "{word}");
+        // The puzzles name the rule by the same word.
+        assert!(
+            text(&out.stdout).lines().all(|l| l.ends_with(word)),
+            "{word}"
+        );
+    }
+}

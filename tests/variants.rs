@@ -242,3 +242,24 @@ fn public_puzzles_of_every_rule_solve_to_their_solutions() {
     let out = run(&["sudoku", "check"], &lines[1].as_bytes()[..81]);
     assert_eq!(text(&out.stdout), "multiple\n");
 }
+
+#[test]
+fn a_bare_compressed_string_is_read_as_f_puzzles() {
+    // A 4×4 anti-king puzzle: the `load=` part of an f-puzzles link, pasted
+    // alone (it was read as a 596-symbol grid and refused).
+    let packed = "N4IgzglgXgpiBcAWANCA5gJwgEwQbT1ADcBDAGwFc54BGVNCImAOwQBcMqBfZYHv3lwC6yQv34hSlagGZ6jFu04xxIsb0nkqCFOgWt4HboMFqB5iVO3wATPKYGjKoSJAlmbCAGsIzNEu4gA=";
+    assert!(fpuzzles::is_compressed(packed));
+    assert!(!fpuzzles::is_compressed(
+        "103000509002109400000704000300502006060000050700803004000401000009205800804000107"
+    ));
+    let out = run(&["sudoku", "count"], format!("{packed}\n").as_bytes());
+    let named = run(
+        &["sudoku", "count", "--format", "fpuzzles"],
+        packed.as_bytes(),
+    );
+    assert_eq!(text(&out.stderr), text(&named.stderr));
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (named.status.code(), "0\n".into())
+    );
+}

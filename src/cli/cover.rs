@@ -500,6 +500,9 @@ fn option_text(matrix: &Matrix, o: OptionId) -> String {
     knuth::option_line(matrix, o)
 }
 
+/// How `--all` writes the empty cover: a comment line of Knuth's format.
+pub(crate) const EMPTY_COVER: &str = "| the empty cover";
+
 pub(crate) fn write_solution(
     out: &mut impl Write,
     matrix: &Matrix,
@@ -508,6 +511,12 @@ pub(crate) fn write_solution(
 ) -> io::Result<()> {
     if blank {
         writeln!(out)?;
+    }
+    if sol.is_empty() {
+        // The empty cover (no primary item, or lower bounds of 0): a line
+        // that says so, in the format's own comment form, rather than a
+        // block with nothing in it.
+        writeln!(out, "{EMPTY_COVER}")?;
     }
     for &o in sol {
         writeln!(out, "{}", option_text(matrix, o))?;

@@ -641,6 +641,9 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u
             if n > 0 {
                 out.println("");
             }
+            if solution.is_empty() {
+                out.println(super::cover::EMPTY_COVER);
+            }
             for line in solution {
                 out.println(line);
             }

@@ -46,35 +46,22 @@ enum Command {
     Sudoku(sudoku::SudokuCommand),
 }
 
-/// How the search chooses its branching item.
+/// How the search chooses its branching item (described by each command's
+/// `--branching`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum BranchingArg {
-    /// DLX1's rule: fewest options, leftmost on ties (Knuth's counts).
     Knuth,
-    /// Take the first item with at most one option without scanning further.
     FirstForced,
-    /// First-forced, plus lookahead at branch points: dead-end options
-    /// removed, branching on the item whose options together force the most.
     Lookahead,
 }
 
-/// `--engine`.
+/// `--engine` (described by each command's `--engine`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EngineArg {
-    /// The library's choice: the fastest engine that honours the rule
-    /// (Knuth's: bits where it applies, else dense where it is faster, else
-    /// links; first-forced: masks where it applies, else dense where
-    /// faster, else links; lookahead: masks where it applies, else links).
     Auto,
-    /// Dancing links (Knuth's DLX1, DLX2 with colors).
     Links,
-    /// A bitset of active options per level, undone by copying.
     Dense,
-    /// The dense engine's bitset with lens as bit-sliced counters (at most
-    /// 64 primary items and 512 options).
     Bits,
-    /// A bitmask of active options per item, forced items first (at most
-    /// 64 options an item; first-forced and lookahead).
     Masks,
 }
 

@@ -47,7 +47,12 @@ pub(crate) enum SudokuCommand {
 pub(crate) struct CommonArgs {
     /// Puzzle files; none or `-` reads standard input.
     files: Vec<PathBuf>,
-    /// Input format (detected from the first puzzle's shape when not given).
+    /// Input format (detected from the first puzzle's shape when not
+    /// given). `fpuzzles`: f-puzzles' JSON, a link or its compressed string,
+    /// one puzzle a line; `variant`: a grid line, then the rules as words
+    /// (`x`, `windoku`, `antiking`, `antiknight`, `nonconsecutive`,
+    /// `disjoint`, `regions=…`, `region=R1C1,…`, `cage=SUM:R1C1,…`,
+    /// `boxes=RxC`; see README).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// Output format (default: the input's).
@@ -71,16 +76,17 @@ pub(crate) struct CommonArgs {
     #[arg(long, value_enum, default_value = "dlx")]
     solver: SolverArg,
     /// DLX branching rule: first-forced (the default: forced cells and
-    /// digits first, on the masks engine, the fastest), knuth (DLX1's, on
-    /// the links engine), or lookahead from the first node (masks). With an
-    /// engine named that does not take first-forced (bits), its own rule.
+    /// digits first, on the masks engine, the fastest), knuth (DLX1's: the
+    /// fewest options, leftmost on ties), or lookahead from the first node
+    /// (dead ends pruned at branch points). With an engine named that does
+    /// not take first-forced (bits), its own rule.
     #[arg(long, value_enum)]
     branching: Option<super::BranchingArg>,
-    /// DLX search engine, as for `dlx cover`: `auto` (the library's choice
-    /// for the rule and the grid's size), or `links`, `dense`, `bits`,
-    /// `masks`. An engine that does not take the rule is an error before
-    /// anything is read; a size it cannot take (bits: 4×4 only; dense: a
-    /// state of at most 8 KB) is an error for each puzzle of that size.
+    /// DLX search engine, as for `dlx cover` (see its --help): `auto`, the
+    /// library's choice for the rule and the grid's size. An engine that
+    /// does not take the rule is an error before anything is read; a size
+    /// it cannot take (bits: 4×4 only; dense: a state of at most 8 KB)
+    /// stops the run at its first puzzle of that size.
     #[arg(long, value_enum, default_value = "auto")]
     engine: super::EngineArg,
     /// Start a puzzle over with lookahead after N search nodes without a new
@@ -176,14 +182,7 @@ pub(crate) enum FormatArg {
     Hdu1426,
     Leetcode,
     Grid,
-    /// f-puzzles: its JSON, a link, or the link's compressed string, one
-    /// puzzle a line; variants (jigsaw, extra regions, anti-king/knight,
-    /// non-consecutive, killer cages) included.
     Fpuzzles,
-    /// Plain text for variants: a grid line, then the rules as words (`x`,
-    /// `windoku`, `antiking`, `antiknight`, `nonconsecutive`, `disjoint`,
-    /// `regions=…`, `region=R1C1,…`, `cage=SUM:R1C1,…`, `boxes=RxC`); for
-    /// classic grids the same as `line`.
     Variant,
 }
 
@@ -362,7 +361,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
             let [a, b] = chunk.text(answered);
             let go_on = out.print(a) && out.print(b);
             answered |= chunk.answered;
-            count_in_file += chunk.totals.puzzles;
+            count_in_file += chunk.totals.puzzles.max(u64::from(chunk.stop));
             totals.merge(&chunk.totals);
             code = exit::worse(code, chunk.code);
             if progress
@@ -377,7 +376,7 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
                     totals.puzzles as f64 / secs
                 );
             }
-            go_on && !super::interrupt::interrupted()
+            go_on && !chunk.stop && !super::interrupt::interrupted()
         };
         if variants {
             let settings = args.settings();
@@ -410,12 +409,20 @@ fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {
     if args.stats {
         let secs = start.elapsed().as_secs_f64();
         let t = &totals;
+        // `solve` stops at the first solution: uniqueness is not known
+        // (--check-unique counts to 2), and 0 would be a wrong figure.
+        let (unique, multiple) = if limit < 2 {
+            (
+                "- (--check-unique counts them)".to_string(),
+                "-".to_string(),
+            )
+        } else {
+            (t.unique.to_string(), t.multiple.to_string())
+        };
         eprintln!(
-            "puzzles: {}, solved: {}, unique: {}, multiple: {}, none: {}, invalid: {}, timeouts: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle), guesses: {} ({:.1} per puzzle)",
+            "puzzles: {}, solved: {}, unique: {unique}, multiple: {multiple}, none: {}, invalid: {}, timeouts: {}, seconds: {:.3}, puzzles/s: {:.1}, search nodes: {} ({:.1} per puzzle), guesses: {} ({:.1} per puzzle)",
             t.puzzles,
             t.solved,
-            t.unique,
-            t.multiple,
             t.none,
             t.invalid,
             t.timeouts,

@@ -95,4 +95,4 @@ pub use search::{
 };
 pub use solver::{Config, Solutions, Solver};
 pub use stats::Stats;
-pub use verify::{brute_force_count, verify_cover, BRUTE_FORCE_OPTIONS};
+pub use verify::{brute_force_count, verify_cover, CoverError, BRUTE_FORCE_OPTIONS};

@@ -5,27 +5,80 @@
 //! reported solution through it, so a bug in the dancing cannot hide behind a
 //! matching count.
 
+use std::fmt;
+
 use super::index::{ColorId, OptionId};
 use super::matrix::Matrix;
+
+/// What [`verify_cover`] found wrong with a set of options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CoverError {
+    /// No such option in the matrix.
+    UnknownOption(OptionId),
+    /// The option is listed twice.
+    RepeatedOption(OptionId),
+    /// The option has no primary item: no search reports it.
+    IgnoredOption(OptionId),
+    /// A secondary item held by two options that do not agree on one color.
+    SecondaryClash {
+        /// The item's name.
+        item: String,
+        /// The second option that holds it.
+        option: OptionId,
+    },
+    /// A primary item covered too few or too many times.
+    PrimaryCount {
+        /// The item's name.
+        item: String,
+        /// How many of the options hold it.
+        uses: u32,
+        /// Its bounds (1, 1 without multiplicities).
+        bounds: (u32, u32),
+    },
+}
+
+impl fmt::Display for CoverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CoverError::UnknownOption(o) => write!(f, "option {o} does not exist"),
+            CoverError::RepeatedOption(o) => write!(f, "option {o} is used twice"),
+            CoverError::IgnoredOption(o) => write!(f, "option {o} has no primary item"),
+            CoverError::SecondaryClash { item, option } => {
+                write!(f, "item {item} is covered more than once (option {option})")
+            }
+            CoverError::PrimaryCount { item, uses, bounds } => {
+                write!(f, "primary item {item} is covered {uses} times")?;
+                match *bounds {
+                    (1, 1) => Ok(()),
+                    (lo, hi) if lo == hi => write!(f, " (not {lo})"),
+                    (lo, hi) => write!(f, " (not {lo} to {hi})"),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for CoverError {}
 
 /// Checks that `options` is a solution of `matrix`: every primary item
 /// covered exactly once, or as many times as its multiplicities allow
 /// ([`Matrix::bounds`]); every secondary item covered at most once, or by
 /// several options that all give it the same color. Returns what is wrong.
-pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String> {
+pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), CoverError> {
     let n = matrix.item_count();
     let mut uses = vec![0u32; n];
     let mut color: Vec<Option<Option<ColorId>>> = vec![None; n];
     let mut seen = std::collections::HashSet::new();
     for &o in options {
         if o.as_usize() >= matrix.option_count() {
-            return Err(format!("option {o} does not exist"));
+            return Err(CoverError::UnknownOption(o));
         }
         if !seen.insert(o) {
-            return Err(format!("option {o} is used twice"));
+            return Err(CoverError::RepeatedOption(o));
         }
         if matrix.ignored_options().contains(&o) {
-            return Err(format!("option {o} has no primary item"));
+            return Err(CoverError::IgnoredOption(o));
         }
         for (item, c) in matrix.option_items(o) {
             let i = item.as_usize();
@@ -37,10 +90,10 @@ pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String>
                 None => color[i] = Some(c),
                 Some(prev) => {
                     if prev.is_none() || prev != c {
-                        return Err(format!(
-                            "item {} is covered more than once (option {o})",
-                            matrix.item_name(item)
-                        ));
+                        return Err(CoverError::SecondaryClash {
+                            item: matrix.item_name(item).to_string(),
+                            option: o,
+                        });
                     }
                 }
             }
@@ -50,15 +103,11 @@ pub fn verify_cover(matrix: &Matrix, options: &[OptionId]) -> Result<(), String>
         let item = super::index::ItemId::must(i);
         let (lo, hi) = matrix.bounds(item).unwrap_or((1, 1));
         if n < lo || n > hi {
-            let want = match (lo, hi) {
-                (1, 1) => String::new(),
-                (lo, hi) if lo == hi => format!(" (not {lo})"),
-                (lo, hi) => format!(" (not {lo} to {hi})"),
-            };
-            return Err(format!(
-                "primary item {} is covered {n} times{want}",
-                matrix.item_name(item)
-            ));
+            return Err(CoverError::PrimaryCount {
+                item: matrix.item_name(item).to_string(),
+                uses: n,
+                bounds: (lo, hi),
+            });
         }
     }
     Ok(())
@@ -109,9 +158,12 @@ mod tests {
         let chosen = [1, 3, 4].map(OptionId::must);
         assert_eq!(verify_cover(&m, &chosen), Ok(()));
         let e = verify_cover(&m, &[1, 4].map(OptionId::must)).unwrap_err();
-        assert!(e.contains("B is covered 0 times"), "{e}");
+        assert!(e.to_string().contains("B is covered 0 times"), "{e}");
         let e = verify_cover(&m, &[0].map(OptionId::must)).unwrap_err();
-        assert!(e.contains("C is covered 0 times (not 2 to 3)"), "{e}");
+        assert!(
+            e.to_string().contains("C is covered 0 times (not 2 to 3)"),
+            "{e}"
+        );
         let mut big = String::from("A\n");
         big.push_str(&"A\n".repeat(BRUTE_FORCE_OPTIONS + 1));
         let m = knuth::read(big.as_bytes()).unwrap();

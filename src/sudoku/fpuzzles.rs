@@ -181,6 +181,19 @@ pub fn read_pasted(text: &str) -> Result<Document, FpuzzlesError> {
     read(&json)
 }
 
+/// Whether `text` is an f-puzzles compressed string alone (the `load=`
+/// part of a link, pasted bare): base 64 that decompresses to a JSON
+/// object. Readers that detect formats use it: a bare string is no grid.
+pub fn is_compressed(text: &str) -> bool {
+    let text = text.trim();
+    text.len() >= 16
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        && super::lzstring::decompress_from_base64(text)
+            .is_some_and(|json| json.trim_start().starts_with('{'))
+}
+
 /// Reads one f-puzzles puzzle (the JSON object, as the tool exports it).
 pub fn read(text: &str) -> Result<Document, FpuzzlesError> {
     let value: Value =

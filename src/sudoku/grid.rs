@@ -35,7 +35,7 @@ pub struct Conflict {
 }
 
 /// A row, a column or a box.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     /// A row.
     Row,
@@ -206,21 +206,74 @@ impl fmt::Debug for Grid {
     }
 }
 
+impl fmt::Display for Grid {
+    /// The grid as one line, row-major: its alphabet's usual symbols
+    /// ([`Alphabet::default_for`]), `.` for an empty cell — the `line`
+    /// format, which [`format::parse_line`](super::format::parse_line)
+    /// reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Alphabet::default_for(self.side()).line(self, '.'))
+    }
+}
+
+/// What [`check_solution`] found wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SolutionError {
+    /// The solution is not the puzzle's size.
+    Size,
+    /// A cell (row, column, 0-based) is empty or holds no digit of the grid.
+    Unfilled((usize, usize)),
+    /// A given (row, column, 0-based) was changed.
+    GivenChanged((usize, usize)),
+    /// A digit twice in a unit (`index`: 0-based row, column or box).
+    Twice {
+        /// The digit.
+        digit: u8,
+        /// The kind of unit.
+        unit: Unit,
+        /// Which one.
+        index: usize,
+    },
+}
+
+impl fmt::Display for SolutionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SolutionError::Size => write!(f, "solution has a different size"),
+            SolutionError::Unfilled((r, c)) => write!(f, "cell r{}c{} is not filled", r + 1, c + 1),
+            SolutionError::GivenChanged((r, c)) => {
+                write!(f, "given at r{}c{} was changed", r + 1, c + 1)
+            }
+            SolutionError::Twice { digit, unit, index } => {
+                let unit = match unit {
+                    Unit::Row => "row",
+                    Unit::Column => "column",
+                    Unit::Box => "box",
+                };
+                write!(f, "digit {digit} twice in {unit} {}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for SolutionError {}
+
 /// Checks that `solution` solves `puzzle`: same size, every cell filled,
 /// every row, column and box a permutation of `1..=n`, every given kept.
 ///
 /// This is the independent checker: it shares no code with any solver.
-pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), String> {
+pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), SolutionError> {
     if puzzle.box_side != solution.box_side {
-        return Err("solution has a different size".into());
+        return Err(SolutionError::Size);
     }
     let n = solution.side();
     for (k, (&p, &s)) in puzzle.cells.iter().zip(&solution.cells).enumerate() {
         if s == 0 || s as usize > n {
-            return Err(format!("cell r{}c{} is not filled", k / n + 1, k % n + 1));
+            return Err(SolutionError::Unfilled((k / n, k % n)));
         }
         if p != 0 && p != s {
-            return Err(format!("given at r{}c{} was changed", k / n + 1, k % n + 1));
+            return Err(SolutionError::GivenChanged((k / n, k % n)));
         }
     }
     for unit in 0..n {
@@ -232,12 +285,16 @@ pub fn check_solution(puzzle: &Grid, solution: &Grid) -> Result<(), String> {
             let c = solution.get(i, unit) as usize;
             let x = solution.get((unit / b) * b + i / b, (unit % b) * b + i % b) as usize;
             for (seen, d, what) in [
-                (&mut row, r, "row"),
-                (&mut col, c, "column"),
-                (&mut bx, x, "box"),
+                (&mut row, r, Unit::Row),
+                (&mut col, c, Unit::Column),
+                (&mut bx, x, Unit::Box),
             ] {
                 if seen[d] {
-                    return Err(format!("digit {d} twice in {what} {}", unit + 1));
+                    return Err(SolutionError::Twice {
+                        digit: d as u8,
+                        unit: what,
+                        index: unit,
+                    });
                 }
                 seen[d] = true;
             }

@@ -44,8 +44,8 @@ pub use cover::{
     DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, RESIDUAL_FROM_SIDE,
     VARIANT_INTERSECTIONS,
 };
-pub use grid::{check_solution, Alphabet, Conflict, Grid, Unit};
-pub use puzzle::{Puzzle, PuzzleError};
+pub use grid::{check_solution, Alphabet, Conflict, Grid, SolutionError, Unit};
+pub use puzzle::{GivensError, Puzzle, ReadError};
 pub use solve::{solve, Settings, SolveError, Solved, Sudoku, THREADS_FROM_SIDE};
 pub use threads::{solve_on_threads, SUBTREES_PER_THREAD};
 

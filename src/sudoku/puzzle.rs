@@ -42,7 +42,7 @@ pub struct Puzzle {
 /// Why givens do not make a puzzle of these rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum PuzzleError {
+pub enum GivensError {
     /// Not `side²` cells.
     Cells {
         /// The cells given.
@@ -59,37 +59,37 @@ pub enum PuzzleError {
     },
 }
 
-impl fmt::Display for PuzzleError {
+impl fmt::Display for GivensError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PuzzleError::Cells { given, side } => write!(
+            GivensError::Cells { given, side } => write!(
                 f,
                 "{given} cells given, a grid of side {side} has {}",
                 side * side
             ),
-            PuzzleError::Digit { cell, digit } => {
+            GivensError::Digit { cell, digit } => {
                 write!(f, "cell {} holds {digit}, past the grid's side", cell + 1)
             }
         }
     }
 }
 
-impl std::error::Error for PuzzleError {}
+impl std::error::Error for GivensError {}
 
 impl Puzzle {
     /// The puzzle of `givens` (row-major, 0 for an empty cell) under
     /// `rules`; an error when they are not `side²` digits of 0..=side.
-    pub fn new(rules: impl Into<Arc<Rules>>, givens: Vec<u8>) -> Result<Puzzle, PuzzleError> {
+    pub fn new(rules: impl Into<Arc<Rules>>, givens: Vec<u8>) -> Result<Puzzle, GivensError> {
         let rules = rules.into();
         let n = rules.side();
         if givens.len() != n * n {
-            return Err(PuzzleError::Cells {
+            return Err(GivensError::Cells {
                 given: givens.len(),
                 side: n,
             });
         }
         if let Some(cell) = givens.iter().position(|&d| d as usize > n) {
-            return Err(PuzzleError::Digit {
+            return Err(GivensError::Digit {
                 cell,
                 digit: givens[cell],
             });
@@ -155,6 +155,79 @@ impl Puzzle {
     }
 }
 
+/// Why a line is not a puzzle ([`Puzzle::from_str`](std::str::FromStr)):
+/// the error of the format it was read as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// A classic grid's line.
+    Line(super::format::PuzzleError),
+    /// The variant text form (a grid line and rule words).
+    Variant(super::rule_line::RuleLineError),
+    /// f-puzzles: JSON, a link or its compressed string.
+    Fpuzzles(super::fpuzzles::FpuzzlesError),
+    /// Givens that do not fit their rules.
+    Givens(GivensError),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Line(e) => e.fmt(f),
+            ReadError::Variant(e) => e.fmt(f),
+            ReadError::Fpuzzles(e) => e.fmt(f),
+            ReadError::Givens(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl std::str::FromStr for Puzzle {
+    type Err = ReadError;
+
+    /// One puzzle as people paste it: f-puzzles' JSON, a link or its
+    /// compressed string; the variant text form (a grid line, then rule
+    /// words); or a classic grid's line (`.`, `0` or `-` for empty cells).
+    ///
+    /// ```
+    /// use dlx::sudoku::{Limits, Puzzle, Status, Sudoku};
+    ///
+    /// let p: Puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    ///     .parse()
+    ///     .unwrap();
+    /// let solved = Sudoku::default().solve(&p, &Limits::count_to(2)).unwrap();
+    /// assert_eq!(solved.answer.status(), Status::Unique);
+    /// let x: Puzzle = format!("{} x", ".".repeat(81)).parse().unwrap();
+    /// assert_eq!(x.classic_box_side(), None);
+    /// ```
+    fn from_str(text: &str) -> Result<Puzzle, ReadError> {
+        let text = text.trim_start_matches('\u{feff}').trim();
+        let fpuzzles = text.starts_with('{')
+            || (text.starts_with("http") && (text.contains("load=") || text.contains("fpuzzles")))
+            || super::fpuzzles::is_compressed(text);
+        if fpuzzles {
+            let doc = super::fpuzzles::read_pasted(text).map_err(ReadError::Fpuzzles)?;
+            return Ok(doc.puzzle());
+        }
+        if super::rule_line::looks_like(text) {
+            let (rules, givens) = super::rule_line::read(text).map_err(ReadError::Variant)?;
+            return Puzzle::new(rules, givens).map_err(ReadError::Givens);
+        }
+        let grid = super::format::parse_line(text).map_err(ReadError::Line)?;
+        Ok(Puzzle::classic(&grid))
+    }
+}
+
+impl fmt::Display for Puzzle {
+    /// The variant text form: the grid line, then the rules' words (a
+    /// classic grid: its line alone), which [`from_str`](std::str::FromStr)
+    /// reads back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&super::rule_line::write(&self.rules, &self.givens))
+    }
+}
+
 /// The classic rules of box side `b` (one shared value per size), for the
 /// box sides of [`BOX_SIDES`].
 pub(crate) fn classic_rules(b: usize) -> Option<Arc<Rules>> {
@@ -186,13 +259,28 @@ mod tests {
         assert_eq!(six.classic_box_side(), None);
         assert_eq!(
             Puzzle::new(Rules::boxes(2, 2).unwrap(), vec![0; 15]),
-            Err(PuzzleError::Cells { given: 15, side: 4 })
+            Err(GivensError::Cells { given: 15, side: 4 })
         );
         let mut five = vec![0; 16];
         five[3] = 5;
         assert_eq!(
             Puzzle::new(Rules::boxes(2, 2).unwrap(), five),
-            Err(PuzzleError::Digit { cell: 3, digit: 5 })
+            Err(GivensError::Digit { cell: 3, digit: 5 })
         );
+    }
+
+    #[test]
+    fn puzzles_read_as_pasted_and_write_back() {
+        let classic: Puzzle = "1...............".parse().unwrap();
+        assert_eq!(classic.classic_box_side(), Some(2));
+        let x: Puzzle = "1............... x antiking".parse().unwrap();
+        assert!(x.rules().has_anti_king() && x.classic_box_side().is_none());
+        for p in [classic, x] {
+            assert_eq!(p.to_string().parse::<Puzzle>().unwrap(), p);
+        }
+        let json = super::super::fpuzzles::write(4, &[0; 16], None);
+        assert_eq!(json.parse::<Puzzle>().unwrap().classic_box_side(), Some(2));
+        assert!(matches!("12".parse::<Puzzle>(), Err(ReadError::Line(_))));
+        assert!(matches!("{".parse::<Puzzle>(), Err(ReadError::Fpuzzles(_))));
     }
 }

@@ -252,6 +252,13 @@ impl fmt::Debug for Sudoku {
     }
 }
 
+impl Default for Sudoku {
+    /// A solver with the library's [`Settings`], on one thread.
+    fn default() -> Sudoku {
+        Sudoku::new(Settings::default())
+    }
+}
+
 impl Sudoku {
     /// A solver searching as `settings` say, on one thread.
     pub fn new(settings: Settings) -> Sudoku {

@@ -1,5 +1,5 @@
 //! `dlx sudoku generate`: classic puzzles of box side 2 to 8, and variants
-//! (`--variant jigsaw,x,windoku,anti-king,anti-knight,non-consecutive,killer`,
+//! (`--variant jigsaw,x,windoku,antiking,antiknight,nonconsecutive,killer`,
 //! any together, on any grid f-puzzles makes with `--size`), every puzzle
 //! unique, the same from the same seed; `--symmetry` keeps the givens
 //! symmetric.
@@ -32,7 +32,8 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(4..=16))]
     size: Option<u64>,
     /// Variant rules, any together, comma-separated: jigsaw (random
-    /// regions), x, windoku, anti-king, anti-knight, non-consecutive,
+    /// regions), x, windoku, antiking, antiknight, nonconsecutive (or
+    /// anti-king, anti-knight, non-consecutive),
     /// killer (cages over the whole grid, drawn from the solution).
     #[arg(long, value_delimiter = ',', value_parser = parse_variant)]
     variant: Vec<Variant>,
@@ -56,12 +57,14 @@ pub(crate) struct GenerateArgs {
     output_format: Option<FormatArg>,
 }
 
-/// A variant by its name (`Variant::name`).
+/// A variant by its name (`Variant::name`, or its hyphenated alias).
 fn parse_variant(s: &str) -> Result<Variant, String> {
-    Variant::ALL
-        .into_iter()
-        .find(|v| v.name() == s)
-        .ok_or_else(|| format!("one of {}", Variant::ALL.map(Variant::name).join(", ")))
+    Variant::from_name(s).ok_or_else(|| {
+        format!(
+            "one of {} (anti-king, anti-knight and non-consecutive too)",
+            Variant::ALL.map(Variant::name).join(", ")
+        )
+    })
 }
 
 /// A symmetry by its name (`Symmetry::name`).

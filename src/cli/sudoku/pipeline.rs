@@ -77,6 +77,9 @@ pub(crate) fn pipeline<R: BufRead + Send>(
             for record in records {
                 let o = solve_record(sudoku, record, &(work.limits)());
                 work.render.add(&mut chunk, &o);
+                if chunk.stop {
+                    break;
+                }
             }
             chunk
         },

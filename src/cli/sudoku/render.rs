@@ -80,6 +80,9 @@ pub(crate) struct Chunk {
     pub(crate) totals: Totals,
     /// The worst exit code of its puzzles.
     pub(crate) code: u8,
+    /// Whether the run stops after it (Ctrl-C, or a size the engine named
+    /// cannot take): the puzzles after it in the chunk are left out.
+    pub(crate) stop: bool,
 }
 
 impl Chunk {
@@ -91,6 +94,7 @@ impl Chunk {
             answered: false,
             totals: Totals::default(),
             code: exit::FOUND,
+            stop: false,
         }
     }
 
@@ -120,6 +124,20 @@ impl Render<'_> {
         let r = &o.record;
         if o.answer.is_some_and(|a| a.cancelled) {
             chunk.code = exit::worse(chunk.code, exit::INTERRUPTED);
+            chunk.stop = true;
+            return;
+        }
+        if let (Some(e), Ok(grid)) = (&o.refused, &r.grid) {
+            // The engine named cannot take this size: said once, and the
+            // run stops here (every puzzle of the size would be refused).
+            let n = grid.side();
+            let _ = writeln!(
+                chunk.err,
+                "dlx sudoku: {name}: puzzle {} (line {}): {n}×{n} grids cannot be searched as asked: {e}",
+                r.index, r.line
+            );
+            chunk.code = exit::worse(chunk.code, exit::BAD_INPUT);
+            chunk.stop = true;
             return;
         }
         let status = match (&r.grid, &o.answer) {
@@ -149,8 +167,6 @@ impl Render<'_> {
         };
         if let Err(e) = &r.grid {
             say(&format_args!("invalid: {e}"));
-        } else if let Some(e) = &o.refused {
-            say(e);
         } else if status == Status::None && mode == Mode::Solve {
             say(&"no solution");
         } else if timed_out {

@@ -67,7 +67,8 @@ pub(super) fn detected(format: Option<FormatArg>, input: &mut dyn BufRead) -> bo
     let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
     first.first() == Some(&b'{')
         || (line.starts_with(b"http") && (has(b"load=") || has(b"fpuzzles")))
-        || std::str::from_utf8(line).is_ok_and(rule_line::looks_like)
+        || std::str::from_utf8(line)
+            .is_ok_and(|l| rule_line::looks_like(l) || fpuzzles::is_compressed(l))
 }
 
 /// Why these flags cannot run on variant puzzles, if they cannot.
@@ -96,7 +97,7 @@ pub(super) struct Read {
 /// Reads one line as the format named, else f-puzzles when it starts with
 /// `{` or a link, else the text form.
 pub(super) fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String> {
-    let json = text.starts_with('{') || text.starts_with("http");
+    let json = text.starts_with('{') || text.starts_with("http") || fpuzzles::is_compressed(text);
     if format == Some(FormatArg::Fpuzzles) || (format.is_none() && json) {
         let doc = fpuzzles::read_pasted(text).map_err(|e| e.to_string())?;
         return Ok(Read {
@@ -193,6 +194,9 @@ pub(super) fn pipeline(
                 };
                 let micros = start.elapsed().as_secs_f64() * 1e6;
                 report(&line, &read, &solved, micros, name, mode, args, &mut chunk);
+                if chunk.stop {
+                    break;
+                }
             }
             chunk
         },
@@ -218,6 +222,7 @@ fn report(
     if solved.as_ref().is_ok_and(|s| s.answer.cancelled) {
         // Ctrl-C: the run ends here, this puzzle unanswered.
         chunk.code = exit::worse(chunk.code, exit::INTERRUPTED);
+        chunk.stop = true;
         return;
     }
     let err = &mut chunk.err;

@@ -179,7 +179,7 @@ const CHUNK: usize = 16;
 pub enum MasksError {
     /// The matrix has colors.
     Colors,
-    /// The matrix has multiplicities (DLX3), which the links and dense
+    /// The matrix has multiplicities (DLX3), which the links, dense and bits
     /// engines search (Algorithm M).
     Bounds,
     /// An item is in this many options, over [`MAX_MASK_OPTIONS`].
@@ -192,7 +192,7 @@ impl fmt::Display for MasksError {
             MasksError::Colors => write!(f, "the matrix has colors"),
             MasksError::Bounds => write!(
                 f,
-                "the matrix has multiplicities (DLX3's u:v|), which the links and dense engines search"
+                "the matrix has multiplicities (DLX3's u:v|), which the links, dense and bits engines search"
             ),
             MasksError::LongItem(n) => write!(
                 f,

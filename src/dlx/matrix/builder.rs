@@ -76,6 +76,13 @@ pub enum BuildErrorKind {
         /// The kind of thing concerned.
         what: &'static str,
     },
+    /// The options' costs add up past `u64::MAX`: a solution's cost (a sum
+    /// of some of them) could not be told, so the matrix is refused rather
+    /// than answered wrong.
+    CostsTooLarge {
+        /// The option whose cost took the sum past it.
+        option: usize,
+    },
 }
 
 /// An error from [`MatrixBuilder`]; [`BuildError::kind`] says which.
@@ -131,7 +138,7 @@ impl fmt::Display for BuildError {
             | EmptyColor { name }
             | BoundsOnSecondary { name }
             | BadBounds { name, .. } => Shown(name),
-            NoItems | TooLarge { .. } | UnknownOption { .. } => Shown(""),
+            NoItems | TooLarge { .. } | UnknownOption { .. } | CostsTooLarge { .. } => Shown(""),
         };
         match &self.kind {
             DuplicateItem { .. } => write!(f, "duplicate item name `{name}`"),
@@ -162,6 +169,11 @@ impl fmt::Display for BuildError {
             NoItems => write!(f, "the matrix has no items"),
             UnknownOption { option } => write!(f, "option {option} was never added"),
             TooLarge { what } => write!(f, "too many {what} for 32-bit indices"),
+            CostsTooLarge { option } => write!(
+                f,
+                "option {option}'s cost takes the options' costs past {} in all: a solution's cost could overflow",
+                u64::MAX
+            ),
         }
     }
 }
@@ -189,6 +201,9 @@ pub struct MatrixBuilder {
     stamp: Vec<u32>,
     /// Options' costs, as far as the last option given one (0 beyond).
     costs: Vec<u64>,
+    /// The sum of `costs`: at most `u64::MAX`, so that no solution's cost
+    /// (a sum of some of them) overflows.
+    cost_total: u64,
     /// Primary items' multiplicities (lower, upper), as far as the last item
     /// given any ((1, 1) beyond).
     bounds: Vec<(u32, u32)>,
@@ -462,6 +477,10 @@ impl MatrixBuilder {
         if k >= self.has_primary.len() {
             return Err(BuildError::new(BuildErrorKind::UnknownOption { option: k }));
         }
+        let old = self.costs.get(k).copied().unwrap_or(0);
+        self.cost_total = (self.cost_total - old)
+            .checked_add(cost)
+            .ok_or(BuildError::new(BuildErrorKind::CostsTooLarge { option: k }))?;
         if cost > 0 && self.costs.len() <= k {
             self.costs.resize(k + 1, 0);
         }

@@ -15,9 +15,9 @@
 //! * [`split`]: the cut of the search tree into subtrees for threads and
 //!   jobs, by the engine that will search them.
 //!
-//! Invariant shared by every query: a budget stop is never an answer. A
-//! count stopped by the budget says `complete: false`, a first solution
-//! stopped by it is `Err(Step::Budget)`, never "none".
+//! Invariant shared by every query: a stop by the limits is never an
+//! answer. A count stopped by them says `complete: false`, a first solution
+//! stopped by them is `Err(Stop)` (what stopped it), never "none".
 
 use super::index::{ItemId, OptionId};
 use super::stats::Stats;
@@ -501,10 +501,11 @@ macro_rules! engine_queries {
             }
 
             /// The first solution, from a fresh search: `Ok(None)` when there
-            /// is none, `Err(Step::Budget)` when the budget ran out first.
+            /// is none, `Err` with what stopped the search when its limits
+            /// did first (the answer is then unknown).
             pub fn first_solution(
                 &mut self,
-            ) -> Result<Option<Vec<$crate::dlx::OptionId>>, $crate::dlx::Step> {
+            ) -> Result<Option<Vec<$crate::dlx::OptionId>>, $crate::dlx::Stop> {
                 $crate::dlx::search::first_solution(self)
             }
 
@@ -741,12 +742,12 @@ pub(crate) fn conflict<'a>(
 }
 
 /// [`Solver::first_solution`](crate::dlx::Solver::first_solution), for any engine.
-pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>, Step> {
+pub(crate) fn first_solution(s: &mut impl Steps) -> Result<Option<Vec<OptionId>>, Stop> {
     s.restart();
     match s.next_solution() {
         Step::Solution => Ok(Some(s.solution_vec())),
         Step::Exhausted => Ok(None),
-        Step::Budget => Err(Step::Budget),
+        Step::Budget => Err(s.driver().stopped.unwrap_or(Stop::Nodes)),
     }
 }
 

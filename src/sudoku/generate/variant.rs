@@ -70,17 +70,31 @@ impl Variant {
         Variant::Killer,
     ];
 
-    /// The name on the command line.
+    /// The rule's one name, the word the variant text form writes
+    /// (`rule_line`) and `--variant` takes: `antiking`, not `anti-king`.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Jigsaw => "jigsaw",
             Variant::X => "x",
             Variant::Windoku => "windoku",
-            Variant::AntiKing => "anti-king",
-            Variant::AntiKnight => "anti-knight",
-            Variant::NonConsecutive => "non-consecutive",
+            Variant::AntiKing => "antiking",
+            Variant::AntiKnight => "antiknight",
+            Variant::NonConsecutive => "nonconsecutive",
             Variant::Killer => "killer",
         }
+    }
+
+    /// The variant of a name: its [`name`](Self::name), or the hyphenated
+    /// alias (`anti-king`, `anti-knight`, `non-consecutive`), as the text
+    /// form reads them too.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let alias = match name {
+            "anti-king" => "antiking",
+            "anti-knight" => "antiknight",
+            "non-consecutive" => "nonconsecutive",
+            other => other,
+        };
+        Variant::ALL.into_iter().find(|v| v.name() == alias)
     }
 }
 
