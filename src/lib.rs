@@ -44,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod dlx;
+pub mod jobs;
 pub mod problems;
 pub mod sudoku;
 

@@ -71,6 +71,12 @@ impl Cut {
     /// over the top of the tree. Any engine cuts: the subtrees are then the
     /// ones that engine's search explores.
     pub(crate) fn new(splitter: &mut impl Steps, target: usize) -> Cut {
+        Cut::with_limit(splitter, target, SPLIT_UPDATES)
+    }
+
+    /// [`new`](Self::new), stopping where a pass costs over `max_updates`
+    /// (job lines for other machines afford a deeper cut than threads).
+    pub(crate) fn with_limit(splitter: &mut impl Steps, target: usize, max_updates: u64) -> Cut {
         let mut cut = Cut::default();
         let deepest = splitter.driver().choice.len();
         loop {
@@ -88,7 +94,7 @@ impl Cut {
                 Split::Solution(s) => solutions.push((subtrees.len(), s.to_vec())),
             });
             let n = cut.subtrees.len();
-            if n >= target || n == 0 || cut.above.updates > SPLIT_UPDATES || cut.depth > deepest {
+            if n >= target || n == 0 || cut.above.updates > max_updates || cut.depth > deepest {
                 return cut;
             }
         }
