@@ -51,6 +51,8 @@
 //! four more planes a tie key (the bounds), and the state is `W + B + 4 +
 //! 1` words (two-queens 8: 1 + 4 + 4 + 1); DLX3's tree and counters.
 
+#![allow(unsafe_code)]
+
 use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::unchecked::at;
 use crate::dlx::Matrix;
@@ -367,7 +369,15 @@ impl BitsMatrix {
     /// The first option at or after `from` that contains item `i` and is
     /// active in `active` (`W` words).
     #[inline(always)]
-    fn next_option<const W: usize>(&self, active: &[u64], i: usize, from: usize) -> Option<usize> {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn next_option<const W: usize>(
+        &self,
+        active: &[u64],
+        i: usize,
+        from: usize,
+    ) -> Option<usize> {
         let mask = &self.masks[i * W..i * W + W];
         let mut w = from / 64;
         let mut allowed = u64::MAX << (from % 64);
@@ -386,7 +396,10 @@ impl BitsMatrix {
     /// uncovered items): clears its active options, subtracting 1 from the
     /// lens of their primary items; returns DLX1's updates.
     #[inline(always)]
-    fn cover<const W: usize, const B: usize>(&self, s: &mut [u64], i: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover<const W: usize, const B: usize>(&self, s: &mut [u64], i: usize) -> u64 {
         let updates = self.clear::<W, B>(s, &self.masks[i * W..i * W + W]);
         // Secondary items (numbered from `primary`) have no bit.
         s[W + B] &= !1u64.checked_shl(i as u32).unwrap_or(0);
@@ -398,7 +411,10 @@ impl BitsMatrix {
     /// `r`'s primary items covered. Returns the updates of the hidden
     /// options only (DLX1 counts one more per item covered).
     #[inline(always)]
-    fn cover_option<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover_option<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
         let updates = self.clear::<W, B>(s, &self.conflicts[r * W..r * W + W]);
         s[W + B] &= !at(&self.opt_bits, r);
         updates
@@ -407,7 +423,10 @@ impl BitsMatrix {
     /// Clears the active options of `mask` in state `s`, subtracting 1 from
     /// the lens of their primary items; returns their updates.
     #[inline(always)]
-    fn clear<const W: usize, const B: usize>(&self, s: &mut [u64], mask: &[u64]) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn clear<const W: usize, const B: usize>(&self, s: &mut [u64], mask: &[u64]) -> u64 {
         let mut updates = 0;
         let (active, rest) = s.split_at_mut(W);
         let planes = &mut rest[..B];

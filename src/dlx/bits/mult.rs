@@ -50,6 +50,8 @@
 //! carry that stops early was 20% slower on two-queens 8: the branch
 //! mispredicts).
 
+#![allow(unsafe_code)]
+
 use super::search::State;
 use super::BitsMatrix;
 use crate::dlx::index::{ItemId, OptionId};
@@ -61,7 +63,10 @@ use crate::dlx::{EngineKind, Subtree};
 
 /// The value of lane `i` in bit-sliced `planes`.
 #[inline(always)]
-fn lane(planes: &[u64], i: usize) -> u32 {
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn lane(planes: &[u64], i: usize) -> u32 {
     (0..planes.len()).fold(0, |v, k| v | ((at(planes, k) >> i) as u32 & 1) << k)
 }
 
@@ -93,7 +98,10 @@ impl BitsMatrix {
     /// none), by DLX3's order (the module's documentation): the least `θ`,
     /// then the least tie key, each walked from its top plane.
     #[inline(always)]
-    fn choose_bounded<const W: usize, const B: usize>(&self, s: &[u64]) -> usize {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn choose_bounded<const W: usize, const B: usize>(&self, s: &[u64]) -> usize {
         let mut least = at(s, W + B + TIE_PLANES);
         for k in (W..W + B + TIE_PLANES).rev() {
             // θ's planes are below the tie key's: walk them first.
@@ -113,7 +121,14 @@ impl BitsMatrix {
     /// Item `i`'s `θ - 1 + lift`, `min(slack, bound)` and deficit in state
     /// `s`.
     #[inline(always)]
-    fn lanes_of<const W: usize, const B: usize>(&self, s: &[u64], i: usize) -> (u32, u32, u32) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn lanes_of<const W: usize, const B: usize>(
+        &self,
+        s: &[u64],
+        i: usize,
+    ) -> (u32, u32, u32) {
         let d = self.owed_planes;
         let tie = lane(span(s, W + B, TIE_PLANES), i);
         let full = (1u32 << d) - 1;
@@ -128,7 +143,10 @@ impl BitsMatrix {
     /// stays at most the len plus `lift`, the deficit at least 0,
     /// `min(slack, bound)` at least 0.
     #[inline(always)]
-    fn use_bounds<const W: usize, const B: usize>(&self, s: &mut [u64], lanes: u64) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn use_bounds<const W: usize, const B: usize>(&self, s: &mut [u64], lanes: u64) -> u64 {
         let (theta, tie) = split_mut(span_mut(s, W, B + TIE_PLANES), B);
         // Lanes whose deficit is 0 (its complement all ones), and whose
         // `min(slack, bound)` is not.
@@ -151,7 +169,10 @@ impl BitsMatrix {
     /// option of theirs. Returns DLX3's updates (one per item covered, and
     /// each hidden option's other items).
     #[inline(always)]
-    fn cover_bounded<const W: usize, const B: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover_bounded<const W: usize, const B: usize>(
         &self,
         s: &mut [u64],
         lanes: u64,
@@ -180,7 +201,10 @@ impl BitsMatrix {
     /// and takes 1 from its primary items' `θ`. Returns its items, DLX3's
     /// updates for the tweak.
     #[inline(always)]
-    fn hide_bounded<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn hide_bounded<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
         *at_mut(s, r / 64) &= !(1u64 << (r % 64));
         decrement(span_mut(s, W, B), at(&self.opt_bits, r));
         u64::from(at(&self.opt_cost, r)) + 1
@@ -190,7 +214,10 @@ impl BitsMatrix {
     /// uses one of its bound and is covered when none is left; a secondary
     /// item is covered. Returns the updates.
     #[inline(always)]
-    fn commit_bounded<const W: usize, const B: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn commit_bounded<const W: usize, const B: usize>(
         &self,
         s: &mut [u64],
         r: usize,
@@ -220,12 +247,12 @@ impl<const W: usize, const B: usize> Kernel for BitsMult<W, B> {
     type State = State;
     const UNDOES: bool = false;
 
-    fn start(_m: &BitsMatrix, _s: &mut State) {}
+    unsafe fn start(_m: &BitsMatrix, _s: &mut State) {}
 
     /// M2–M5: choose the item, use one of its bound (covering it at 0)
     /// into slot `2l + 1`, and name its first candidate.
     #[inline(always)]
-    fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
         let size = Self::SIZE;
         let here = span(&s.states, 2 * l * size, size);
         if at(here, Self::OPEN) == 0 {
@@ -258,7 +285,7 @@ impl<const W: usize, const B: usize> Kernel for BitsMult<W, B> {
 
     /// M5's tweak and M6: option `r` (or the null move) into slot `2l + 2`.
     #[inline(always)]
-    fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
         let (size, open) = (Self::SIZE, Self::OPEN);
         let i = s.item[l] as usize;
         let (from, to) = (2 * l + 1, 2 * l + 2);
@@ -287,7 +314,7 @@ impl<const W: usize, const B: usize> Kernel for BitsMult<W, B> {
 
     /// M7 and M5: names the level's next candidate after `r`.
     #[inline(always)]
-    fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+    unsafe fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
         if r == NULL_MOVE {
             return None;
         }
@@ -297,7 +324,7 @@ impl<const W: usize, const B: usize> Kernel for BitsMult<W, B> {
         m5_candidate(s.bound[l], u32::from(at(&m.slack, i)), s.rest[l], next)
     }
 
-    fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
+    unsafe fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl BitsMatrix {
@@ -305,7 +332,10 @@ impl BitsMatrix {
     /// the option is used (hidden), then committed item by item. An option
     /// no longer active is a conflict (an item whose bound is used up has
     /// none active). Returns the updates.
-    pub(super) fn preselect_bounded<const W: usize, const B: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn preselect_bounded<const W: usize, const B: usize>(
         &self,
         s: &mut [u64],
         r: usize,
@@ -318,7 +348,14 @@ impl BitsMatrix {
 
     /// Takes option `r` out of the root state `s` without counting (a
     /// subtree's excluded option). Whether it was active.
-    pub(super) fn exclude<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> bool {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn exclude<const W: usize, const B: usize>(
+        &self,
+        s: &mut [u64],
+        r: usize,
+    ) -> bool {
         if s[r / 64] >> (r % 64) & 1 == 0 {
             return false;
         }
@@ -329,7 +366,10 @@ impl BitsMatrix {
     /// Ends primary item `i` in the root state `s` (a subtree's retired
     /// item): its options left are excluded and it takes no more. Refused
     /// for a secondary item or one whose lower bound is not met.
-    pub(super) fn retire<const W: usize, const B: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn retire<const W: usize, const B: usize>(
         &self,
         s: &mut [u64],
         i: usize,
@@ -389,7 +429,10 @@ impl<'m> super::BitsSolver<'m> {
     /// [`preselect`](Self::preselect) with multiplicities: the option is
     /// used once and committed item by item; an excluded option, or one no
     /// longer active, is refused.
-    pub(super) fn preselect_bounded<const W: usize, const B: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn preselect_bounded<const W: usize, const B: usize>(
         &mut self,
         option: OptionId,
     ) -> Result<(), PreselectError> {
@@ -414,13 +457,19 @@ impl<'m> super::BitsSolver<'m> {
         Ok(())
     }
 
-    fn exclude_at<const W: usize, const B: usize>(&mut self, r: usize) -> bool {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn exclude_at<const W: usize, const B: usize>(&mut self, r: usize) -> bool {
         let size = self.matrix.root.len();
         self.matrix
             .exclude::<W, B>(&mut self.state.states[..size], r)
     }
 
-    fn retire_at<const W: usize, const B: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn retire_at<const W: usize, const B: usize>(
         &mut self,
         i: usize,
     ) -> Result<(), PreselectError> {
@@ -444,11 +493,19 @@ impl split::RootSteps for super::BitsSolver<'_> {
     }
 
     fn exclude_root(&mut self, r: usize) -> bool {
-        by_shape!(self.matrix, self.exclude_at(r))
+        if r >= self.matrix.options {
+            return false;
+        }
+        // SAFETY: `r` is an option of the matrix (checked just above), the
+        // root state is this solver's own and `by_shape!` names its shape.
+        unsafe { by_shape!(self.matrix, self.exclude_at(r)) }
     }
 
     fn retire_root(&mut self, i: usize) -> Result<(), PreselectError> {
-        by_shape!(self.matrix, self.retire_at(i))
+        // SAFETY: `retire` refuses an `i` past the primary items before it
+        // indexes; the root state is this solver's own and `by_shape!`
+        // names its shape.
+        unsafe { by_shape!(self.matrix, self.retire_at(i)) }
     }
 
     fn level_item(&self, l: usize) -> usize {
@@ -495,21 +552,26 @@ mod tests {
 
     #[test]
     fn the_choice_is_dlx3s() {
+        // SAFETY (the calls below): the root state is the tables' own, of
+        // their shape <1, 3>.
         // B and A: θ = 2 (lens 2; B may be used twice, once owed); B has
         // slack, A none: A. C: θ = 3.
         let m = read("1:2|B A C\nB A\nB\nA\nC\nC\nC\n");
         let b = BitsMatrix::new(&m).unwrap();
         assert_eq!(
-            b.lanes_of::<1, 3>(&b.root, 0),
+            unsafe { b.lanes_of::<1, 3>(&b.root, 0) },
             (2 - 1 + b.lift, 1, 1),
             "B: θ - 1 + lift, min(slack, bound), deficit"
         );
-        assert_eq!(b.choose_bounded::<1, 3>(&b.root), 1);
+        assert_eq!(unsafe { b.choose_bounded::<1, 3>(&b.root) }, 1);
         // E and D: θ = 2, no slack; D's list is the longer (3, owing 2).
         let m = read("E 2|D\nE D\nE\nD\nD\n");
         let b = BitsMatrix::new(&m).unwrap();
-        assert_eq!(b.lanes_of::<1, 3>(&b.root, 1), (2 - 1 + b.lift, 0, 2));
-        assert_eq!(b.choose_bounded::<1, 3>(&b.root), 1);
+        assert_eq!(
+            unsafe { b.lanes_of::<1, 3>(&b.root, 1) },
+            (2 - 1 + b.lift, 0, 2)
+        );
+        assert_eq!(unsafe { b.choose_bounded::<1, 3>(&b.root) }, 1);
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! [`BitsMatrix`]'s bit-sliced states, and [`BitsSolver`], its solver. The
 //! module's invariants are in `mod.rs`.
 
+#![allow(unsafe_code)]
+
 use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
@@ -63,10 +65,10 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
     type State = State;
     const UNDOES: bool = false;
 
-    fn start(_m: &BitsMatrix, _s: &mut State) {}
+    unsafe fn start(_m: &BitsMatrix, _s: &mut State) {}
 
     #[inline(always)]
-    fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
         let size = W + B + 1;
         let at = 2 * l;
         let here = &s.states[at * size..(at + 1) * size];
@@ -98,7 +100,7 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
     /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)
     /// plus `r`'s other items into slot `2l + 2`.
     #[inline(always)]
-    fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
         let (size, r) = (W + B + 1, r as usize);
         // Covering r's items (all of them when forced, else all but the
         // branching item) is one update each.
@@ -114,14 +116,14 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
     }
 
     #[inline(always)]
-    fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+    unsafe fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
         let at = 2 * l * (W + B + 1);
         let i = (s.item[l] & !FORCED_FLAG) as usize;
         m.next_option::<W>(&s.states[at..at + W], i, r as usize + 1)
             .map(|r| r as u32)
     }
 
-    fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
+    unsafe fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl<'m> BitsSolver<'m> {
@@ -177,8 +179,12 @@ impl<'m> BitsSolver<'m> {
     /// Abandons the search in progress (keeping preselected options).
     pub fn restart(&mut self) {
         // Nothing to undo: the root state is slot 0.
-        self.driver
-            .restart::<Bits<1, 3>>(&self.matrix, &mut self.state);
+        // SAFETY: the bits kernel does not undo (`UNDOES` is false), so
+        // restarting calls none of its steps, whatever its shape parameters.
+        unsafe {
+            self.driver
+                .restart::<Bits<1, 3>>(&self.matrix, &mut self.state)
+        };
     }
 
     /// Commits to `option` before the search (see
@@ -198,7 +204,10 @@ impl<'m> BitsSolver<'m> {
                 |q| m.option(q),
             )?;
             self.restart();
-            return by_shape!(self.matrix, self.preselect_bounded(option));
+            // SAFETY: the option is one of the matrix's (checked above), the
+            // root state is this solver's own, made for its tables, and
+            // `by_shape!` names their shape.
+            return unsafe { by_shape!(self.matrix, self.preselect_bounded(option)) };
         }
         check_preselect(
             option,
@@ -210,8 +219,10 @@ impl<'m> BitsSolver<'m> {
         )?;
         let r = option.as_usize();
         self.restart();
-        self.driver.stats.updates +=
-            by_shape!(self.matrix, self.preselect_option(r)) + u64::from(m.opt_cost[r]) + 1;
+        // SAFETY: `r` is an active option of the matrix (checked above), the
+        // root state is this solver's own and `by_shape!` names its shape.
+        let updates = unsafe { by_shape!(self.matrix, self.preselect_option(r)) };
+        self.driver.stats.updates += updates + u64::from(m.opt_cost[r]) + 1;
         self.driver.preselected.push(option);
         self.driver.base = self.driver.stats;
         Ok(())
@@ -219,26 +230,41 @@ impl<'m> BitsSolver<'m> {
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
-        if self.matrix.bounded {
-            return by_shape!(self.matrix, self.run_mult());
+        // SAFETY: the states were made for these tables by `with_tables`
+        // and changed since only by the kernels' steps and this solver's
+        // preselection; `by_shape!` names the tables' shape, the kernel's
+        // parameters.
+        unsafe {
+            if self.matrix.bounded {
+                return by_shape!(self.matrix, self.run_mult());
+            }
+            by_shape!(self.matrix, self.run())
         }
-        by_shape!(self.matrix, self.run())
     }
 
     /// Covers every item of option `r` in state slot 0 (preselecting).
-    fn preselect_option<const W: usize, const B: usize>(&mut self, r: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn preselect_option<const W: usize, const B: usize>(&mut self, r: usize) -> u64 {
         self.matrix
             .cover_option::<W, B>(&mut self.state.states[..W + B + 1], r)
     }
 
     /// The driver over Algorithm M's kernel of shape `<W, B>`.
-    fn run_mult<const W: usize, const B: usize>(&mut self) -> Step {
+    ///
+    /// # Safety
+    /// `<W, B>` is the tables' shape.
+    unsafe fn run_mult<const W: usize, const B: usize>(&mut self) -> Step {
         self.driver
             .run::<super::mult::BitsMult<W, B>>(&self.matrix, &mut self.state)
     }
 
     /// The driver over the kernel of shape `<W, B>`.
-    fn run<const W: usize, const B: usize>(&mut self) -> Step {
+    ///
+    /// # Safety
+    /// `<W, B>` is the tables' shape.
+    unsafe fn run<const W: usize, const B: usize>(&mut self) -> Step {
         self.driver.run::<Bits<W, B>>(&self.matrix, &mut self.state)
     }
 }

@@ -53,6 +53,8 @@
 //! up to 65,534, and a state of at most [`MAX_STATE_BYTES`]. Sudoku 9×9 is 744 bytes, 16×16
 //! 2,560; queens 13 76, pentominoes on 6×10 360.
 
+#![allow(unsafe_code)]
+
 use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::unchecked::{at, at_mut};
 use crate::dlx::Matrix;
@@ -408,7 +410,10 @@ impl DenseMatrix {
     /// 1, or with multiplicities where the state keeps the choice's keys in
     /// place of lens, a len's weight in the key (`mult.rs`).
     #[inline(always)]
-    fn cover<const UL: usize, const UP: usize, const WATCH: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover<const UL: usize, const UP: usize, const WATCH: bool>(
         &self,
         active: &mut [u64],
         len: &mut [u16],
@@ -478,7 +483,10 @@ impl DenseMatrix {
     /// The first option at or after `from` that contains item `i` and is
     /// active in `active`.
     #[inline(always)]
-    fn next_option(&self, active: &[u64], i: usize, from: usize) -> Option<usize> {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn next_option(&self, active: &[u64], i: usize, from: usize) -> Option<usize> {
         let lo = self.mask_lo[i] as usize;
         let n = self.mask_len[i] as usize;
         let start = self.mask_start[i] as usize;

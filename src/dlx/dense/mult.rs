@@ -44,6 +44,8 @@
 //! keys in the state spares computing them (two-queens 7: 6% fewer
 //! instructions in all).
 
+#![allow(unsafe_code)]
+
 use super::search::{lens, lens_ref, State};
 use super::{DenseMatrix, COVERED};
 use crate::dlx::index::{ItemId, OptionId};
@@ -65,7 +67,10 @@ pub(super) const LANES: usize = 8;
 /// The three parts of a state slot: active bits, lens, bounds (each for
 /// the primary items rounded up to [`LANES`]).
 #[inline(always)]
-pub(super) fn parts<'a>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(super) unsafe fn parts<'a>(
     m: &DenseMatrix,
     slot: &'a mut [u64],
 ) -> (&'a mut [u64], &'a mut [u16], &'a mut [u16]) {
@@ -224,7 +229,10 @@ fn pick<K: Copy + Ord, const FORCED: bool>(keys: &[K], gone: K, forced: K) -> Op
 /// choice only compares. Not inlined: so the passes were vectorized,
 /// inlined into the search loop they were not.
 #[inline(never)]
-fn choose_keys<const FORCED: bool>(keys: &[u16], k: NarrowKey) -> (usize, i32) {
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn choose_keys<const FORCED: bool>(keys: &[u16], k: NarrowKey) -> (usize, i32) {
     let keys = &keys[..keys.len() / LANES * LANES];
     match pick::<u16, FORCED>(keys, COVERED, k.forced() as u16) {
         Some(i) => (i, k.degree(u32::from(at(keys, i)))),
@@ -236,7 +244,10 @@ fn choose_keys<const FORCED: bool>(keys: &[u16], k: NarrowKey) -> (usize, i32) {
 /// in one pass (vectorized), then [`pick`]; compared as `i32`, which SSE2
 /// compares in 32-bit lanes. Not inlined, as [`choose_keys`].
 #[inline(never)]
-fn choose_wide<const FORCED: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn choose_wide<const FORCED: bool>(
     len: &[u16],
     bound: &[u16],
     slack: &[u16],
@@ -283,7 +294,10 @@ impl DenseMatrix {
 
     /// The len of primary item `i` in a state's lens part.
     #[inline(always)]
-    fn len_at<const KEY: u8>(&self, len: &[u16], i: usize) -> u16 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn len_at<const KEY: u8>(&self, len: &[u16], i: usize) -> u16 {
         let v = at(len, i);
         match self.narrow {
             Some(k) if KEY == 16 => k.len(v),
@@ -294,7 +308,10 @@ impl DenseMatrix {
     /// After item `j`'s bound fell to `b` (not 0): its key, when the state
     /// keeps keys.
     #[inline(always)]
-    fn rekey<const KEY: u8>(&self, len: &mut [u16], j: usize, b: u16) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn rekey<const KEY: u8>(&self, len: &mut [u16], j: usize, b: u16) {
         if let (Some(k), 16) = (self.narrow, KEY) {
             let e = at_mut(len, j);
             *e = k.key(k.len(*e), b, at(&self.slack, j)) as u16;
@@ -318,7 +335,15 @@ impl DenseMatrix {
     /// and decrements its primary items' lens. Returns its items, DLX3's
     /// updates for the tweak (its node in the item's list and the others).
     #[inline(always)]
-    fn hide_option<const KEY: u8>(&self, active: &mut [u64], len: &mut [u16], r: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn hide_option<const KEY: u8>(
+        &self,
+        active: &mut [u64],
+        len: &mut [u16],
+        r: usize,
+    ) -> u64 {
         let step = self.step::<KEY>();
         *at_mut(active, r / 64) &= !(1u64 << (r % 64));
         let (s, p, e) = (
@@ -337,7 +362,10 @@ impl DenseMatrix {
     /// of its bound and is covered when none is left; a secondary item is
     /// covered. Returns the updates.
     #[inline(always)]
-    fn commit_bounded<const UL: usize, const UP: usize, const KEY: u8>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn commit_bounded<const UL: usize, const UP: usize, const KEY: u8>(
         &self,
         slot: &mut [u64],
         left: &mut u32,
@@ -382,12 +410,12 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
     type State = State;
     const UNDOES: bool = false;
 
-    fn start(_m: &DenseMatrix, _s: &mut State) {}
+    unsafe fn start(_m: &DenseMatrix, _s: &mut State) {}
 
     /// M2–M5: choose the item, take one from its bound (covering it at 0)
     /// into slot `2l + 1`, and name its first candidate.
     #[inline(always)]
-    fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
         let size = s.slot;
         let here_at = 2 * l;
         if s.left[here_at] == 0 {
@@ -440,7 +468,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
 
     /// M5's tweak and M6: option `r` (or the null move) into slot `2l + 2`.
     #[inline(always)]
-    fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
         let size = s.slot;
         let i = s.item[l] as usize;
         let (from, to) = (2 * l + 1, 2 * l + 2);
@@ -478,7 +506,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
 
     /// M7 and M5: names the level's next candidate after `r`.
     #[inline(always)]
-    fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+    unsafe fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
         if r == NULL {
             return None;
         }
@@ -494,7 +522,7 @@ impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
         m5_candidate(u32::from(b), u32::from(at(&m.slack, i)), s.rest[l], next)
     }
 
-    fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
+    unsafe fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl DenseMatrix {
@@ -503,7 +531,10 @@ impl DenseMatrix {
     /// A primary item with no bound left, or an option no longer active,
     /// is a conflict (checked before anything changes). Returns the
     /// updates.
-    pub(super) fn preselect_bounded(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn preselect_bounded(
         &self,
         slot: &mut [u64],
         left: &mut u32,
@@ -529,7 +560,10 @@ impl DenseMatrix {
 
     /// Takes option `r` out of the root slot without counting (a
     /// subtree's excluded option). Whether it was active.
-    pub(super) fn exclude(&self, slot: &mut [u64], r: usize) -> bool {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn exclude(&self, slot: &mut [u64], r: usize) -> bool {
         let (active, len, _) = parts(self, slot);
         if active[r / 64] >> (r % 64) & 1 == 0 {
             return false;
@@ -545,7 +579,10 @@ impl DenseMatrix {
     /// Ends primary item `i` in the root slot (a subtree's retired item):
     /// its options left are excluded and it takes no more. Refused for a
     /// secondary item or one whose lower bound is not met.
-    pub(super) fn retire(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn retire(
         &self,
         slot: &mut [u64],
         left: &mut u32,
@@ -575,7 +612,10 @@ impl DenseMatrix {
     /// The options level `l` tweaked before choosing `r` (all of its
     /// item's after a null move): its item's options active on entering
     /// (`here`) before `r`.
-    pub(super) fn tweaked(&self, here: &[u64], i: usize, r: u32, into: &mut Vec<OptionId>) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn tweaked(&self, here: &[u64], i: usize, r: u32, into: &mut Vec<OptionId>) {
         let mut from = 0;
         while let Some(q) = self.next_option(&here[..self.words], i, from) {
             if q >= r as usize {
@@ -623,14 +663,23 @@ impl split::RootSteps for super::DenseSolver<'_> {
     }
 
     fn exclude_root(&mut self, r: usize) -> bool {
+        if r >= self.matrix.options {
+            return false;
+        }
         let s = &mut self.state;
-        self.matrix.exclude(&mut s.states[..s.slot], r)
+        // SAFETY: `r` is an option of the matrix (checked above), and the
+        // root slot is this solver's own, made for its tables.
+        unsafe { self.matrix.exclude(&mut s.states[..s.slot], r) }
     }
 
     fn retire_root(&mut self, i: usize) -> Result<(), PreselectError> {
         let s = &mut self.state;
-        self.matrix
-            .retire(&mut s.states[..s.slot], &mut s.left[0], i)
+        // SAFETY: `retire` refuses an `i` past the primary items before it
+        // indexes; the root slot is this solver's own.
+        unsafe {
+            self.matrix
+                .retire(&mut s.states[..s.slot], &mut s.left[0], i)
+        }
     }
 
     fn level_item(&self, l: usize) -> usize {
@@ -640,7 +689,13 @@ impl split::RootSteps for super::DenseSolver<'_> {
     fn tweaked(&self, l: usize, r: u32, into: &mut Vec<OptionId>) {
         let size = self.state.slot;
         let here = &self.state.states[2 * l * size..(2 * l + 1) * size];
-        self.matrix.tweaked(here, self.level_item(l), r, into);
+        let i = self.level_item(l);
+        if i >= self.matrix.primary {
+            return;
+        }
+        // SAFETY: `here` is a whole state slot (sliced, checked, above) and
+        // `i` a primary item (checked above); `r` only bounds the walk.
+        unsafe { self.matrix.tweaked(here, i, r, into) };
     }
 }
 

@@ -176,14 +176,14 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
     type State = State;
     const UNDOES: bool = false;
 
-    fn start(_m: &DenseMatrix, s: &mut State) {
+    unsafe fn start(_m: &DenseMatrix, s: &mut State) {
         s.watch.clear();
     }
 
     /// Enters a node at `l`: picks and covers the branching item (state
     /// slot `2l` into `2l + 1`).
     #[inline(always)]
-    fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
         let (w, n, size) = (m.words, m.primary, s.slot);
         let at = 2 * l;
         if s.left[at] == 0 {
@@ -222,7 +222,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
     /// plus `r`'s other items into slot `2l + 2`). Returns whether every
     /// primary item is covered.
     #[inline(always)]
-    fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
         let r = r as usize;
         let (w, n, size) = (m.words, m.primary, s.slot);
         let item = s.item[l];
@@ -255,7 +255,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
     }
 
     #[inline(always)]
-    fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
+    unsafe fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
         let size = s.slot;
         let at = 2 * l;
         let i = (s.item[l] & !FORCED_FLAG) as usize;
@@ -263,7 +263,7 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         m.next_option(active, i, r as usize + 1).map(|r| r as u32)
     }
 
-    fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
+    unsafe fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl<'m> DenseSolver<'m> {
@@ -349,8 +349,12 @@ impl<'m> DenseSolver<'m> {
     pub fn restart(&mut self) {
         // Nothing to undo: the root state is slot 0 (the forced items
         // noted are forgotten when the search starts).
-        self.driver
-            .restart::<Dense<false, 0, 0>>(&self.matrix, &mut self.state);
+        // SAFETY: the dense kernel does not undo (`UNDOES` is false), so
+        // restarting calls none of its steps, whatever its parameters.
+        unsafe {
+            self.driver
+                .restart::<Dense<false, 0, 0>>(&self.matrix, &mut self.state)
+        };
     }
 
     /// Commits to `option` before the search (see
@@ -366,7 +370,9 @@ impl<'m> DenseSolver<'m> {
                 m.option(q)
             })?;
             self.restart();
-            return self.preselect_bounded(option);
+            // SAFETY: the option is one of the matrix's (checked above), and
+            // the root slot is this solver's own, made for its tables.
+            return unsafe { self.preselect_bounded(option) };
         }
         check_preselect(
             option,
@@ -384,8 +390,12 @@ impl<'m> DenseSolver<'m> {
         let (active, rest) = s.states[..slot].split_at_mut(m.words);
         let len = &mut lens(rest)[..p];
         for &i in m.option(r) {
-            self.driver.stats.updates +=
-                m.cover::<0, 0, false>(active, len, &mut left, &mut s.watch, i as usize, 1);
+            // SAFETY: `i` is an item of option `r`, an active option of the
+            // matrix (checked above); the root slot is this solver's own,
+            // split as the tables lay it out.
+            self.driver.stats.updates += unsafe {
+                m.cover::<0, 0, false>(active, len, &mut left, &mut s.watch, i as usize, 1)
+            };
         }
         s.left[0] = left;
         self.driver.preselected.push(option);
@@ -396,7 +406,10 @@ impl<'m> DenseSolver<'m> {
     /// [`preselect`](Self::preselect) with multiplicities: the option is
     /// used once and committed item by item (`mult.rs`); an excluded
     /// option, or one with an item whose bound is used up, is refused.
-    fn preselect_bounded(&mut self, option: OptionId) -> Result<(), PreselectError> {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn preselect_bounded(&mut self, option: OptionId) -> Result<(), PreselectError> {
         let tables = self.matrix.clone();
         let m = &*tables;
         if self.driver.excluded.contains(&option) {
@@ -423,6 +436,19 @@ impl<'m> DenseSolver<'m> {
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
+        // SAFETY (every `run` and `run_mult` below): the states were made
+        // for these tables by `with_tables` and changed since only by the
+        // kernels' steps and this solver's preselection, and each arm gives
+        // the kernel the parameters of the tables' own shape (uniform option
+        // lengths, key width), or the general ones (0).
+        unsafe { self.next_solution_unchecked() }
+    }
+
+    /// [`next_solution`](Self::next_solution)'s dispatch.
+    ///
+    /// # Safety
+    /// The states were made for these tables and kept by the kernels.
+    unsafe fn next_solution_unchecked(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
         if self.matrix.bounded {
             // Keys of 16 bits, 32 or 64 (`mult.rs`).
@@ -463,7 +489,11 @@ impl<'m> DenseSolver<'m> {
     }
 
     /// The driver over Algorithm M's kernel for one shape.
-    fn run_mult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>(
+    ///
+    /// # Safety
+    /// The kernel's parameters fit the tables' shape; the states were made
+    /// for the tables.
+    unsafe fn run_mult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>(
         &mut self,
     ) -> Step {
         self.driver
@@ -471,7 +501,10 @@ impl<'m> DenseSolver<'m> {
     }
 
     /// The driver over the kernel for one shape.
-    fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
+    ///
+    /// # Safety
+    /// As [`run_mult`](Self::run_mult)'s.
+    unsafe fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
         self.driver
             .run::<Dense<FORCED, UL, UP>>(&self.matrix, &mut self.state)
     }
@@ -528,9 +561,10 @@ mod tests {
 
     #[test]
     fn lists_and_masks_and_ignored_options() {
-        // 314 options over 5 words: item `a` has 2 options 313 apart (walked
-        // by its list), the `x` items options in a run (masks).
-        let (m, a, x) = engine_tests::wide(16);
+        // 314 options over 5 words (290 under Miri): item `a` has 2 options
+        // 313 apart (walked by its list), the `x` items options in a run
+        // (masks).
+        let (m, a, x) = engine_tests::wide(if cfg!(miri) { 4 } else { 16 });
         let d = DenseMatrix::new(&m).unwrap();
         assert!(d.listed[a.as_usize()]);
         assert!(!d.listed[x[1].as_usize()]);

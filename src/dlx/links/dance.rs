@@ -21,6 +21,8 @@
 //! jump (`q = up`) keeps the walk to one compare per node and no bounds on
 //! the option, which is what makes this loop as tight as Knuth's.
 
+#![allow(unsafe_code)]
+
 use crate::dlx::matrix::{Link, Node};
 use crate::dlx::unchecked::{at_mut, get};
 use std::ops::{Index, IndexMut};
@@ -43,16 +45,41 @@ use std::ops::{Index, IndexMut};
 /// [`crate::dlx::MatrixBuilder`], so no caller can break the invariant. Debug
 /// builds keep the checks (`debug_assert!`), and the tests run under Miri
 /// (`unchecked.rs` holds the one unchecked access and its SAFETY argument).
-pub(super) struct Arena<'a, T>(pub(super) &'a mut [T]);
+///
+/// Making one is `unsafe`: the maker promises that every index used
+/// through it is in bounds, which the invariant above gives for the
+/// indices these routines read from the arrays themselves. So the routines
+/// that make arenas are `unsafe fn`s over arrays that hold the invariant,
+/// and the solver's safe methods call them on its own arrays.
+pub(super) struct Arena<'a, T>(&'a mut [T]);
 
 /// A read-only [`Arena`], under the same invariant.
-pub(super) struct View<'a, T>(pub(super) &'a [T]);
+pub(super) struct View<'a, T>(&'a [T]);
+
+impl<'a, T> Arena<'a, T> {
+    /// # Safety
+    /// Every index used through the arena is below `s.len()`.
+    #[inline(always)]
+    pub(super) unsafe fn new(s: &'a mut [T]) -> Self {
+        Arena(s)
+    }
+}
+
+impl<'a, T> View<'a, T> {
+    /// # Safety
+    /// Every index used through the view is below `s.len()`.
+    #[inline(always)]
+    pub(super) unsafe fn new(s: &'a [T]) -> Self {
+        View(s)
+    }
+}
 
 impl<T> Index<usize> for Arena<'_, T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
-        get(self.0, i)
+        // SAFETY: `i` is in bounds, the promise of `Arena::new`.
+        unsafe { get(self.0, i) }
     }
 }
 
@@ -60,14 +87,16 @@ impl<T> Index<usize> for View<'_, T> {
     type Output = T;
     #[inline(always)]
     fn index(&self, i: usize) -> &T {
-        get(self.0, i)
+        // SAFETY: `i` is in bounds, the promise of `View::new`.
+        unsafe { get(self.0, i) }
     }
 }
 
 impl<T> IndexMut<usize> for Arena<'_, T> {
     #[inline(always)]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        at_mut(self.0, i)
+        // SAFETY: `i` is in bounds, the promise of `Arena::new`.
+        unsafe { at_mut(self.0, i) }
     }
 }
 
@@ -82,8 +111,11 @@ pub(crate) const COVERED: i32 = 1 << 30;
 /// The item to branch on: the smallest len among the primary items on the
 /// root's list, leftmost on ties (DLX1). Returns 0 when the list is empty.
 #[inline]
-pub(crate) fn choose(nodes: &[Node], items: &[Link]) -> usize {
-    let (nodes, items) = (View(nodes), View(items));
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn choose(nodes: &[Node], items: &[Link]) -> usize {
+    let (nodes, items) = (View::new(nodes), View::new(items));
     let mut best = 0;
     let mut t = i32::MAX;
     let mut k = items[0].next as usize;
@@ -174,7 +206,10 @@ impl Watch {
     /// less, or 0 when none is. Exact if nothing was dropped and no such
     /// item existed when the watch was last cleared: the probing of
     /// `search/probe.rs` relies on that, and scans otherwise.
-    pub(crate) fn pop_forced(&mut self, nodes: &[Node], n_primary: usize) -> usize {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(crate) unsafe fn pop_forced(&mut self, nodes: &[Node], n_primary: usize) -> usize {
         while let Some(x) = self.stack.pop() {
             if is_forced(nodes, x as usize, 1, n_primary) {
                 return x as usize;
@@ -194,8 +229,11 @@ impl Watch {
 /// Takes the option of node `p` out of every list it is in (all of its
 /// nodes, `p`'s too): probing found that it leads to no solution. Returns
 /// the updates; an item whose len drops to 1 or 0 is noted on `watch`.
-pub(crate) fn remove_option(nodes: &mut [Node], watch: &mut Watch, p: usize) -> u64 {
-    let mut nodes = Arena(nodes);
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn remove_option(nodes: &mut [Node], watch: &mut Watch, p: usize) -> u64 {
+    let mut nodes = Arena::new(nodes);
     let mut q = p;
     while nodes[q - 1].itm > 0 {
         q -= 1;
@@ -217,8 +255,11 @@ pub(crate) fn remove_option(nodes: &mut [Node], watch: &mut Watch, p: usize) -> 
 }
 
 /// Undoes [`remove_option`], walking the option backwards.
-pub(crate) fn restore_option(nodes: &mut [Node], p: usize) {
-    let mut nodes = Arena(nodes);
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn restore_option(nodes: &mut [Node], p: usize) {
+    let mut nodes = Arena::new(nodes);
     let mut q = p;
     while nodes[q + 1].itm > 0 {
         q += 1;
@@ -235,8 +276,11 @@ pub(crate) fn restore_option(nodes: &mut [Node], p: usize) {
 /// Whether slot `x` is an active primary item with len `most` or less (a
 /// covered item's len is at least [`COVERED`]).
 #[inline(always)]
-fn is_forced(nodes: &[Node], x: usize, most: i32, n_primary: usize) -> bool {
-    x != 0 && x <= n_primary && View(nodes)[x].itm <= most
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn is_forced(nodes: &[Node], x: usize, most: i32, n_primary: usize) -> bool {
+    x != 0 && x <= n_primary && View::new(nodes)[x].itm <= most
 }
 
 /// The branching item from the watch list: a dead item (len 0) if one is
@@ -247,7 +291,10 @@ fn is_forced(nodes: &[Node], x: usize, most: i32, n_primary: usize) -> bool {
 /// checked against the links, so a missing entry costs a scan, never a wrong
 /// choice.
 #[inline]
-pub(crate) fn choose_watched(nodes: &[Node], watch: &mut Watch, n_primary: usize) -> usize {
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn choose_watched(nodes: &[Node], watch: &mut Watch, n_primary: usize) -> usize {
     let valid = |x: usize, most: i32| is_forced(nodes, x, most, n_primary);
     let dead = std::mem::take(&mut watch.dead) as usize;
     if valid(dead, 0) {
@@ -263,7 +310,10 @@ pub(crate) fn choose_watched(nodes: &[Node], watch: &mut Watch, n_primary: usize
 
 /// Removes item `c` from its list and hides every option in `c`'s list.
 #[inline]
-pub(crate) fn cover<const COLORS: bool, const WATCH: bool, const UL: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn cover<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &[i32],
@@ -271,36 +321,39 @@ pub(crate) fn cover<const COLORS: bool, const WATCH: bool, const UL: usize>(
     c: usize,
     first: usize,
 ) -> u64 {
-    let mut items = Arena(items);
+    let mut items = Arena::new(items);
     let Link { prev, next } = items[c];
     items[prev as usize].next = next;
     items[next as usize].prev = prev;
     let mut updates = 1;
-    Arena(&mut *nodes)[c].itm += COVERED;
-    let mut rr = View(nodes)[c].down as usize;
+    Arena::new(&mut *nodes)[c].itm += COVERED;
+    let mut rr = View::new(nodes)[c].down as usize;
     while rr > first {
         updates += hide::<COLORS, WATCH, UL>(nodes, colors, watch, rr, first);
-        rr = View(nodes)[rr].down as usize;
+        rr = View::new(nodes)[rr].down as usize;
     }
     updates
 }
 
 /// Undoes [`cover`]: unhides `c`'s options bottom-up, then relinks `c`.
 #[inline]
-pub(crate) fn uncover<const COLORS: bool, const UL: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn uncover<const COLORS: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &[i32],
     c: usize,
     first: usize,
 ) {
-    let mut rr = View(nodes)[c].up as usize;
+    let mut rr = View::new(nodes)[c].up as usize;
     while rr > first {
         unhide::<COLORS, UL>(nodes, colors, rr, first);
-        rr = View(nodes)[rr].up as usize;
+        rr = View::new(nodes)[rr].up as usize;
     }
-    Arena(&mut *nodes)[c].itm -= COVERED;
-    let mut items = Arena(items);
+    Arena::new(&mut *nodes)[c].itm -= COVERED;
+    let mut items = Arena::new(items);
     let Link { prev, next } = items[c];
     items[prev as usize].next = c as u32;
     items[next as usize].prev = c as u32;
@@ -311,14 +364,17 @@ pub(crate) fn uncover<const COLORS: bool, const UL: usize>(
 /// With `WATCH`, an item whose len drops to 1 or 0 is pushed on `watch` (while
 /// it has room: it never grows), for [`choose_watched`].
 #[inline]
-pub(crate) fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn hide<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     colors: &[i32],
     watch: &mut Watch,
     p: usize,
     first: usize,
 ) -> u64 {
-    let mut nodes = Arena(nodes);
+    let mut nodes = Arena::new(nodes);
     let mut updates = 0;
     let mut unlink = |nodes: &mut Arena<'_, Node>, q: usize| {
         let Node { up, down, itm } = nodes[q];
@@ -366,13 +422,16 @@ fn uniform_position<const UL: usize>(p: usize, first: usize) -> (usize, usize) {
 
 /// Undoes [`hide`], walking the option backwards.
 #[inline]
-pub(crate) fn unhide<const COLORS: bool, const UL: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn unhide<const COLORS: bool, const UL: usize>(
     nodes: &mut [Node],
     colors: &[i32],
     p: usize,
     first: usize,
 ) {
-    let mut nodes = Arena(nodes);
+    let mut nodes = Arena::new(nodes);
     let relink = |nodes: &mut Arena<'_, Node>, q: usize| {
         let Node { up, down, itm } = nodes[q];
         if !COLORS || colors[q] >= 0 {
@@ -403,7 +462,10 @@ pub(crate) fn unhide<const COLORS: bool, const UL: usize>(
 /// DLX2's `purify(p)`: `p`'s item takes `p`'s color; options of another color
 /// are hidden, and the others are marked (color -1) as already agreeing.
 #[inline]
-pub(crate) fn purify<const WATCH: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn purify<const WATCH: bool>(
     nodes: &mut [Node],
     colors: &mut [i32],
     watch: &mut Watch,
@@ -427,7 +489,10 @@ pub(crate) fn purify<const WATCH: bool>(
 
 /// Undoes [`purify`], bottom-up.
 #[inline]
-pub(crate) fn unpurify(nodes: &mut [Node], colors: &mut [i32], p: usize, first: usize) {
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn unpurify(nodes: &mut [Node], colors: &mut [i32], p: usize, first: usize) {
     let c = nodes[p].itm as usize;
     let x = colors[p];
     let mut rr = nodes[c].up as usize;
@@ -444,7 +509,10 @@ pub(crate) fn unpurify(nodes: &mut [Node], colors: &mut [i32], p: usize, first: 
 /// Commits to the option of node `p`: covers (or purifies) every other item
 /// of that option. `p`'s own item was covered by the caller.
 #[inline]
-pub(crate) fn commit_others<const COLORS: bool, const WATCH: bool, const UL: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn commit_others<const COLORS: bool, const WATCH: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &mut [i32],
@@ -456,7 +524,7 @@ pub(crate) fn commit_others<const COLORS: bool, const WATCH: bool, const UL: usi
     if UL > 0 {
         let (start, pos) = uniform_position::<UL>(p, first);
         for j in 1..UL {
-            let itm = View(nodes)[start + (pos + j) % UL].itm as usize;
+            let itm = View::new(nodes)[start + (pos + j) % UL].itm as usize;
             updates += cover::<COLORS, WATCH, UL>(nodes, items, colors, watch, itm, first);
         }
         return updates;
@@ -480,7 +548,10 @@ pub(crate) fn commit_others<const COLORS: bool, const WATCH: bool, const UL: usi
 
 /// Undoes [`commit_others`], walking the option backwards.
 #[inline]
-pub(crate) fn uncommit_others<const COLORS: bool, const UL: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(crate) unsafe fn uncommit_others<const COLORS: bool, const UL: usize>(
     nodes: &mut [Node],
     items: &mut [Link],
     colors: &mut [i32],
@@ -490,7 +561,7 @@ pub(crate) fn uncommit_others<const COLORS: bool, const UL: usize>(
     if UL > 0 {
         let (start, pos) = uniform_position::<UL>(p, first);
         for j in (1..UL).rev() {
-            let itm = View(nodes)[start + (pos + j) % UL].itm as usize;
+            let itm = View::new(nodes)[start + (pos + j) % UL].itm as usize;
             uncover::<COLORS, UL>(nodes, items, colors, itm, first);
         }
         return;

@@ -54,6 +54,8 @@
 //! [`Branching::Lookahead`]: super::Branching::Lookahead
 //! [`Branching::FirstForced`]: super::Branching::FirstForced
 
+#![allow(unsafe_code)]
+
 use super::dance::{
     choose_forced, commit_others, cover, remove_option, restore_option, uncommit_others, uncover,
     COVERED,
@@ -67,7 +69,10 @@ impl LinksState<'_> {
     /// dead). Removals go on the trail above `marks[level]`, set by the caller.
     /// Probes made after a removal may start with items already forced; they
     /// are then weaker (those items are not committed first), never wrong.
-    pub(super) fn look_ahead<const UL: usize>(&mut self, stats: &mut Stats) -> usize {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn look_ahead<const UL: usize>(&mut self, stats: &mut Stats) -> usize {
         let n_primary = self.matrix.primary_count();
         for k in 0..self.matrix.option_node.len() {
             let start = self.matrix.option_node[k];
@@ -105,7 +110,10 @@ impl LinksState<'_> {
     }
 
     /// Removes the option of node `p` from every list, on the trail.
-    fn remove(&mut self, p: usize, stats: &mut Stats) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn remove(&mut self, p: usize, stats: &mut Stats) {
         stats.updates += remove_option(&mut self.nodes, &mut self.watch, p);
         self.removed.push(p as u32);
         stats.pruned += 1;
@@ -113,7 +121,10 @@ impl LinksState<'_> {
 
     /// Removes every option that shares an item with node `p`'s option, which
     /// its items must then take (one of them had no other option left).
-    fn keep_only(&mut self, p: usize, stats: &mut Stats) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn keep_only(&mut self, p: usize, stats: &mut Stats) {
         let first = self.matrix.first_spacer();
         let mut x = p;
         while self.nodes[x - 1].itm > 0 {
@@ -169,7 +180,10 @@ impl LinksState<'_> {
     /// Tries the option of node `p`: commits it and every forced consequence.
     /// Returns whether some primary item ran out of options, and the updates
     /// made (saturated to `u32`). The links are restored before returning.
-    fn probe<const UL: usize>(&mut self, p: usize, stats: &mut Stats) -> (bool, u32) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn probe<const UL: usize>(&mut self, p: usize, stats: &mut Stats) -> (bool, u32) {
         let first = self.matrix.first_spacer();
         let n_primary = self.matrix.primary_count();
         let (nodes, items, colors, w) = (
@@ -213,7 +227,10 @@ impl LinksState<'_> {
     }
 
     /// Puts back the options removed above `mark`, last removed first.
-    pub(super) fn restore_removed(&mut self, mark: usize) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn restore_removed(&mut self, mark: usize) {
         while self.removed.len() > mark {
             if let Some(p) = self.removed.pop() {
                 restore_option(&mut self.nodes, p as usize);

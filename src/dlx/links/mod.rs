@@ -34,6 +34,8 @@
 //! search at a level of its own below level 0; solutions list preselected
 //! options first.
 
+#![allow(unsafe_code)]
+
 use super::engine::Shared;
 use super::matrix::{Link, Matrix, Node};
 use super::search::driver::{Driver, Enter, Kernel};
@@ -119,13 +121,13 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
     type State = LinksState<'m>;
     const UNDOES: bool = true;
 
-    fn start(_m: &Matrix, s: &mut LinksState<'m>) {
+    unsafe fn start(_m: &Matrix, s: &mut LinksState<'m>) {
         s.watch.clear();
     }
 
     /// Picks and covers the branching item (after a lookahead, when on).
     #[inline(always)]
-    fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
         if s.items[0].next == 0 {
             // Only at the root: nothing left to cover, the empty choice is
             // the one solution.
@@ -155,7 +157,13 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
     }
 
     #[inline(always)]
-    fn commit(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(
+        m: &Matrix,
+        s: &mut LinksState<'m>,
+        _l: usize,
+        p: u32,
+        stats: &mut Stats,
+    ) -> bool {
         let first = m.first_spacer();
         let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &mut s.colors, &mut s.watch);
         stats.updates +=
@@ -164,7 +172,7 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
     }
 
     #[inline(always)]
-    fn retract(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32) -> Option<u32> {
+    unsafe fn retract(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32) -> Option<u32> {
         let first = m.first_spacer();
         let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
         uncommit_others::<COLORS, UL>(nodes, items, colors, p as usize, first);
@@ -173,14 +181,14 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
     }
 
     #[inline(always)]
-    fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
+    unsafe fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
         let first = m.first_spacer();
         let c = s.item[level] as usize;
         uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, c, first);
         s.restore_removed(s.marks[level] as usize);
     }
 
-    fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
+    unsafe fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
         let first = m.first_spacer();
         let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
         uncommit_others::<COLORS, 0>(nodes, items, colors, p as usize, first);
@@ -268,7 +276,10 @@ impl<'m> LinksSolver<'m> {
         } else {
             self.restart();
             while let Some(p) = self.links.held.pop() {
-                self.unselect(p as usize);
+                // SAFETY: `p` is the node a preselection started from, and the
+                // links are as that preselection and those after it left
+                // them (the later ones undone already, in reverse order).
+                unsafe { self.unselect(p as usize) };
             }
         }
         self.driver.reset();
@@ -287,22 +298,40 @@ impl<'m> LinksSolver<'m> {
     /// next query starts from the root.
     pub fn restart(&mut self) {
         let (m, s) = (&*self.matrix, &mut self.links);
-        if m.has_bounds() {
-            if m.has_colors() {
-                self.driver.restart::<mult::Mult<'m, true, false>>(m, s);
+        // SAFETY (each `restart` below): the links were copied from this
+        // matrix by `new` and changed since only by the kernels' steps (the
+        // kernel named here is the one that searches this matrix: bounds and
+        // colors as it has them) and this solver's preselection, which keep
+        // the links' invariant (dance.rs); the levels unwound are the
+        // search's own.
+        unsafe {
+            if m.has_bounds() {
+                if m.has_colors() {
+                    self.driver.restart::<mult::Mult<'m, true, false>>(m, s);
+                } else {
+                    self.driver.restart::<mult::Mult<'m, false, false>>(m, s);
+                }
+            } else if m.has_colors() {
+                self.driver.restart::<Links<'m, true, false, 0>>(m, s);
             } else {
-                self.driver.restart::<mult::Mult<'m, false, false>>(m, s);
+                self.driver.restart::<Links<'m, false, false, 0>>(m, s);
             }
-        } else if m.has_colors() {
-            self.driver.restart::<Links<'m, true, false, 0>>(m, s);
-        } else {
-            self.driver.restart::<Links<'m, false, false, 0>>(m, s);
         }
         s.watch.clear();
     }
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
+        // SAFETY: as in `restart`; each arm names the kernel of the matrix's
+        // own shape (bounds, colors, uniform option length or the general 0).
+        unsafe { self.next_solution_unchecked() }
+    }
+
+    /// [`next_solution`](Self::next_solution)'s dispatch.
+    ///
+    /// # Safety
+    /// The links hold their invariant for this matrix (see `restart`).
+    unsafe fn next_solution_unchecked(&mut self) -> Step {
         let forced = self.branching != Branching::Knuth;
         if self.matrix.has_bounds() {
             let (m, s) = (&*self.matrix, &mut self.links);
@@ -337,7 +366,11 @@ impl<'m> LinksSolver<'m> {
     }
 
     /// The driver over the links kernel of one shape.
-    fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
+    ///
+    /// # Safety
+    /// The kernel's parameters fit the matrix (colors, uniform option
+    /// length or 0), and the links hold their invariant for it.
+    unsafe fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
         self.driver
             .run::<Links<'m, COLORS, FORCED, UL>>(&*self.matrix, &mut self.links)
     }
@@ -572,10 +605,12 @@ mod tests {
         let mut s = LinksSolver::new(&m);
         s.set_branching(Branching::Lookahead);
         let mut stats = Stats::default();
-        let best = s.links.look_ahead::<0>(&mut stats);
+        // SAFETY: the solver's own links, as `new` made them.
+        let best = unsafe { s.links.look_ahead::<0>(&mut stats) };
         assert_eq!(stats.pruned, 0);
         assert_eq!(m.item_name(ItemId::must(best - 1)), "Y");
-        s.links.restore_removed(0);
+        // SAFETY: the options removed at level 0 just above.
+        unsafe { s.links.restore_removed(0) };
         s.check_links().unwrap();
         assert!(s.is_pristine());
         // And the search finds the 2 × 27 solutions (`X`'s two ways, times

@@ -35,6 +35,8 @@
 //! Bounds past 2³⁰ are held as 2³⁰ (more than any matrix's options can
 //! use), so their arithmetic stays in an `i32`.
 
+#![allow(unsafe_code)]
+
 use super::dance::{cover, hide, purify, uncover, unhide, unpurify, Arena, View, Watch};
 use super::LinksState;
 use crate::dlx::matrix::{Link, Matrix, Node};
@@ -88,8 +90,15 @@ pub(super) fn initial_bounds(m: &Matrix) -> Vec<Bound> {
 /// `min(slack, bound)`, then longest list, then leftmost — is one key,
 /// compared without branches.
 #[inline]
-fn choose<const FORCED: bool>(nodes: &[Node], items: &[Link], bounds: &[Bound]) -> (usize, i32) {
-    let (nodes, items, bounds) = (View(nodes), View(items), View(bounds));
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn choose<const FORCED: bool>(
+    nodes: &[Node],
+    items: &[Link],
+    bounds: &[Bound],
+) -> (usize, i32) {
+    let (nodes, items, bounds) = (View::new(nodes), View::new(items), View::new(bounds));
     let key = |t: i32, s: i32, len: i32| -> u128 {
         // t may be negative; s and len are not. Smaller is better.
         (u128::from((t as u32) ^ 0x8000_0000) << 64)
@@ -123,20 +132,26 @@ fn choose<const FORCED: bool>(nodes: &[Node], items: &[Link], bounds: &[Bound]) 
 /// M5's test: `x`, the next candidate in item `i`'s list (its header for
 /// the null move), if it may be tried; `None` when the level is done.
 #[inline]
-fn candidate(s: &LinksState<'_>, i: usize, x: u32) -> Option<u32> {
-    let Bound { bound: b, slack } = View(&s.bounds)[i];
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn candidate(s: &LinksState<'_>, i: usize, x: u32) -> Option<u32> {
+    let Bound { bound: b, slack } = View::new(&s.bounds)[i];
     if b == 0 && slack == 0 {
         // Exact cover's case: the item is covered, every option is tried.
         return (x as usize != i).then_some(x);
     }
     // Too few options left to reach the lower bound: back up.
-    (View(&s.nodes)[i].itm > b - slack).then_some(x)
+    (View::new(&s.nodes)[i].itm > b - slack).then_some(x)
 }
 
 /// Takes `x`, the top of item `i`'s list, out of it; with `block` (the
 /// item is still active) hides its option from every other list first.
 #[inline]
-fn tweak<const COLORS: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn tweak<const COLORS: bool>(
     nodes: &mut [Node],
     colors: &[i32],
     watch: &mut Watch,
@@ -148,7 +163,7 @@ fn tweak<const COLORS: bool>(
     if block {
         updates += hide::<COLORS, false, 0>(nodes, colors, watch, x, first);
     }
-    let mut nodes = Arena(nodes);
+    let mut nodes = Arena::new(nodes);
     let Node { up, down, itm } = nodes[x];
     nodes[up as usize].down = down;
     nodes[down as usize].up = up;
@@ -161,26 +176,29 @@ fn tweak<const COLORS: bool>(
 /// `unblock` in their other lists; without it, uncovers `i` (whose cover
 /// had hidden them).
 #[inline]
-fn untweak<const COLORS: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn untweak<const COLORS: bool>(
     s: &mut LinksState<'_>,
     i: usize,
     a: usize,
     unblock: bool,
     first: usize,
 ) {
-    let z = View(&s.nodes)[i].down as usize;
-    Arena(&mut s.nodes)[i].down = a as u32;
+    let z = View::new(&s.nodes)[i].down as usize;
+    Arena::new(&mut s.nodes)[i].down = a as u32;
     let (mut x, mut y, mut k) = (a, i, 0);
     while x != z {
-        Arena(&mut s.nodes)[x].up = y as u32;
+        Arena::new(&mut s.nodes)[x].up = y as u32;
         k += 1;
         if unblock {
             unhide::<COLORS, 0>(&mut s.nodes, &s.colors, x, first);
         }
         y = x;
-        x = View(&s.nodes)[x].down as usize;
+        x = View::new(&s.nodes)[x].down as usize;
     }
-    let mut nodes = Arena(&mut s.nodes);
+    let mut nodes = Arena::new(&mut s.nodes);
     nodes[z].up = y as u32;
     nodes[i].itm += k;
     if !unblock {
@@ -192,7 +210,10 @@ fn untweak<const COLORS: bool>(
 /// one of its bound (covered at 0) or, if secondary, is covered or
 /// purified.
 #[inline]
-fn commit_bounded<const COLORS: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn commit_bounded<const COLORS: bool>(
     s: &mut LinksState<'_>,
     p: usize,
     n_primary: usize,
@@ -201,7 +222,7 @@ fn commit_bounded<const COLORS: bool>(
     let mut updates = 0;
     let mut q = p + 1;
     while q != p {
-        let Node { up, itm, .. } = View(&s.nodes)[q];
+        let Node { up, itm, .. } = View::new(&s.nodes)[q];
         if itm <= 0 {
             q = up as usize;
             continue;
@@ -214,7 +235,10 @@ fn commit_bounded<const COLORS: bool>(
 
 /// Undoes [`commit_bounded`], walking the option backwards.
 #[inline]
-fn uncommit_bounded<const COLORS: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn uncommit_bounded<const COLORS: bool>(
     s: &mut LinksState<'_>,
     p: usize,
     n_primary: usize,
@@ -222,7 +246,7 @@ fn uncommit_bounded<const COLORS: bool>(
 ) {
     let mut q = p - 1;
     while q != p {
-        let Node { down, itm, .. } = View(&s.nodes)[q];
+        let Node { down, itm, .. } = View::new(&s.nodes)[q];
         if itm <= 0 {
             q = down as usize;
             continue;
@@ -236,16 +260,19 @@ fn uncommit_bounded<const COLORS: bool>(
 /// bound (and is covered when none is left), a secondary one is covered,
 /// or purified to `q`'s color.
 #[inline(always)]
-pub(super) fn commit_node<const COLORS: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(super) unsafe fn commit_node<const COLORS: bool>(
     s: &mut LinksState<'_>,
     q: usize,
     n_primary: usize,
     first: usize,
 ) -> u64 {
-    let c = View(&s.nodes)[q].itm as usize;
+    let c = View::new(&s.nodes)[q].itm as usize;
     let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &mut s.colors, &mut s.watch);
     if c <= n_primary {
-        let b = &mut Arena(&mut s.bounds)[c].bound;
+        let b = &mut Arena::new(&mut s.bounds)[c].bound;
         *b -= 1;
         if *b == 0 {
             return cover::<COLORS, false, 0>(nodes, items, colors, w, c, first);
@@ -262,16 +289,19 @@ pub(super) fn commit_node<const COLORS: bool>(
 
 /// Undoes [`commit_node`].
 #[inline(always)]
-pub(super) fn uncommit_node<const COLORS: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(super) unsafe fn uncommit_node<const COLORS: bool>(
     s: &mut LinksState<'_>,
     q: usize,
     n_primary: usize,
     first: usize,
 ) {
-    let c = View(&s.nodes)[q].itm as usize;
+    let c = View::new(&s.nodes)[q].itm as usize;
     let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
     if c <= n_primary {
-        let b = &mut Arena(&mut s.bounds)[c].bound;
+        let b = &mut Arena::new(&mut s.bounds)[c].bound;
         if *b == 0 {
             uncover::<COLORS, 0>(nodes, items, colors, c, first);
         }
@@ -285,8 +315,11 @@ pub(super) fn uncommit_node<const COLORS: bool>(
 
 /// Takes item slot `i` off the active list (the null move), or puts it back.
 #[inline]
-fn set_active(items: &mut [Link], i: usize, active: bool) {
-    let mut items = Arena(items);
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn set_active(items: &mut [Link], i: usize, active: bool) {
+    let mut items = Arena::new(items);
     let Link { prev, next } = items[i];
     if active {
         items[prev as usize].next = i as u32;
@@ -302,14 +335,14 @@ impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FOR
     type State = LinksState<'m>;
     const UNDOES: bool = true;
 
-    fn start(_m: &Matrix, s: &mut LinksState<'m>) {
+    unsafe fn start(_m: &Matrix, s: &mut LinksState<'m>) {
         s.watch.clear();
     }
 
     /// M2–M5: choose the item, take one from its bound (covering it at 0),
     /// and name its first candidate.
     #[inline(always)]
-    fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
         let (i, score) = choose::<FORCED>(&s.nodes, &s.items, &s.bounds);
         if i == 0 {
             return Enter::Solved;
@@ -319,9 +352,9 @@ impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FOR
             return Enter::DEAD;
         }
         s.item[level] = i as u32;
-        let x = View(&s.nodes)[i].down;
+        let x = View::new(&s.nodes)[i].down;
         s.first_tweak[level] = x;
-        let b = &mut Arena(&mut s.bounds)[i].bound;
+        let b = &mut Arena::new(&mut s.bounds)[i].bound;
         *b -= 1;
         if *b == 0 {
             let first = m.first_spacer();
@@ -338,11 +371,17 @@ impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FOR
 
     /// M5's tweak and M6: the option of node `p`, or the null move.
     #[inline(always)]
-    fn commit(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(
+        m: &Matrix,
+        s: &mut LinksState<'m>,
+        level: usize,
+        p: u32,
+        stats: &mut Stats,
+    ) -> bool {
         let i = s.item[level] as usize;
         let p = p as usize;
         let first = m.first_spacer();
-        let Bound { bound, slack } = View(&s.bounds)[i];
+        let Bound { bound, slack } = View::new(&s.bounds)[i];
         if p == i {
             if bound != 0 {
                 set_active(&mut s.items, i, false);
@@ -359,7 +398,7 @@ impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FOR
 
     /// M7 and M5: takes `p` back and names the next candidate.
     #[inline(always)]
-    fn retract(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) -> Option<u32> {
+    unsafe fn retract(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) -> Option<u32> {
         let i = s.item[level] as usize;
         if p as usize == i {
             // M9's reactivation; M8 (leave) follows.
@@ -367,29 +406,29 @@ impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FOR
             return None;
         }
         uncommit_bounded::<COLORS>(s, p as usize, m.primary_count(), m.first_spacer());
-        let x = View(&s.nodes)[p as usize].down;
+        let x = View::new(&s.nodes)[p as usize].down;
         candidate(s, i, x)
     }
 
     /// M8: restores the item (uncover, or untweak) and its bound.
     #[inline(always)]
-    fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
+    unsafe fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
         let i = s.item[level] as usize;
         if i == 0 {
             return;
         }
         let first = m.first_spacer();
-        let Bound { bound, slack } = View(&s.bounds)[i];
+        let Bound { bound, slack } = View::new(&s.bounds)[i];
         if bound == 0 && slack == 0 {
             uncover::<COLORS, 0>(&mut s.nodes, &mut s.items, &s.colors, i, first);
         } else {
             let a = s.first_tweak[level] as usize;
             untweak::<COLORS>(s, i, a, bound != 0, first);
         }
-        Arena(&mut s.bounds)[i].bound += 1;
+        Arena::new(&mut s.bounds)[i].bound += 1;
     }
 
-    fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
+    unsafe fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
         // Retracting changes nothing but the option (or the null move); the
         // candidate it names is not wanted.
         let _ = Self::retract(m, s, level, p);

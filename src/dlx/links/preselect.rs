@@ -19,6 +19,8 @@
 //! bound, and is covered when none is left; a primary item with no bound
 //! left is a conflict. Only the one-by-one way exists there.
 
+#![allow(unsafe_code)]
+
 use super::dance::{commit_others, cover, uncommit_others, uncover, COVERED};
 use super::mult::{commit_node, uncommit_node};
 use super::LinksSolver;
@@ -39,7 +41,9 @@ impl LinksSolver<'_> {
         }
         self.restart();
         if self.matrix.has_bounds() {
-            return self.preselect_bounded(option, start);
+            // SAFETY: `start` is the first node of a live option of this
+            // matrix (`live_option`), and the links hold their invariant.
+            return unsafe { self.preselect_bounded(option, start) };
         }
         let n_primary = self.matrix.primary_count();
         let first = self.matrix.first_spacer();
@@ -72,13 +76,18 @@ impl LinksSolver<'_> {
             }
             x += 1;
         }
-        let updates = match (colored, matrix.uniform_len()) {
-            (true, _) => self.apply::<true, 0>(p, first),
-            (false, 3) => self.apply::<false, 3>(p, first),
-            (false, 4) => self.apply::<false, 4>(p, first),
-            (false, 5) => self.apply::<false, 5>(p, first),
-            (false, 6) => self.apply::<false, 6>(p, first),
-            (false, _) => self.apply::<false, 0>(p, first),
+        // SAFETY: `p` is a node of a live option of this matrix (its first
+        // primary item's), the links hold their invariant, and each arm
+        // walks options as the matrix lays them out (colors, uniform length).
+        let updates = unsafe {
+            match (colored, matrix.uniform_len()) {
+                (true, _) => self.apply::<true, 0>(p, first),
+                (false, 3) => self.apply::<false, 3>(p, first),
+                (false, 4) => self.apply::<false, 4>(p, first),
+                (false, 5) => self.apply::<false, 5>(p, first),
+                (false, 6) => self.apply::<false, 6>(p, first),
+                (false, _) => self.apply::<false, 0>(p, first),
+            }
         };
         self.driver.stats.updates += updates;
         self.links.held.push(p as u32);
@@ -114,7 +123,10 @@ impl LinksSolver<'_> {
     }
 
     /// Covers node `p`'s item and commits to its option.
-    fn apply<const COLORS: bool, const UL: usize>(&mut self, p: usize, first: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn apply<const COLORS: bool, const UL: usize>(&mut self, p: usize, first: usize) -> u64 {
         let (nodes, items, colors, w) = (
             &mut self.links.nodes,
             &mut self.links.items,
@@ -127,7 +139,10 @@ impl LinksSolver<'_> {
     }
 
     /// Undoes [`apply`](Self::apply).
-    fn unapply<const COLORS: bool, const UL: usize>(&mut self, p: usize, first: usize) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn unapply<const COLORS: bool, const UL: usize>(&mut self, p: usize, first: usize) {
         let (nodes, items, colors) = (
             &mut self.links.nodes,
             &mut self.links.items,
@@ -138,7 +153,10 @@ impl LinksSolver<'_> {
         uncover::<COLORS, UL>(nodes, items, colors, c, first);
     }
 
-    pub(super) fn unselect(&mut self, p: usize) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn unselect(&mut self, p: usize) {
         let first = self.matrix.first_spacer();
         let slot = self.links.held.len() as u32 + 1;
         match (self.matrix.has_colors(), self.matrix.uniform_len()) {
@@ -319,7 +337,14 @@ impl LinksSolver<'_> {
 
     /// [`preselect`](Self::preselect) with multiplicities (see the module
     /// documentation): `start` is the option's first node.
-    fn preselect_bounded(&mut self, option: OptionId, start: usize) -> Result<(), PreselectError> {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn preselect_bounded(
+        &mut self,
+        option: OptionId,
+        start: usize,
+    ) -> Result<(), PreselectError> {
         let shared = self.matrix.clone();
         let matrix: &Matrix = &shared;
         let n_primary = matrix.primary_count();
@@ -382,7 +407,10 @@ impl LinksSolver<'_> {
 
     /// Undoes [`preselect_bounded`](Self::preselect_bounded) of the option
     /// whose first node is `start`.
-    fn unapply_bounded(&mut self, start: usize, first: usize) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn unapply_bounded(&mut self, start: usize, first: usize) {
         let n_primary = self.matrix.primary_count();
         let colored = self.matrix.has_colors();
         let mut last = start;

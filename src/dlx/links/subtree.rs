@@ -22,6 +22,8 @@
 //! Exclusion writes the links without dancing, so afterwards
 //! [`reset`](LinksSolver::reset) copies them back from the matrix.
 
+#![allow(unsafe_code)]
+
 use super::LinksSolver;
 use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::search::{PreselectError, Subtree};

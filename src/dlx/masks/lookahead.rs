@@ -56,6 +56,8 @@
 //!
 //! [`Branching::Lookahead`]: crate::dlx::Branching::Lookahead
 
+#![allow(unsafe_code)]
+
 use std::ops::ControlFlow;
 
 use super::state::{choose, Forced, Push, States};
@@ -150,7 +152,10 @@ pub(super) const PROBED_LEN: u8 = 4;
 /// The lookahead pass at a node of level `l` where nothing is forced, then
 /// what the search does there: a dead end, a forced move, or a branch point
 /// (saved) on the item of least work.
-pub(super) fn look_ahead<M: Mask, const K: usize, const A: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(super) unsafe fn look_ahead<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     p: &mut Probes<M>,
@@ -200,7 +205,10 @@ pub(super) fn look_ahead<M: Mask, const K: usize, const A: bool>(
 
 /// Whether option `r` is active in `masks`: its bit in its first item.
 #[inline(always)]
-fn active<M: Mask>(m: &MasksMatrix, masks: &[M], r: usize) -> bool {
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn active<M: Mask>(m: &MasksMatrix, masks: &[M], r: usize) -> bool {
     let k = at(&m.opt_start, r) as usize;
     !(at(masks, at(&m.opt_item, k) as usize) & M::from_u64(at(&m.opt_bit, k))).is_zero()
 }
@@ -224,7 +232,10 @@ fn active<M: Mask>(m: &MasksMatrix, masks: &[M], r: usize) -> bool {
 /// time (BENCHMARKS.md). Elsewhere an option hidden through the item being
 /// covered would meet that item's empty mask every time, so the probe
 /// copies the lens too and commits with the engine's commit.
-fn probe<M: Mask, const K: usize, const A: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn probe<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &States<M>,
     p: &mut Probes<M>,
@@ -287,7 +298,10 @@ fn probe<M: Mask, const K: usize, const A: bool>(
 }
 
 /// [`probe`] with the lens copied too, and the engine's commit.
-fn probe_with_lens<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn probe_with_lens<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &States<M>,
     p: &mut Probes<M>,
@@ -334,7 +348,10 @@ impl<M: Mask> Scratch<'_, M> {
     /// Whether item `j` is secondary or covered (in the state being
     /// searched or by this probe).
     #[inline(always)]
-    fn covered(&self, j: usize) -> bool {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn covered(&self, j: usize) -> bool {
         j >= self.primary
             || usize::from(at(self.lens, j)) > MAX_MASK_OPTIONS
             || at(self.covered, j) == self.probe
@@ -344,7 +361,10 @@ impl<M: Mask> Scratch<'_, M> {
     /// [`MasksMatrix::commit`] of an aligned matrix on the masks alone: the
     /// same covers, hides, pushes and updates.
     #[inline(always)]
-    fn commit<const K: usize>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn commit<const K: usize>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
         self.cover_aligned::<K, 0>(m, r)
             + self.cover_aligned::<K, 1>(m, r)
             + self.cover_aligned::<K, 2>(m, r)
@@ -354,7 +374,14 @@ impl<M: Mask> Scratch<'_, M> {
     /// Covers the item at place `N` of option `r` and hides its other
     /// options from their other places (`MasksMatrix::cover_aligned`).
     #[inline(always)]
-    fn cover_aligned<const K: usize, const N: usize>(&mut self, m: &MasksMatrix, r: usize) -> u64 {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover_aligned<const K: usize, const N: usize>(
+        &mut self,
+        m: &MasksMatrix,
+        r: usize,
+    ) -> u64 {
         if N >= K {
             return 0;
         }
@@ -378,7 +405,10 @@ impl<M: Mask> Scratch<'_, M> {
     /// Hides option `q` from its item at place `T`, unless `T` is `N` or
     /// past the option's `K` items.
     #[inline(always)]
-    fn hide_at<const K: usize, const T: usize, const N: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn hide_at<const K: usize, const T: usize, const N: usize>(
         &mut self,
         m: &MasksMatrix,
         q: usize,
@@ -392,7 +422,10 @@ impl<M: Mask> Scratch<'_, M> {
     /// when its mask is left with one bit or none and it is an uncovered
     /// primary item (a dead end when none).
     #[inline(always)]
-    fn hide(&mut self, m: &MasksMatrix, t: usize) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn hide(&mut self, m: &MasksMatrix, t: usize) {
         let (j, c) = m.slot::<M>(t);
         let mask = at(self.masks, j) & c;
         set(self.masks, j, mask);
@@ -407,7 +440,10 @@ impl<M: Mask> Scratch<'_, M> {
 /// Removes active option `r` from the state being searched: hidden from
 /// each of its items, which go on the forced stack when their len falls to
 /// 1 or 0.
-fn remove<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn remove<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &mut States<M>,
     r: usize,
@@ -432,7 +468,10 @@ fn remove<M: Mask, const K: usize>(
 /// with option `r`, item by item: the options of an item are those active
 /// when `f` reaches it (`f` may change the state); stops when `f` breaks.
 #[inline(always)]
-fn each_sharing<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn each_sharing<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &mut States<M>,
     r: usize,
@@ -453,7 +492,10 @@ fn each_sharing<M: Mask, const K: usize>(
 
 /// Removes every active option that shares an item with option `r`, the
 /// only option left of one of its items (which must take it).
-fn keep_only<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn keep_only<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &mut States<M>,
     r: usize,
@@ -469,7 +511,10 @@ fn keep_only<M: Mask, const K: usize>(
 /// keeps its score; a failed option is removed, with unit propagation by
 /// removals (the state is marked dead when some item is left with no
 /// option). Returns whether it failed.
-fn probe_one<M: Mask, const K: usize, const A: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn probe_one<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     p: &mut Probes<M>,
@@ -502,7 +547,10 @@ fn probe_one<M: Mask, const K: usize, const A: bool>(
 /// forces `b`, so its probe's state holds `b`'s: it goes on from there,
 /// scored by both probes' updates). Every option is probed once a pass
 /// ([`Probes::probed`]). Returns whether the node is a dead end.
-fn probe_groups<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn probe_groups<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &mut States<M>,
     p: &mut Probes<M>,
@@ -557,7 +605,10 @@ fn probe_groups<M: Mask, const K: usize>(
 /// Whether option `r` has a primary item of len `most` or less (always,
 /// when `most` is `u8::MAX`).
 #[inline(always)]
-fn has_short_item<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn has_short_item<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &States<M>,
     r: usize,
@@ -570,7 +621,10 @@ fn has_short_item<M: Mask, const K: usize>(
 /// The uncovered primary item of len `most` or less with the least
 /// `Σ 1 / (1 + score)` over its active options, leftmost on ties (every
 /// item has len 2 or more here, and one at most `most`).
-fn least_work<M: Mask>(m: &MasksMatrix, s: &States<M>, score: &[u32], most: u8) -> usize {
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn least_work<M: Mask>(m: &MasksMatrix, s: &States<M>, score: &[u32], most: u8) -> usize {
     let (mut best, mut best_work) = (0, f64::INFINITY);
     for i in 0..m.primary {
         let mut mask = at(&s.masks, i);
@@ -624,7 +678,10 @@ mod tests {
     /// random descents from the root (a random active option committed at
     /// each step, forced items left as they fall). Returns the probes
     /// compared and how many failed.
-    fn agree<M: Mask, const K: usize>(m: &Matrix, paths: usize, seed: u64) -> (u64, u64) {
+    ///
+    /// # Safety
+    /// `K` is `m`'s uniform option length (asserted first).
+    unsafe fn agree<M: Mask, const K: usize>(m: &Matrix, paths: usize, seed: u64) -> (u64, u64) {
         let mm = MasksMatrix::new(m).unwrap();
         assert!(mm.aligned && mm.uniform == K);
         assert_eq!(mm.width as usize, 8 * std::mem::size_of::<M>());
@@ -666,7 +723,10 @@ mod tests {
     /// each live option that hides `c`, probed from `b`'s probe, fails as
     /// its own probe does, and is scored as it is (the head's updates and
     /// its own). Returns the options compared.
-    fn groups_agree<M: Mask, const K: usize>(
+    ///
+    /// # Safety
+    /// `s` and `p` were made for `mm`, and `K` is its uniform length.
+    unsafe fn groups_agree<M: Mask, const K: usize>(
         mm: &MasksMatrix,
         s: &States<M>,
         p: &mut Probes<M>,
@@ -712,19 +772,24 @@ mod tests {
     fn aligned_probes_are_the_engines_commits() {
         let paths = if cfg!(miri) { 1 } else { 20 };
         let sudoku = crate::sudoku::SudokuMatrix::new(if cfg!(miri) { 2 } else { 3 }).unwrap();
-        let mut results = vec![
-            agree::<u16, 4>(sudoku.matrix(), paths, 1),
-            // Secondary items: the diagonals.
-            agree::<u16, 4>(
-                &crate::problems::queens(if cfg!(miri) { 5 } else { 8 }).unwrap(),
-                paths,
-                2,
-            ),
-            agree::<u16, 3>(&latin(if cfg!(miri) { 3 } else { 5 }), paths, 3),
-        ];
+        // SAFETY (each `agree`): `K` is each matrix's uniform length (4 for
+        // Sudoku and queens, 3 for the Latin squares), which `agree` asserts.
+        let mut results = unsafe {
+            vec![
+                agree::<u16, 4>(sudoku.matrix(), paths, 1),
+                // Secondary items: the diagonals.
+                agree::<u16, 4>(
+                    &crate::problems::queens(if cfg!(miri) { 5 } else { 8 }).unwrap(),
+                    paths,
+                    2,
+                ),
+                agree::<u16, 3>(&latin(if cfg!(miri) { 3 } else { 5 }), paths, 3),
+            ]
+        };
         if !cfg!(miri) {
             // 32-bit masks: items of 17 options.
-            results.push(agree::<u32, 3>(&latin(17), 2, 4));
+            // SAFETY: as above.
+            results.push(unsafe { agree::<u32, 3>(&latin(17), 2, 4) });
         }
         for (probes, failed) in results {
             // Both outcomes were met, many times.

@@ -87,6 +87,8 @@
 //! as DLX1 counts them (a hidden option's items less one, one per item
 //! covered). With another tree, they are this engine's own, not DLX1's.
 
+#![allow(unsafe_code)]
+
 use crate::dlx::index::OptionId;
 use crate::dlx::unchecked::{at, set};
 use crate::dlx::Matrix;
@@ -547,7 +549,10 @@ impl MasksMatrix {
 
     /// The option of item `i` at bit `k` of its mask.
     #[inline(always)]
-    fn option_at(&self, i: usize, k: u32) -> usize {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn option_at(&self, i: usize, k: u32) -> usize {
         at(
             &self.item_opt,
             at(&self.item_start, i) as usize + k as usize,
@@ -557,7 +562,10 @@ impl MasksMatrix {
     /// The item at place `t` of `opt_item`, and its mask of every option
     /// but the one of place `t`.
     #[inline(always)]
-    fn slot<M: Mask>(&self, t: usize) -> (usize, M) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn slot<M: Mask>(&self, t: usize) -> (usize, M) {
         (
             at(&self.opt_item, t) as usize,
             at(M::clears(&self.opt_clear), t),
@@ -567,7 +575,10 @@ impl MasksMatrix {
     /// Where option `r`'s items are in `opt_item`: with `K` > 0, the
     /// matrix's options all have `K` items (a constant the loops unroll).
     #[inline(always)]
-    fn span<const K: usize>(&self, r: usize) -> (usize, usize) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn span<const K: usize>(&self, r: usize) -> (usize, usize) {
         if K > 0 {
             (r * K, r * K + K)
         } else {
@@ -587,7 +598,10 @@ impl MasksMatrix {
     /// len falls to 1 or 0 on `forced`, as a commit does. Returns the
     /// updates (one per item an option is hidden from; 0 when nothing was
     /// hidden) and the options hidden.
-    fn intersect<M: Mask, const K: usize>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn intersect<M: Mask, const K: usize>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
@@ -648,7 +662,10 @@ impl MasksMatrix {
     /// the place of the item being covered is skipped in the options it
     /// hides: a quarter less work for Sudoku.
     #[inline(always)]
-    fn commit<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn commit<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
@@ -668,7 +685,10 @@ impl MasksMatrix {
 
     /// [`commit`](Self::commit) with the forced stack's top in a local.
     #[inline(always)]
-    fn commit_with<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn commit_with<M: Mask, const K: usize, const A: bool, const FORCED: bool>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
@@ -715,7 +735,10 @@ impl MasksMatrix {
     /// len `COVERED`. Returns the item and its options to hide (all its
     /// active ones but the option of place `k`).
     #[inline(always)]
-    fn cover_slot<M: Mask>(&self, masks: &mut [M], lens: &mut [u8], k: usize) -> (usize, M) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover_slot<M: Mask>(&self, masks: &mut [M], lens: &mut [u8], k: usize) -> (usize, M) {
         let (i, c) = self.slot::<M>(k);
         let rest = at(masks, i) & c;
         set(masks, i, M::default());
@@ -727,7 +750,10 @@ impl MasksMatrix {
     /// its bit cleared, its len counted down, and with `FORCED` the item
     /// pushed on `forced` if the len fell to 1 or 0.
     #[inline(always)]
-    fn hide_slot<M: Mask, const FORCED: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn hide_slot<M: Mask, const FORCED: bool>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
@@ -748,7 +774,10 @@ impl MasksMatrix {
     /// through it has the item at place `N` too, so that place is skipped.
     /// Returns the updates, as [`commit`](Self::commit).
     #[inline(always)]
-    fn cover_aligned<M: Mask, const K: usize, const N: usize, const FORCED: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover_aligned<M: Mask, const K: usize, const N: usize, const FORCED: bool>(
         &self,
         masks: &mut [M],
         lens: &mut [u8],
@@ -777,7 +806,16 @@ impl MasksMatrix {
     /// engine specialises 3 and 4). Written out per place: a loop over the
     /// places here stayed a loop, with a compare per place.
     #[inline(always)]
-    fn hide_at<M: Mask, const K: usize, const T: usize, const N: usize, const FORCED: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn hide_at<
+        M: Mask,
+        const K: usize,
+        const T: usize,
+        const N: usize,
+        const FORCED: bool,
+    >(
         &self,
         masks: &mut [M],
         lens: &mut [u8],

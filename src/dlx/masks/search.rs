@@ -2,6 +2,8 @@
 //! [`States`] (forced moves committed in place, branch points saved and
 //! jumped back to), and [`MasksSolver`], its solver.
 
+#![allow(unsafe_code)]
+
 use super::state::{choose, States};
 use super::*;
 use crate::dlx::engine::Shared;
@@ -53,7 +55,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     const UNDOES: bool = false;
     const JUMPS: bool = true;
 
-    fn start(_m: &MasksMatrix, s: &mut States<M>) {
+    unsafe fn start(_m: &MasksMatrix, s: &mut States<M>) {
         s.restart();
     }
 
@@ -61,7 +63,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     /// else the first option of a new branch point (after intersections,
     /// near the root, where asked).
     #[inline(always)]
-    fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, stats: &mut Stats) -> Enter {
+    unsafe fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, stats: &mut Stats) -> Enter {
         let forced = |r: usize| Enter::forced(Some(r as u32));
         // A dead end first: no forced move in a dead state.
         let f = &mut s.forced;
@@ -88,7 +90,13 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     }
 
     #[inline(always)]
-    fn commit(m: &MasksMatrix, s: &mut States<M>, _l: usize, r: u32, stats: &mut Stats) -> bool {
+    unsafe fn commit(
+        m: &MasksMatrix,
+        s: &mut States<M>,
+        _l: usize,
+        r: u32,
+        stats: &mut Stats,
+    ) -> bool {
         stats.updates +=
             m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r as usize);
         // Whether that covered the last primary item is found by the next
@@ -96,23 +104,23 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         false
     }
 
-    fn retract(_m: &MasksMatrix, _s: &mut States<M>, _l: usize, _r: u32) -> Option<u32> {
+    unsafe fn retract(_m: &MasksMatrix, _s: &mut States<M>, _l: usize, _r: u32) -> Option<u32> {
         // Never called: the driver backs down by `resume`.
         None
     }
 
-    fn leave(_m: &MasksMatrix, _s: &mut States<M>, _l: usize) {}
+    unsafe fn leave(_m: &MasksMatrix, _s: &mut States<M>, _l: usize) {}
 
     /// `enter` saved the state and pushed the branch point: popped, with
     /// the state unchanged since.
-    fn abandon(_m: &MasksMatrix, s: &mut States<M>, _l: usize) {
+    unsafe fn abandon(_m: &MasksMatrix, s: &mut States<M>, _l: usize) {
         s.branches.top -= 1;
     }
 
     /// Backtracks to the innermost branch point with an option left and
     /// restores its state.
     #[inline(always)]
-    fn resume(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, u32)> {
+    unsafe fn resume(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, u32)> {
         while s.branches.top > 0 {
             let t = s.branches.top - 1;
             let rest = s.branches.rest[t];
@@ -130,7 +138,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
 
     /// The shallowest branch point with options left hands them all over:
     /// its `rest` is emptied, so `resume` passes it by.
-    fn give_away(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, Vec<u32>)> {
+    unsafe fn give_away(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, Vec<u32>)> {
         let b = &mut s.branches;
         let t = (0..b.top).find(|&t| b.rest[t] != 0)?;
         let mut rest = std::mem::take(&mut b.rest[t]);
@@ -147,7 +155,10 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
 /// Saves the state as a new branch point at level `l`, on item `i` of len
 /// `len`, and enters its first option.
 #[inline(always)]
-pub(super) fn branch<M: Mask>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(super) unsafe fn branch<M: Mask>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,
@@ -178,7 +189,10 @@ pub(super) fn branch<M: Mask>(
 /// nodes below (`States::after_look`). Out of line, so that the plain
 /// path's code stays as it was.
 #[inline(never)]
-fn looking<M: Mask, const K: usize, const A: bool>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn looking<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,
@@ -199,7 +213,10 @@ fn looking<M: Mask, const K: usize, const A: bool>(
 /// or a dead end, then the branch point on item `i` (or on the item of
 /// least len they left).
 #[inline(always)]
-fn look<M: Mask, const K: usize>(
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn look<M: Mask, const K: usize>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,
@@ -340,8 +357,12 @@ impl<'m> MasksSolver<'m> {
     /// above them, so they make their own.
     pub fn give_away(&mut self) -> Option<Vec<Subtree>> {
         let (m, d) = (&*self.matrix, &mut self.driver);
+        // SAFETY: the states were made for these tables by `with_tables` and
+        // kept since by the kernel and this solver's preselection; giving
+        // away reads the kernel's own branch points, whatever its `K` and
+        // `A` (which shape only how options are committed).
         let (path, options) =
-            by_width!(&mut self.states, s => d.give_away::<Masks<_, 0, false>>(m, s))?;
+            unsafe { by_width!(&mut self.states, s => d.give_away::<Masks<_, 0, false>>(m, s))? };
         let path: Vec<OptionId> = path.iter().map(|&c| OptionId::must(c as usize)).collect();
         Some(
             options
@@ -360,7 +381,9 @@ impl<'m> MasksSolver<'m> {
         // Nothing to undo: the root state is copied in when the search
         // starts (`Kernel::start`).
         let (m, d) = (&*self.matrix, &mut self.driver);
-        by_width!(&mut self.states, s => d.restart::<Masks<_, 0, false>>(m, s));
+        // SAFETY: the masks kernel does not undo (`UNDOES` is false), so
+        // restarting calls none of its steps.
+        unsafe { by_width!(&mut self.states, s => d.restart::<Masks<_, 0, false>>(m, s)) };
     }
 
     /// Commits to `option` before the search (see
@@ -389,21 +412,27 @@ impl<'m> MasksSolver<'m> {
         let m = &*self.matrix;
         let before = self.driver.preselected.len();
         let (held, updates) = (&mut self.driver.preselected, &mut self.driver.stats.updates);
-        let result = match (m.uniform, m.aligned) {
-            (3, false) => {
-                by_width!(&mut self.states, s => s.preselect::<3, false>(m, options, held, updates))
-            }
-            (3, true) => {
-                by_width!(&mut self.states, s => s.preselect::<3, true>(m, options, held, updates))
-            }
-            (4, false) => {
-                by_width!(&mut self.states, s => s.preselect::<4, false>(m, options, held, updates))
-            }
-            (4, true) => {
-                by_width!(&mut self.states, s => s.preselect::<4, true>(m, options, held, updates))
-            }
-            _ => {
-                by_width!(&mut self.states, s => s.preselect::<0, false>(m, options, held, updates))
+        // SAFETY: the states were made for these tables (`with_tables`);
+        // the state's `preselect` refuses an option past the matrix's before
+        // it indexes, and each arm commits options as the matrix lays them
+        // out (uniform length, alignment, or the general 0).
+        let result = unsafe {
+            match (m.uniform, m.aligned) {
+                (3, false) => {
+                    by_width!(&mut self.states, s => s.preselect::<3, false>(m, options, held, updates))
+                }
+                (3, true) => {
+                    by_width!(&mut self.states, s => s.preselect::<3, true>(m, options, held, updates))
+                }
+                (4, false) => {
+                    by_width!(&mut self.states, s => s.preselect::<4, false>(m, options, held, updates))
+                }
+                (4, true) => {
+                    by_width!(&mut self.states, s => s.preselect::<4, true>(m, options, held, updates))
+                }
+                _ => {
+                    by_width!(&mut self.states, s => s.preselect::<0, false>(m, options, held, updates))
+                }
             }
         };
         // A search in progress is abandoned once something is preselected
@@ -417,12 +446,18 @@ impl<'m> MasksSolver<'m> {
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
         let (m, d) = (&*self.matrix, &mut self.driver);
-        match (m.uniform, m.aligned) {
-            (3, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, false>>(m, s)),
-            (3, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, true>>(m, s)),
-            (4, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, false>>(m, s)),
-            (4, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, true>>(m, s)),
-            _ => by_width!(&mut self.states, s => d.run::<Masks<_, 0, false>>(m, s)),
+        // SAFETY: the states were made for these tables (`with_tables`) and
+        // kept since by the kernel and this solver's preselection; each arm
+        // names the kernel of the tables' shape (uniform length and
+        // alignment, or the general 0), and `by_width!` the masks' width.
+        unsafe {
+            match (m.uniform, m.aligned) {
+                (3, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, false>>(m, s)),
+                (3, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, true>>(m, s)),
+                (4, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, false>>(m, s)),
+                (4, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, true>>(m, s)),
+                _ => by_width!(&mut self.states, s => d.run::<Masks<_, 0, false>>(m, s)),
+            }
         }
     }
 }

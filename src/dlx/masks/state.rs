@@ -131,7 +131,10 @@ impl Forced {
     }
 
     #[inline(always)]
-    pub(super) fn pop(&mut self) -> Option<u32> {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn pop(&mut self) -> Option<u32> {
         if self.top == 0 {
             return None;
         }
@@ -160,7 +163,10 @@ impl Push<'_> {
     /// Pushes item `j`, whose len just fell to `len`, when that is 0 or 1
     /// (written always, kept only then), and notes a len of 0.
     #[inline(always)]
-    pub(super) fn push_if(&mut self, j: u32, len: u8) {
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn push_if(&mut self, j: u32, len: u8) {
         set(self.items, self.top, j);
         self.top += usize::from(len <= 1);
         self.zero |= len == 0;
@@ -286,7 +292,10 @@ impl<M: Mask> States<M> {
     /// Commits each of `options` at the root, in order, adding it to
     /// `held` and its updates to `updates`; stops at the first that is not
     /// an active option with a primary item.
-    pub(super) fn preselect<const K: usize, const A: bool>(
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    pub(super) unsafe fn preselect<const K: usize, const A: bool>(
         &mut self,
         m: &MasksMatrix,
         options: &[OptionId],

@@ -35,6 +35,8 @@
 //! Kernels whose forced levels need no undoing ([`Kernel::JUMPS`]) say where
 //! the next untried option is, and backing down goes straight there.
 
+#![allow(unsafe_code)]
+
 use super::super::index::{ItemId, OptionId};
 use super::super::stats::Stats;
 use super::best::CostBound;
@@ -101,6 +103,17 @@ impl Enter {
 /// read.
 ///
 /// [`OptionId`]: crate::dlx::OptionId
+///
+/// # Safety
+///
+/// The steps index the tables and the state without bounds checks
+/// (`unchecked.rs`), so each is an `unsafe fn` under one contract, which
+/// the [`Driver`] keeps and says where it calls them: `s` was made for `t`
+/// by the engine (for these tables, as deep as the driver's levels) and
+/// since then changed only by this kernel's steps and the engine's own
+/// code, which keep its invariants; `level` is a level of the search
+/// (below `choice.len()`), entered when a step says so; `cur` is a cursor
+/// this kernel named at that level (by `enter` or `retract`).
 pub(crate) trait Kernel {
     /// The tables built once from a matrix.
     type Tables: ?Sized;
@@ -115,13 +128,18 @@ pub(crate) trait Kernel {
     const JUMPS: bool = false;
 
     /// Prepares the root state of a search (after the preselected options).
-    fn start(t: &Self::Tables, s: &mut Self::State);
+    unsafe fn start(t: &Self::Tables, s: &mut Self::State);
     /// Enters the node at `level`: chooses the item to branch on and covers
     /// it, counting its updates (and a lookahead's probes) in `stats`.
-    fn enter(t: &Self::Tables, s: &mut Self::State, level: usize, stats: &mut Stats) -> Enter;
+    unsafe fn enter(
+        t: &Self::Tables,
+        s: &mut Self::State,
+        level: usize,
+        stats: &mut Stats,
+    ) -> Enter;
     /// Commits the option `cur` of the item entered at `level`; returns
     /// whether no primary item is left.
-    fn commit(
+    unsafe fn commit(
         t: &Self::Tables,
         s: &mut Self::State,
         level: usize,
@@ -130,24 +148,26 @@ pub(crate) trait Kernel {
     ) -> bool;
     /// Takes back the option `cur` committed at `level`; returns the item's
     /// next option, `None` past its last.
-    fn retract(t: &Self::Tables, s: &mut Self::State, level: usize, cur: u32) -> Option<u32>;
+    unsafe fn retract(t: &Self::Tables, s: &mut Self::State, level: usize, cur: u32)
+        -> Option<u32>;
     /// Leaves the node at `level` (its item's options are used up, or it had
     /// none): uncovers its item.
-    fn leave(t: &Self::Tables, s: &mut Self::State, level: usize);
+    unsafe fn leave(t: &Self::Tables, s: &mut Self::State, level: usize);
     /// Takes back the [`enter`](Self::enter) of a branch point at `level`
     /// before any of its options was tried: the cut pauses there, leaving
     /// the node to whoever searches the subtree. [`leave`](Self::leave)
     /// does it for kernels whose `leave` undoes `enter`.
-    fn abandon(t: &Self::Tables, s: &mut Self::State, level: usize) {
-        Self::leave(t, s, level);
+    unsafe fn abandon(t: &Self::Tables, s: &mut Self::State, level: usize) {
+        // SAFETY: the caller's contract, the same as `leave`'s.
+        unsafe { Self::leave(t, s, level) };
     }
     /// Undoes level `level` of a paused search: its option `cur` and its
     /// item. Only called when [`UNDOES`](Self::UNDOES).
-    fn unwind(_t: &Self::Tables, _s: &mut Self::State, _level: usize, _cur: u32) {}
+    unsafe fn unwind(_t: &Self::Tables, _s: &mut Self::State, _level: usize, _cur: u32) {}
     /// With [`JUMPS`](Self::JUMPS): the deepest level whose item has an
     /// option left, its state restored to where that option is to be
     /// committed, and that option; `None` when there is none.
-    fn resume(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, u32)> {
+    unsafe fn resume(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, u32)> {
         None
     }
     /// Gives away the untried options of the shallowest branch point that
@@ -156,7 +176,7 @@ pub(crate) trait Kernel {
     /// then skips; `None` where there are none, or where the kernel cannot
     /// (the default: only kernels that keep their own branch points,
     /// [`JUMPS`](Self::JUMPS), list untried options without undoing).
-    fn give_away(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, Vec<u32>)> {
+    unsafe fn give_away(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, Vec<u32>)> {
         None
     }
 }
@@ -343,7 +363,11 @@ impl Driver {
     /// search goes on without them; with the pieces searched apart, every
     /// solution is found once. `None` when the search is not paused inside
     /// its tree (not started, exhausted, at the cut) or has nothing to give.
-    pub(crate) fn give_away<K: Kernel>(
+    ///
+    /// # Safety
+    /// `s` was made for `t` and changed only by `K`'s steps through this
+    /// driver and the engine's own code (the [`Kernel`] contract).
+    pub(crate) unsafe fn give_away<K: Kernel>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -352,17 +376,24 @@ impl Driver {
         if !paused || self.at_cut {
             return None;
         }
-        let (level, options) = K::give_away(t, s)?;
+        // SAFETY: the caller's contract; the search is paused inside its
+        // tree, where the kernel's branch points are its own.
+        let (level, options) = unsafe { K::give_away(t, s)? };
         Some((self.choice[..level].to_vec(), options))
     }
 
     /// Abandons the search in progress: unwinds the kernel (when it undoes)
     /// and makes the next query start a fresh search.
-    pub(crate) fn restart<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) {
+    ///
+    /// # Safety
+    /// As [`give_away`](Self::give_away)'s.
+    pub(crate) unsafe fn restart<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) {
         if K::UNDOES {
             while self.level > 0 {
                 self.level -= 1;
-                K::unwind(t, s, self.level, self.choice[self.level]);
+                // SAFETY: the caller's contract; levels `0..level` are
+                // entered, each with the cursor committed there.
+                unsafe { K::unwind(t, s, self.level, self.choice[self.level]) };
             }
         }
         self.level = 0;
@@ -400,10 +431,14 @@ impl Driver {
     }
 
     /// Continues the search to its next solution.
+    ///
+    /// # Safety
+    /// As [`give_away`](Self::give_away)'s.
     #[inline]
-    pub(crate) fn run<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
+    pub(crate) unsafe fn run<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
         self.at_cut = false;
         self.stopped = None;
+        // SAFETY (each `search` below): this function's contract.
         // Budgets and the cut are checked on entering a node: the loop
         // without them, and the loop without the cut, are copies of their own;
         // so is the loop that reports progress.
@@ -433,8 +468,17 @@ impl Driver {
     /// and the cost bound (`BOUND`). The level lives in a local while the
     /// loop runs (stored on the way out): in the struct it was loaded and
     /// stored around every kernel step.
+    ///
+    /// # Safety
+    /// As [`give_away`](Self::give_away)'s. Each kernel step below is called
+    /// under the [`Kernel`] contract: `t` and `s` as the caller gives them;
+    /// `level` below `choice.len()` (a level is entered only while a primary
+    /// item is left, and each level covers one, so the depth is at most the
+    /// primary items, or with multiplicities the options and primary items,
+    /// which is what `choice` was made for); and each cursor the one the
+    /// kernel named at that level.
     #[inline(always)]
-    fn search<
+    unsafe fn search<
         K: Kernel,
         const BUDGET: bool,
         const CUT: bool,
@@ -450,6 +494,7 @@ impl Driver {
             Phase::Done => return Step::Exhausted,
             Phase::Start | Phase::Forward => {
                 if self.phase == Phase::Start {
+                    // SAFETY: a fresh search: the state as its engine made it.
                     K::start(t, s);
                 }
                 match self.forward::<K, BUDGET, CUT, TRACK>(t, s, level) {
@@ -465,6 +510,8 @@ impl Driver {
         loop {
             let Some(c) = cur else {
                 // The item entered at `level` has no option left.
+                // SAFETY: `level` was entered (its item covered), and no
+                // deeper level is.
                 K::leave(t, s, level);
                 match self.back_down::<K, TRACK>(t, s, &mut level) {
                     Some(next) => cur = next,
@@ -473,6 +520,8 @@ impl Driver {
                 continue;
             };
             self.choice[level] = c;
+            // SAFETY: `c` is the cursor the kernel named at `level`, just
+            // entered or retracted to.
             let solved = K::commit(t, s, level, c, &mut self.stats);
             level += 1;
             if BOUND && !solved && !self.bound.as_mut().is_some_and(|b| b.keep(level, c)) {
@@ -503,8 +552,11 @@ impl Driver {
 
     /// Enters a node at `level`; returns its first option. On a pause the
     /// level is stored.
+    ///
+    /// # Safety
+    /// As [`search`](Self::search)'s.
     #[inline(always)]
-    fn forward<K: Kernel, const BUDGET: bool, const CUT: bool, const TRACK: bool>(
+    unsafe fn forward<K: Kernel, const BUDGET: bool, const CUT: bool, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -530,6 +582,8 @@ impl Driver {
         if let Some(p) = &mut self.profile {
             p[level] += 1;
         }
+        // SAFETY: `level` is below `choice.len()` (see `search`), levels
+        // `0..level` entered and committed.
         match K::enter(t, s, level, &mut self.stats) {
             Enter::Solved => {
                 self.level = level;
@@ -553,6 +607,7 @@ impl Driver {
                         // last branch point included). The node is not
                         // counted: whoever takes the subtree enters it, in
                         // the same state, as one search would have.
+                        // SAFETY: `level` was just entered.
                         K::abandon(t, s, level);
                         self.stats = before;
                         if let Some(p) = &mut self.profile {
@@ -572,14 +627,18 @@ impl Driver {
 
     /// Goes back a level and moves to the next option there (`Some(None)`:
     /// none left); `None` when level 0 is finished.
+    ///
+    /// # Safety
+    /// As [`search`](Self::search)'s.
     #[inline(always)]
-    fn back_down<K: Kernel, const TRACK: bool>(
+    unsafe fn back_down<K: Kernel, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
         level: &mut usize,
     ) -> Option<Option<u32>> {
         if K::JUMPS {
+            // SAFETY: the state's own branch points (a jumping kernel).
             return match K::resume(t, s) {
                 Some((l, c)) => {
                     *level = l;
@@ -609,6 +668,7 @@ impl Driver {
                 track.ranks[*level] += 1;
             }
         }
+        // SAFETY: `choice[level]` is the cursor committed at `level`.
         Some(K::retract(t, s, *level, self.choice[*level]))
     }
 }
