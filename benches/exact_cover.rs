@@ -8,12 +8,13 @@
 //! `cargo bench --bench exact_cover`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use dlx::engines::{
+    count_parallel, BitsMatrix, BitsSolver, DenseMatrix, DenseSolver, Engine, LinksSolver,
+    MasksMatrix, MasksSolver,
+};
 use dlx::problems::{langford, polyomino, queens};
 use dlx::sudoku::{format, SudokuMatrix};
-use dlx::{
-    count_parallel, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Engine,
-    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId,
-};
+use dlx::{Branching, Matrix, OptionId};
 use std::time::Duration;
 
 fn instances() -> Vec<(&'static str, Matrix)> {

@@ -3,8 +3,9 @@
 //!
 //! `cargo run --release --example sudoku_work -- FILE`
 
+use dlx::engines::LinksSolver;
 use dlx::sudoku::{format, SudokuMatrix};
-use dlx::{Branching, LinksSolver, Step};
+use dlx::{Branching, Step};
 use std::io::BufRead;
 
 fn main() {
@@ -13,7 +14,7 @@ fn main() {
     let cover = SudokuMatrix::new(3).expect("9x9 matrix");
     for branching in [Branching::Knuth, Branching::FirstForced] {
         let mut solver = LinksSolver::new(cover.matrix());
-        solver.set_branching(branching);
+        solver.set_branching(branching).unwrap();
         let (mut puzzles, mut pre, mut search, mut nodes) = (0u64, 0u64, 0u64, 0u64);
         let file = std::io::BufReader::new(std::fs::File::open(&path).expect("cannot open FILE"));
         for line in file.lines().map_while(Result::ok) {

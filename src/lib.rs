@@ -1,23 +1,35 @@
 //! # dlx: exact cover by Dancing Links
 //!
-//! A generic exact-cover engine after Knuth's DLX1 and DLX2 (TAOCP 7.2.2.1,
-//! Algorithms X and C), with a thin Sudoku layer on top.
+//! A generic exact-cover engine after Knuth's DLX1, DLX2, DLX3 and DLX5
+//! (TAOCP 7.2.2.1, Algorithms X, C and M, with costs), with a thin Sudoku
+//! layer on top. One library under every front end: the `dlx` binary (the
+//! `cli` feature, on by default), and bindings that build the library
+//! without it (it builds for `wasm32-unknown-unknown`).
 //!
-//! * [`dlx`](mod@crate::dlx) — the core: [`MatrixBuilder`], [`Matrix`], and
-//!   [`Solver`], the one way in: it picks the engine (one search driver over
-//!   four representations of the live matrix: dancing links, a bitset of
-//!   options, bit-sliced lens, a bitmask per item; [`EngineKind`]) or takes
-//!   the one a [`Config`] names; threads ([`count_parallel`]), Knuth's text
-//!   format ([`knuth`]).
-//! * [`sudoku`] — the thin Sudoku layer: grids 4×4 to 64×64, the 4·n²-item
-//!   matrix, the judges' formats ([`sudoku::format`]), the backtracking
-//!   baselines ([`sudoku::backtrack`]) behind one [`sudoku::SudokuSolver`]
-//!   trait, an independent [`sudoku::check_solution`], and a generator.
-//! * [`problems`] — generators for classic exact-cover problems (N queens,
-//!   Langford pairs, polyomino packing), used by tests, benches and the CLI.
+//! The front door, at the crate root:
+//! * [`MatrixBuilder`] → [`Matrix`] (or [`knuth::read`] for Knuth's text
+//!   format): items, options, colors, multiplicities, costs.
+//! * [`Solver`]: the one way to search. It picks the engine (one search
+//!   driver over four representations of the live matrix; [`EngineKind`])
+//!   or takes the one a [`Config`] names, refusing by name what an engine
+//!   cannot take ([`EngineError`]); first, count, a lazy iterator, the k
+//!   cheapest, estimates, `split`; threads with [`Config::jobs`]. It owns
+//!   or borrows its matrix ([`Shared`]): `Solver<'static>` is `Send`.
+//! * [`Limits`]: a node or update [`Budget`], a deadline and a [`Cancel`]
+//!   handle that another thread sets; a stopped search says so
+//!   ([`Stop`], `complete: false`), never "none".
+//! * [`sudoku`]: [`sudoku::Puzzle`] (rules plus givens, classic or
+//!   variant) and [`sudoku::Sudoku`], the one solver of puzzles, with
+//!   [`sudoku::batch`] for many on N threads in input order.
+//! * [`jobs`]: a search cut into job lines for other machines, run and
+//!   merged exactly.
+//! * [`problems`]: generators for classic exact-cover problems (N queens,
+//!   Langford pairs, polyomino packing).
+//! * [`engines`]: each engine's own solver and tables, for experts.
 //!
-//! The `dlx` binary (`dlx cover`, `dlx gen`, `dlx sudoku …`) is the only
-//! place that prints or exits; see README.md for its commands and exit codes.
+//! Library code never prints and never panics on input; the `dlx` binary
+//! is the only place that prints or exits (see README.md for its commands
+//! and exit codes).
 //!
 //! ```
 //! use dlx::{MatrixBuilder, Solver};
@@ -41,9 +53,10 @@
 //! ```
 
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, missing_debug_implementations)]
 
-pub mod dlx;
+mod dlx;
+pub mod engines;
 pub mod jobs;
 pub mod problems;
 pub mod sudoku;
@@ -54,13 +67,9 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    best_parallel, brute_force_count, count_parallel, count_parallel_with_progress, knuth,
-    verify_cover, Best, BitsError, BitsMatrix, BitsSolutions, BitsSolver, Branching, Budget,
-    BuildError, BuildErrorKind, Cancel, Cheapest, ColorId, Config, Costed, Count, DenseError,
-    DenseMatrix, DenseSolutions, DenseSolver, Engine, EngineError, EngineKind, EngineTables,
-    Estimate, ItemId, Limits, LinksSolutions, LinksSolver, MasksError, MasksMatrix, MasksSolutions,
-    MasksSolver, Matrix, MatrixBuilder, OptionId, ParallelBest, ParallelCount, PreselectError,
-    Progress, Residual, ResidualError, Solutions, Solver, Split, Spread, Stats, Step, Stop,
-    Subtree, BRUTE_FORCE_OPTIONS, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
-    PROGRESS_NODES,
+    brute_force_count, knuth, verify_cover, Best, Branching, Budget, BuildError, BuildErrorKind,
+    Cancel, Cheapest, ColorId, Config, Costed, Count, CoverError, EngineError, EngineKind,
+    Estimate, Forecast, ItemId, Limits, Matrix, MatrixBuilder, OptionId, PreselectError, Progress,
+    Residual, ResidualError, Shared, Solutions, Solver, Split, Spread, Stats, Step, Stop, Subtree,
+    BRUTE_FORCE_OPTIONS, LOOK_NODES, LOOK_UPDATES, PROGRESS_NODES,
 };

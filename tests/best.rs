@@ -285,7 +285,8 @@ fn branch_and_bound_on_every_engine_and_with_bounds() {
 /// engine and rule, with and without multiplicities.
 #[test]
 fn best_on_threads_is_one_threads_answer() {
-    use dlx::{best_parallel, Branching, Config, EngineKind};
+    use dlx::engines::best_parallel;
+    use dlx::{Branching, Config, EngineKind};
     // Larger searches, which are cut: costed domino tilings, and two-queens
     // (no costs: every solution ties, so the k cheapest are the first k).
     let mut cut = 0;
@@ -299,7 +300,8 @@ fn best_on_threads_is_one_threads_answer() {
         for k in [1, 3, 10] {
             let want = one.best(k);
             for jobs in [2, 3] {
-                let par = best_parallel(m, dlx::Engine::Links, Branching::Knuth, jobs, k).unwrap();
+                let par = best_parallel(m, dlx::engines::Engine::Links, Branching::Knuth, jobs, k)
+                    .unwrap();
                 assert_eq!(par.best, want, "k {k} jobs {jobs}");
                 assert!(par.subtrees > 1);
                 cut += 1;

@@ -1156,6 +1156,27 @@ fn ctrl_c_stops_cleanly_and_prints_what_was_found() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains(r#""complete":false"#), "{stdout}");
     assert!(stdout.contains(r#""interrupted":true"#), "{stdout}");
+    // On threads the cancel handle stops every thread: a count, and the
+    // cheapest found so far (dominoes 14×14: far more than a second).
+    let out = interrupted(&["cover", "--jobs", "2"], &queens.stdout);
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("at least "));
+    let dominoes = Command::new(BIN)
+        .args(["gen", "dominoes", "14x14"])
+        .output()
+        .unwrap();
+    let out = interrupted(&["cover", "--best", "2", "--jobs", "2"], &dominoes.stdout);
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("| cost"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        text(&out.stderr).contains("not proven the cheapest"),
+        "{}",
+        text(&out.stderr)
+    );
     // Sudoku: the puzzles answered before Ctrl-C are printed, the one
     // under way is not, and no more are taken. An empty 25×25 grid counts
     // for ever.

@@ -4,10 +4,11 @@
 //! must report DLX1's counters (the links engine's), and every refusal
 //! (engine × rule, engine × matrix) is an `EngineError` naming the engine.
 
+use dlx::engines::{EngineTables, LinksSolver};
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
-    knuth, verify_cover, Branching, Budget, Config, EngineError, EngineKind, EngineTables,
-    LinksSolver, Matrix, OptionId, Solver, Step,
+    knuth, verify_cover, Branching, Budget, Config, EngineError, EngineKind, Matrix, OptionId,
+    Solver, Step,
 };
 
 const RULES: [Branching; 3] = [
@@ -154,7 +155,7 @@ fn the_library_chooses_and_keeps_knuths_counters() {
     // masks cannot take the matrix (pentominoes' cells are in more than 64
     // options): dense.
     let q13 = queens(13).unwrap();
-    assert!(dlx::DenseMatrix::recommended(&q13));
+    assert!(dlx::engines::DenseMatrix::recommended(&q13));
     assert_eq!(
         Solver::with_config(&q13, ff).unwrap().engine(),
         EngineKind::Masks
@@ -228,21 +229,30 @@ fn refusals_name_the_engine_and_the_reason() {
     assert_eq!(s.branching(), Branching::FirstForced);
     assert!(s.set_branching(Branching::Knuth).is_err());
     // The engines' own solvers refuse the same rules.
-    let d = dlx::DenseMatrix::new(&q).unwrap();
-    let e = dlx::DenseSolver::new(&d)
+    let d = dlx::engines::DenseMatrix::new(&q).unwrap();
+    let e = dlx::engines::DenseSolver::new(&d)
         .set_branching(Branching::Lookahead)
         .unwrap_err();
     assert_eq!(e.engine(), EngineKind::Dense);
-    let b = dlx::BitsMatrix::new(&q).unwrap();
-    assert!(dlx::BitsSolver::new(&b)
+    let b = dlx::engines::BitsMatrix::new(&q).unwrap();
+    assert!(dlx::engines::BitsSolver::new(&b)
         .set_branching(Branching::Lookahead)
         .is_err());
-    let m = dlx::MasksMatrix::new(&q).unwrap();
-    let mut masks = dlx::MasksSolver::new(&m);
+    let m = dlx::engines::MasksMatrix::new(&q).unwrap();
+    let mut masks = dlx::engines::MasksSolver::new(&m);
     assert!(masks.set_branching(Branching::Knuth).is_err());
     assert!(masks.set_branching(Branching::FirstForced).is_ok());
     assert!(masks.set_branching(Branching::Lookahead).is_ok());
     assert_eq!(masks.branching(), Branching::Lookahead);
+    // Links refuses lookahead with multiplicities, as the front door does,
+    // and keeps the rule it had.
+    let bounded = knuth::read("2:3|A B\nA B\nA\nB\n".as_bytes()).unwrap();
+    assert!(Solver::with_config(&bounded, Config::new().branching(Branching::Lookahead)).is_err());
+    let mut links = LinksSolver::new(&bounded);
+    let e = links.set_branching(Branching::Lookahead).unwrap_err();
+    assert_eq!(e.engine(), EngineKind::Links);
+    assert_eq!(links.branching(), Branching::Knuth);
+    assert!(links.set_branching(Branching::FirstForced).is_ok());
 }
 
 #[test]
@@ -414,4 +424,104 @@ fn a_solver_that_owns_its_matrix_is_kept_and_moved() {
     let mut s = Solver::new(queens(6).unwrap());
     assert_eq!(s.count().solutions, 4);
     assert_eq!(s.matrix().option_count(), queens(6).unwrap().option_count());
+}
+
+#[test]
+fn config_jobs_counts_and_finds_the_cheapest_on_threads() {
+    use dlx::{Cancel, Limits, Stop};
+    // Queens 9 (352 solutions) is cut into many subtrees on every engine.
+    let m = queens(9).unwrap();
+    for engine in EngineKind::ALL {
+        for rule in RULES {
+            let config = Config::new().engine(engine).branching(rule);
+            let Ok(mut one) = Solver::with_config(&m, config) else {
+                continue;
+            };
+            let what = format!("{engine}, {rule:?}");
+            let want = one.count();
+            let counted = one.stats();
+            let best = one.best(3);
+            for jobs in [2, 3] {
+                let mut s = Solver::with_config(&m, config.jobs(jobs)).unwrap();
+                assert_eq!(s.jobs(), jobs);
+                assert_eq!(s.count(), want, "{what} jobs {jobs}");
+                // Cut below the root (lookahead's small tree may be cut
+                // whole, leaving no subtree).
+                let (depth, _) = s.last_cut().expect("counted on threads");
+                assert!(depth > 0, "{what}");
+                if rule == Branching::Knuth {
+                    // The same tree, split: Knuth's counters add up.
+                    assert_eq!(s.stats(), counted, "{what} jobs {jobs}");
+                }
+                // Counted out: the search is over, as one thread leaves it.
+                assert_eq!(s.next_solution(), Step::Exhausted, "{what}");
+                assert_eq!(s.best(3), best, "{what} jobs {jobs}");
+                assert!(s.last_cut().is_some(), "{what}");
+                // A cancelled handle stops every thread: a lower bound,
+                // never "none" — and the cheapest found so far, unproven.
+                let cancel = Cancel::new();
+                cancel.cancel();
+                s.set_limits(Limits::new().cancel(&cancel));
+                // (Where the cut is the whole tree — lookahead's — the
+                // answer is complete before any thread starts, and exact.)
+                let c = s.count();
+                assert!(s.last_cut().is_some(), "{what}");
+                let whole = s.last_cut().unwrap().1 == 0;
+                if whole {
+                    assert_eq!(c, want, "{what}");
+                } else {
+                    assert!(!c.complete && c.solutions < 352, "{what}: {c:?}");
+                    assert_eq!(s.stopped(), Some(Stop::Cancelled), "{what}");
+                    assert!(!s.best(3).complete, "{what}");
+                    assert_eq!(s.stopped(), Some(Stop::Cancelled), "{what}");
+                }
+                // A node budget is one search's: the count runs on the
+                // calling thread, where it resumes.
+                s.set_limits(Limits::new().nodes(1 << 40));
+                assert_eq!(s.count(), want, "{what}");
+                assert_eq!(s.last_cut(), None, "{what}");
+                // So does a count up to a limit, and one below a
+                // preselected option.
+                s.set_limits(Limits::new());
+                assert_eq!(s.count_up_to(5).solutions, 5.min(want.solutions));
+                assert_eq!(s.last_cut(), None, "{what}");
+                let first = one.first_solution().unwrap().unwrap()[0];
+                s.restart();
+                s.preselect(first).unwrap();
+                let below = s.count();
+                assert!(below.complete && below.solutions >= 1, "{what}");
+                assert_eq!(s.last_cut(), None, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_forecast_measures_the_search_and_leaves_the_solver_as_it_was() {
+    use dlx::{Cancel, Limits};
+    use rand::{rngs::StdRng, SeedableRng};
+    use std::time::Duration;
+    let m = langford(9).unwrap();
+    for engine in EngineKind::ALL {
+        let config = Config::new()
+            .engine(engine)
+            .branching(engine.default_rule());
+        let Ok(mut s) = Solver::with_config(&m, config) else {
+            continue;
+        };
+        let cancel = Cancel::new();
+        s.set_limits(Limits::new().nodes(1 << 40).cancel(&cancel));
+        let f = s.forecast(50, &mut StdRng::seed_from_u64(1), Duration::from_secs(60));
+        // Langford 9: no solution, a tree of thousands of nodes; counted
+        // out while measuring.
+        assert!(f.finished, "{engine}");
+        assert_eq!(f.measured.solutions, 0, "{engine}");
+        assert!(f.measured.nodes > 1000 && f.nodes_per_second > 0.0, "{engine}");
+        assert!(f.estimate.nodes.mean > 0.0 && f.seconds > 0.0, "{engine}");
+        assert_eq!(s.stats(), dlx::Stats::default(), "{engine}");
+        assert_eq!(s.limits().budget.nodes, Some(1 << 40), "{engine}");
+        assert_eq!(s.limits().cancel.as_ref(), Some(&cancel), "{engine}");
+        assert_eq!(s.count().solutions, 0, "{engine}");
+        assert_eq!(s.stats().nodes, f.measured.nodes, "{engine}");
+    }
 }

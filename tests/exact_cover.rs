@@ -2,12 +2,15 @@
 //! counts, OEIS counts, colors against brute force, and the query API.
 //! Every solution reported is run through the independent `verify_cover`.
 
+use dlx::engines::{
+    count_parallel, BitsError, BitsMatrix, BitsSolver, DenseMatrix, DenseSolver, Engine,
+    LinksSolver, MasksError, MasksMatrix, MasksSolver, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
+    MAX_MASK_OPTIONS,
+};
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
-    brute_force_count, count_parallel, knuth, verify_cover, BitsError, BitsMatrix, BitsSolver,
-    Branching, Budget, DenseMatrix, DenseSolver, Engine, EngineKind, LinksSolver, MasksError,
-    MasksMatrix, MasksSolver, Matrix, OptionId, PreselectError, Split, Stats, Step,
-    MAX_BITS_OPTIONS, MAX_BITS_PRIMARY, MAX_MASK_OPTIONS,
+    brute_force_count, knuth, verify_cover, Branching, Budget, EngineKind, Matrix, OptionId,
+    PreselectError, Split, Stats, Step,
 };
 use proptest::prelude::*;
 
@@ -23,7 +26,7 @@ fn count_verified(m: &Matrix) -> u64 {
 /// The same with a branching rule.
 fn count_verified_with(m: &Matrix, branching: Branching) -> u64 {
     let mut solver = LinksSolver::new(m);
-    solver.set_branching(branching);
+    solver.set_branching(branching).unwrap();
     let mut n = 0;
     for solution in solver.solutions() {
         verify_cover(m, &solution).unwrap();
@@ -275,7 +278,7 @@ fn branching_rules_agree_on_counts() {
     for m in [queens(8).unwrap(), langford(7).unwrap()] {
         let mut a = LinksSolver::new(&m);
         let mut b = LinksSolver::new(&m);
-        b.set_branching(Branching::FirstForced);
+        b.set_branching(Branching::FirstForced).unwrap();
         assert_eq!(a.count(), b.count());
     }
 }
@@ -283,7 +286,7 @@ fn branching_rules_agree_on_counts() {
 /// Every solution as a sorted list of options, the list sorted.
 fn solution_set(m: &Matrix, branching: Branching) -> Vec<Vec<OptionId>> {
     let mut solver = LinksSolver::new(m);
-    solver.set_branching(branching);
+    solver.set_branching(branching).unwrap();
     let mut all: Vec<Vec<OptionId>> = solver
         .solutions()
         .map(|mut s| {
@@ -306,7 +309,7 @@ fn lookahead_finds_the_same_solutions_with_fewer_nodes() {
         assert_eq!(solution_set(&m, Branching::Lookahead), want);
         let mut plain = LinksSolver::new(&m);
         let mut look = LinksSolver::new(&m);
-        look.set_branching(Branching::Lookahead);
+        look.set_branching(Branching::Lookahead).unwrap();
         assert_eq!(plain.count(), look.count());
         assert!(look.stats().nodes < plain.stats().nodes);
         assert!(look.stats().probes > 0);
@@ -322,7 +325,7 @@ fn lookahead_pauses_resumes_and_resets_anywhere() {
     let m = queens(7).unwrap();
     for step in 1..12u64 {
         let mut s = LinksSolver::new(&m);
-        s.set_branching(Branching::Lookahead);
+        s.set_branching(Branching::Lookahead).unwrap();
         let (mut found, mut limit) = (0, step);
         loop {
             s.set_budget(Budget {
@@ -777,7 +780,7 @@ fn split_matches_whole(
     dense: bool,
 ) -> Result<(), TestCaseError> {
     let mut whole = LinksSolver::new(m);
-    whole.set_branching(branching);
+    whole.set_branching(branching).unwrap();
     if whole.count_up_to(3001).solutions > 3000 {
         return Ok(());
     }
@@ -785,7 +788,7 @@ fn split_matches_whole(
     let want: Vec<Vec<OptionId>> = whole.solutions().collect();
     let mut pieces = Vec::new();
     let mut splitter = LinksSolver::new(m);
-    splitter.set_branching(branching);
+    splitter.set_branching(branching).unwrap();
     let mut stats = splitter.split(depth, |piece| {
         pieces.push(match piece {
             Split::Subtree(p) => (true, p.options.clone()),
@@ -795,7 +798,7 @@ fn split_matches_whole(
     prop_assert!(splitter.is_pristine());
     let d = DenseMatrix::new(m).ok().filter(|_| dense);
     let mut links = LinksSolver::new(m);
-    links.set_branching(branching);
+    links.set_branching(branching).unwrap();
     let mut dense = d.as_ref().map(DenseSolver::new);
     if let Some(s) = &mut dense {
         s.set_branching(branching).unwrap();
@@ -996,7 +999,7 @@ fn count_parallel_keeps_first_forced_counters() {
         let d = DenseMatrix::new(m).unwrap();
         let mut masks = MasksSolver::new(&mm);
         let mut links = LinksSolver::new(m);
-        links.set_branching(Branching::FirstForced);
+        links.set_branching(Branching::FirstForced).unwrap();
         let mut dense = DenseSolver::new(&d);
         dense.set_branching(Branching::FirstForced).unwrap();
         let one = [

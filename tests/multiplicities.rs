@@ -15,11 +15,11 @@ mod common;
 use common::random::{brute_force, random_bounded, random_bounded_with};
 use common::{run, text};
 
+use dlx::engines::{count_parallel, Engine, LinksSolver};
 use dlx::problems::two_queens;
 use dlx::{
-    count_parallel, knuth, verify_cover, Branching, Budget, Config, Engine, EngineKind, ItemId,
-    LinksSolver, Matrix, MatrixBuilder, OptionId, PreselectError, Solver, Split, Stats, Step,
-    Subtree,
+    knuth, verify_cover, Branching, Budget, Config, EngineKind, ItemId, Matrix, MatrixBuilder,
+    OptionId, PreselectError, Solver, Split, Stats, Step, Subtree,
 };
 use proptest::prelude::*;
 
@@ -81,7 +81,7 @@ fn hand_checked_instances() {
         assert_eq!(want_sets.len(), want, "{text}");
         for rule in [Branching::Knuth, Branching::FirstForced] {
             let mut s = LinksSolver::new(&m);
-            s.set_branching(rule);
+            s.set_branching(rule).unwrap();
             assert_eq!(searched(&mut s), want_sets, "{text} {rule:?}");
             assert!(s.is_pristine());
         }
@@ -218,7 +218,7 @@ fn engines_and_rules_that_cannot_take_bounds_say_so() {
 /// counters of the split plus every subtree's.
 fn split_and_search(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<OptionId>>, Stats) {
     let mut s = LinksSolver::new(m);
-    s.set_branching(rule);
+    s.set_branching(rule).unwrap();
     let mut pieces: Vec<Result<Subtree, Vec<OptionId>>> = Vec::new();
     let mut stats = s.split(depth, |piece| match piece {
         Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
@@ -226,7 +226,7 @@ fn split_and_search(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<Optio
     });
     assert!(s.is_pristine(), "the split leaves the links as they were");
     let mut below = LinksSolver::new(m);
-    below.set_branching(rule);
+    below.set_branching(rule).unwrap();
     let (solutions, below) = gather(pieces, |sub| {
         below.preselect_subtree(sub).unwrap();
         let before = below.stats();
@@ -263,7 +263,7 @@ fn gather(
 /// One search's solutions in order, and its counters.
 fn one_search(m: &Matrix, rule: Branching) -> (Vec<Vec<OptionId>>, Stats) {
     let mut s = LinksSolver::new(m);
-    s.set_branching(rule);
+    s.set_branching(rule).unwrap();
     let solutions: Vec<_> = s.solutions().collect();
     (solutions, s.stats())
 }
@@ -446,7 +446,7 @@ proptest! {
         let want = brute_force(&m);
         for rule in [Branching::Knuth, Branching::FirstForced] {
             let mut s = LinksSolver::new(&m);
-            s.set_branching(rule);
+            s.set_branching(rule).unwrap();
             prop_assert_eq!(&searched(&mut s), &want);
             prop_assert!(s.is_pristine());
         }
@@ -553,7 +553,7 @@ fn the_copying_engine_walks_dlx3s_tree(engine: EngineKind, rule: Branching) {
     assert!(subs.iter().any(|s| !s.retired.is_empty()));
     let mut d = Solver::with_config(&m, dense).unwrap();
     let mut l = LinksSolver::new(&m);
-    l.set_branching(rule);
+    l.set_branching(rule).unwrap();
     for sub in &subs {
         d.preselect_subtree(sub).unwrap();
         l.preselect_subtree(sub).unwrap();

@@ -350,37 +350,37 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     }
     let jobs = super::jobs(args.jobs);
     let start = Instant::now();
-    let p = Arc::new(Progress::new());
-    let shown = (best.is_none() && show_progress(args, false)).then(|| progress::show(p.clone()));
-    let searched = config.tables(matrix).and_then(|(tables, branching)| {
-        let engine = tables.engine();
-        let found = match (best, &shown) {
-            (Some(k), _) => {
-                let par = dlx::best_parallel(matrix, engine, branching, jobs, k)?;
-                (par.met, par.stats, par.subtrees, par.depth, Some(par.best))
-            }
-            (None, shown) => {
-                let par = match shown {
-                    Some(_) => {
-                        dlx::count_parallel_with_progress(matrix, engine, branching, jobs, &p)?
-                    }
-                    None => dlx::count_parallel(matrix, engine, branching, jobs)?,
-                };
-                (par.solutions, par.stats, par.subtrees, par.depth, None)
-            }
-        };
-        Ok((found, tables.kind().name()))
-    });
-    if let Some(shown) = shown {
-        shown.finish();
-    }
-    let ((found, stats, subtrees, depth, best), engine) = match searched {
-        Ok(searched) => searched,
+    let mut solver = match Solver::with_config(matrix, config.jobs(jobs)) {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("dlx cover: {e}");
             return exit::BAD_INPUT;
         }
     };
+    let shown = (best.is_none() && show_progress(args, false)).then(|| {
+        let p = Arc::new(Progress::new());
+        solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
+        progress::show(p)
+    });
+    // Ctrl-C stops every thread.
+    solver.set_limits(Limits::new().cancel(&interrupt::handle()));
+    let (found, complete, best) = match best {
+        // The threads share the k-th best.
+        Some(k) => {
+            let b = solver.best(k);
+            (solver.stats().solutions, b.complete, Some(b))
+        }
+        None => {
+            let c = solver.count();
+            (c.solutions, c.complete, None)
+        }
+    };
+    if let Some(shown) = shown {
+        shown.finish();
+    }
+    let stats = solver.stats();
+    let (depth, subtrees) = solver.last_cut().unwrap_or((0, 1));
+    let engine = solver.engine().name();
     let seconds = start.elapsed().as_secs_f64();
     let mut out = Output::stdout();
     if args.json {
@@ -395,8 +395,9 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             .num("jobs", jobs as u64)
             .num("subtrees", subtrees as u64)
             .float("seconds", seconds)
-            .boolean("complete", true)
-            .boolean("budget_exhausted", false);
+            .boolean("complete", complete)
+            .boolean("budget_exhausted", false)
+            .boolean("interrupted", !complete);
         if let Some(best) = &best {
             obj = obj.raw("best", &best_json(matrix, best));
         }
@@ -404,12 +405,25 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     } else if let Some(best) = &best {
         print_best(&mut out, matrix, best);
     } else {
-        out.println(&found.to_string());
+        out.println(&count_text(found, complete));
     }
-    let code = out.finish(
-        "dlx cover",
-        if found > 0 { exit::FOUND } else { exit::NONE },
-    );
+    let code = if !complete {
+        let unproven = if best.is_some() {
+            " (the cheapest found so far, not proven the cheapest)"
+        } else {
+            ""
+        };
+        eprintln!(
+            "dlx cover: interrupted after {}; the search is incomplete{unproven}",
+            count_of(found, "solution")
+        );
+        exit::INTERRUPTED
+    } else if found > 0 {
+        exit::FOUND
+    } else {
+        exit::NONE
+    };
+    let code = out.finish("dlx cover", code);
     if args.stats {
         eprintln!(
             "{}, {} nodes, {} updates, {} guesses, {seconds:.3} s, {:.1}M updates/s ({engine} engine, {} threads, {} subtrees cut at depth {})",

@@ -1,57 +1,20 @@
 //! `dlx cover FILE --estimate N [--seed S]`: Knuth's random-probe estimate of
 //! the search (nodes, updates, solutions, with their spread) and the time it
-//! would take at this machine's node rate, measured on the search itself.
-//!
-//! The rate is measured by running the real search for a fifth of a second
-//! (the engine and rule of a normal run): when it finishes in that time the
-//! exact figures are printed beside the estimate.
+//! would take at this machine's node rate, measured on the search itself
+//! (`Solver::forecast`, for a fifth of a second): when the search finishes
+//! in that time the exact figures are printed beside the estimate.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::output::Output;
 use super::{exit, json};
-use dlx::{Budget, Config, Limits, Matrix, Solver, Spread, Stats, Step};
+use dlx::{Config, Matrix, Solver, Spread};
 
 /// How long the search runs to measure the node rate.
 const MEASURE: Duration = Duration::from_millis(200);
-
-/// What the measuring run saw.
-struct Rate {
-    /// Nodes per second.
-    nodes_per_second: f64,
-    seconds: f64,
-    /// The search's counters, exact when `finished`.
-    stats: Stats,
-    finished: bool,
-}
-
-/// Runs the search of `solver` for about [`MEASURE`] (or to its end).
-fn measure(solver: &mut Solver<'_>) -> Rate {
-    let start = Instant::now();
-    let before = solver.stats();
-    solver.restart();
-    solver.set_limits(Limits::new().deadline(start + MEASURE));
-    let finished = loop {
-        match solver.next_solution() {
-            Step::Solution => {}
-            Step::Exhausted => break true,
-            Step::Budget => break false,
-        }
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    let stats = solver.stats() - before;
-    solver.set_budget(Budget::default());
-    solver.restart();
-    Rate {
-        nodes_per_second: stats.nodes as f64 / seconds.max(1e-9),
-        seconds,
-        stats,
-        finished,
-    }
-}
 
 /// A count for people: whole below ten million, else three significant
 /// digits with an exponent.
@@ -92,11 +55,8 @@ pub(crate) fn run(matrix: &Matrix, config: Config, probes: u64, seed: u64, as_js
             return exit::BAD_INPUT;
         }
     };
-    let start = Instant::now();
-    let e = solver.estimate(probes, &mut StdRng::seed_from_u64(seed));
-    let probe_seconds = start.elapsed().as_secs_f64();
-    let rate = measure(&mut solver);
-    let seconds = e.nodes.mean / rate.nodes_per_second.max(1e-9);
+    let f = solver.forecast(probes, &mut StdRng::seed_from_u64(seed), MEASURE);
+    let (e, seconds) = (f.estimate, f.seconds);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (engine, branching) = (solver.engine().name(), solver.branching().name());
     let mut out = Output::stdout();
@@ -110,16 +70,16 @@ pub(crate) fn run(matrix: &Matrix, config: Config, probes: u64, seed: u64, as_js
             .raw("updates", &spread_json(&e.updates))
             .raw("solutions", &spread_json(&e.solutions))
             .float("branch_points", e.depth)
-            .float("node_rate", rate.nodes_per_second)
+            .float("node_rate", f.nodes_per_second)
             .float("seconds", seconds)
             .num("cores", cores)
-            .float("probe_seconds", probe_seconds)
-            .boolean("counted", rate.finished);
-        if rate.finished {
+            .float("probe_seconds", f.probe_seconds)
+            .boolean("counted", f.finished);
+        if f.finished {
             obj = obj
-                .num("exact_solutions", rate.stats.solutions)
-                .num("exact_nodes", rate.stats.nodes)
-                .num("exact_updates", rate.stats.updates);
+                .num("exact_solutions", f.measured.solutions)
+                .num("exact_nodes", f.measured.nodes)
+                .num("exact_updates", f.measured.updates);
         }
         out.println(&obj.finish());
         return out.finish("dlx cover", exit::FOUND);
@@ -141,17 +101,17 @@ pub(crate) fn run(matrix: &Matrix, config: Config, probes: u64, seed: u64, as_js
     out.println(&row("updates", &e.updates));
     out.println(&row("solutions", &e.solutions));
     out.println(&format!("branch points on a probe's path: {:.1}", e.depth));
-    if rate.finished {
+    if f.finished {
         out.println(&format!(
             "counted while measuring the rate ({:.3} s): {} solutions, {} nodes, {} updates",
-            rate.seconds, rate.stats.solutions, rate.stats.nodes, rate.stats.updates
+            f.measure_seconds, f.measured.solutions, f.measured.nodes, f.measured.updates
         ));
     } else {
         out.println(&format!(
             "time: {} on one thread at {} nodes/s (measured over {:.2} s){}",
             duration(seconds),
-            figure(rate.nodes_per_second),
-            rate.seconds,
+            figure(f.nodes_per_second),
+            f.measure_seconds,
             if cores > 1 {
                 format!(
                     ", {} at best with --jobs {cores}",

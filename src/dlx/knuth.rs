@@ -114,7 +114,7 @@ pub const MAX_LINE: usize = 16 << 20;
 /// ```
 /// let text = "A B | x\nA x:red\nB x:red\nA B\n";
 /// let matrix = dlx::knuth::read(text.as_bytes()).unwrap();
-/// assert_eq!(dlx::LinksSolver::new(&matrix).count().solutions, 2);
+/// assert_eq!(dlx::Solver::new(&matrix).count().solutions, 2);
 /// ```
 pub fn read(input: impl BufRead) -> Result<Matrix, ParseError> {
     let mut builder = MatrixBuilder::new();

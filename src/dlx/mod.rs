@@ -77,7 +77,7 @@ pub use dense::{
 };
 pub use engine::{EngineError, EngineKind, EngineTables, Shared};
 pub use index::{ColorId, ItemId, OptionId};
-pub use links::{LinksSolutions, LinksSolver};
+pub use links::{LinkError, LinksSolutions, LinksSolver};
 pub use masks::{
     Intersections, MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS,
     PAYING_LOOK,
@@ -93,6 +93,6 @@ pub use search::{
     Best, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits, PreselectError,
     Progress, Split, Spread, Step, Stop, Subtree, LOOK_NODES, LOOK_UPDATES,
 };
-pub use solver::{Config, Solutions, Solver};
+pub use solver::{Config, Forecast, Solutions, Solver};
 pub use stats::Stats;
 pub use verify::{brute_force_count, verify_cover, CoverError, BRUTE_FORCE_OPTIONS};

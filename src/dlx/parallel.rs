@@ -15,16 +15,15 @@
 //! each subtree is searched exactly as one search would (see
 //! [`LinksSolver::split`]); the passes that choose the depth are not counted.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::engine::Shared;
 use super::search::progress::Track;
 use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
-    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, EngineError, EngineKind,
-    LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, Progress, Split, Stats, Subtree,
+    BitsMatrix, Branching, DenseMatrix, EngineError, EngineKind, Limits, MasksMatrix, Matrix,
+    OptionId, Progress, Solver, Split, Stats, Subtree,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -94,7 +93,14 @@ impl Cut {
                 Split::Solution(s) => solutions.push((subtrees.len(), s.to_vec())),
             });
             let n = cut.subtrees.len();
-            if n >= target || n == 0 || cut.above.updates > max_updates || cut.depth > deepest {
+            // A deadline or cancel of the splitter ends the cutting too (the
+            // threads then stop at their first node).
+            if n >= target
+                || n == 0
+                || cut.above.updates > max_updates
+                || cut.depth > deepest
+                || splitter.driver().limits().stop_now().is_some()
+            {
                 return cut;
             }
         }
@@ -133,13 +139,13 @@ impl Cut {
 /// must be made from that matrix).
 #[derive(Clone, Copy, Debug)]
 pub enum Engine<'a> {
-    /// Dancing links ([`LinksSolver`]), the only one for colors and lookahead.
+    /// Dancing links ([`LinksSolver`](crate::engines::LinksSolver)), the only one for colors and lookahead.
     Links,
-    /// The dense engine ([`DenseSolver`]).
+    /// The dense engine ([`DenseSolver`](crate::engines::DenseSolver)).
     Dense(&'a DenseMatrix),
-    /// The bits engine ([`BitsSolver`]).
+    /// The bits engine ([`BitsSolver`](crate::engines::BitsSolver)).
     Bits(&'a BitsMatrix),
-    /// The masks engine ([`MasksSolver`]): the same count, its own counters.
+    /// The masks engine ([`MasksSolver`](crate::engines::MasksSolver)): the same count, its own counters.
     Masks(&'a MasksMatrix),
 }
 
@@ -188,8 +194,9 @@ pub const PROGRESS_NODES: u64 = 1 << 14;
 const WEIGHT_PROBES: u64 = 4;
 
 /// Counts `sub` in `s`, a part `weight` of the whole tree for its progress
-/// report; returns its counters (the preselecting not included).
-fn count_below(s: &mut impl Steps, sub: &Subtree, weight: f64) -> Stats {
+/// report; returns its counters (the preselecting not included) and
+/// whether the count is complete (the limits of `s` may stop it).
+fn count_below(s: &mut impl Steps, sub: &Subtree, weight: f64) -> (Stats, bool) {
     if let Some(t) = &mut s.driver_mut().track {
         t.weight = weight;
     }
@@ -199,18 +206,20 @@ fn count_below(s: &mut impl Steps, sub: &Subtree, weight: f64) -> Stats {
     s.preselect_subtree(sub)
         .expect("a subtree is a path of the search");
     let before = s.stats();
-    count_up_to(s, u64::MAX);
-    s.stats() - before
+    let count = count_up_to(s, u64::MAX);
+    (s.stats() - before, count.complete)
 }
 
 /// Counts the solutions of `matrix` with `branching` on `jobs` threads (the
 /// calling one waits), searched and cut by `engine` (its tables must be made
 /// from `matrix`). An engine that does not take the rule, or tables made
 /// from another matrix, is an error. `jobs <= 1` counts on the calling
-/// thread.
+/// thread. (A [`Solver`](crate::Solver) made with
+/// [`Config::jobs`](crate::Config::jobs) counts this way too.)
 ///
 /// ```
-/// use dlx::{count_parallel, knuth, Branching, Engine, LinksSolver};
+/// use dlx::engines::{count_parallel, Engine, LinksSolver};
+/// use dlx::{knuth, Branching};
 ///
 /// let mut text = String::from("v1 v2 v3 v4 v5 v6 v7 s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12 s13 s14\n");
 /// for i in 1..=7 {
@@ -231,7 +240,7 @@ pub fn count_parallel(
     branching: Branching,
     jobs: usize,
 ) -> Result<ParallelCount, EngineError> {
-    count_reporting(matrix, engine, branching, jobs, None)
+    count_limited(matrix, engine, branching, jobs, None, &Limits::default()).map(|(c, _)| c)
 }
 
 /// [`count_parallel`], reporting its progress into `progress` as it goes:
@@ -246,39 +255,38 @@ pub fn count_parallel_with_progress(
     jobs: usize,
     progress: &Arc<Progress>,
 ) -> Result<ParallelCount, EngineError> {
-    count_reporting(matrix, engine, branching, jobs, Some(progress))
+    let limits = Limits::default();
+    count_limited(matrix, engine, branching, jobs, Some(progress), &limits).map(|(c, _)| c)
 }
 
-fn count_reporting(
+/// [`count_parallel`] with an optional progress report, each thread's
+/// search within `limits` (their deadline and cancel handle: a node budget
+/// is one search's, and is the caller's to refuse); returns the count and
+/// whether it is complete (`false`: a limit stopped a thread, and the
+/// others took no more subtrees).
+pub(crate) fn count_limited(
     matrix: &Matrix,
     engine: Engine,
     branching: Branching,
     jobs: usize,
     progress: Option<&Arc<Progress>>,
-) -> Result<ParallelCount, EngineError> {
+    limits: &Limits,
+) -> Result<(ParallelCount, bool), EngineError> {
     engine.check(matrix, branching)?;
-    Ok(match engine {
-        Engine::Links => count_with(jobs, progress, || {
-            let mut s = LinksSolver::new(matrix);
-            s.set_branching(branching);
-            s
-        }),
-        // The rule was checked above.
-        Engine::Dense(d) => count_with(jobs, progress, || {
-            DenseSolver::with_rule(Shared::Borrowed(d), branching)
-        }),
-        Engine::Bits(b) => count_with(jobs, progress, || BitsSolver::new(b)),
-        Engine::Masks(m) => count_with(jobs, progress, || MasksSolver::new(m)),
-    })
+    Ok(count_with(jobs, progress, || {
+        let mut s = Solver::borrowing(matrix, engine, branching);
+        s.set_limits(limits.clone());
+        s
+    }))
 }
 
 /// [`count_parallel`] with solvers made by `make`: one cuts the tree, one
-/// per thread counts subtrees.
+/// per thread counts subtrees; the count, and whether it is complete.
 fn count_with<S: Steps>(
     jobs: usize,
     progress: Option<&Arc<Progress>>,
     make: impl Fn() -> S + Sync,
-) -> ParallelCount {
+) -> (ParallelCount, bool) {
     let reporting = || {
         let mut s = make();
         if let Some(p) = progress {
@@ -288,13 +296,14 @@ fn count_with<S: Steps>(
         s
     };
     if jobs <= 1 {
-        let stats = count_below(&mut reporting(), &Subtree::default(), 1.0);
-        return ParallelCount {
+        let (stats, complete) = count_below(&mut reporting(), &Subtree::default(), 1.0);
+        let count = ParallelCount {
             solutions: stats.solutions,
             stats,
             depth: 0,
             subtrees: 1,
         };
+        return (count, complete);
     }
     let mut splitter = make();
     let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
@@ -310,7 +319,8 @@ fn count_with<S: Steps>(
     let weights = &weights;
     let depth = cut.depth;
     let next = AtomicUsize::new(0);
-    let (next, cut, reporting) = (&next, &cut, &reporting);
+    let stopped = AtomicBool::new(false);
+    let (next, stopped, cut, reporting) = (&next, &stopped, &cut, &reporting);
     let mut stats = cut.above;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs.min(subtrees))
@@ -320,11 +330,17 @@ fn count_with<S: Steps>(
                     let mut mine = Stats::default();
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
-                        if k >= subtrees {
+                        if k >= subtrees || stopped.load(Ordering::Relaxed) {
                             return mine;
                         }
                         let weight = weights.get(k).copied().unwrap_or(0.0);
-                        mine += count_below(&mut worker, &cut.subtrees[k], weight);
+                        let (counted, complete) =
+                            count_below(&mut worker, &cut.subtrees[k], weight);
+                        mine += counted;
+                        if !complete {
+                            stopped.store(true, Ordering::Relaxed);
+                            return mine;
+                        }
                     }
                 })
             })
@@ -336,10 +352,11 @@ fn count_with<S: Steps>(
             }
         }
     });
-    ParallelCount {
+    let count = ParallelCount {
         solutions: stats.solutions,
         stats,
         depth,
         subtrees,
-    }
+    };
+    (count, !stopped.load(Ordering::Relaxed))
 }

@@ -20,11 +20,13 @@
 //! threads find their solutions, so the counters (not the answer) differ
 //! from run to run.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::parallel::{Cut, SUBTREES_PER_JOB};
-use super::{Best, Branching, Costed, Engine, EngineError, Matrix, OptionId, Solver, Stats, Step};
+use super::{
+    Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Solver, Stats, Step,
+};
 
 /// What [`best_parallel`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,7 +92,8 @@ impl Ranked {
 /// thread.
 ///
 /// ```
-/// use dlx::{best_parallel, knuth, Branching, Engine, Solver};
+/// use dlx::engines::{best_parallel, Engine};
+/// use dlx::{knuth, Branching, Solver};
 ///
 /// let mut text = String::from("A B C D\n");
 /// for (k, option) in ["A", "B", "C", "D", "A B", "C D", "A B C D"].iter().enumerate() {
@@ -108,8 +111,26 @@ pub fn best_parallel(
     jobs: usize,
     k: usize,
 ) -> Result<ParallelBest, EngineError> {
+    best_limited(matrix, engine, branching, jobs, k, &Limits::default())
+}
+
+/// [`best_parallel`] under `limits`: its deadline and cancel handle stop
+/// every thread (a node or update budget is one search's: give none). A
+/// stopped search answers the cheapest found so far, `complete: false`.
+pub(crate) fn best_limited(
+    matrix: &Matrix,
+    engine: Engine,
+    branching: Branching,
+    jobs: usize,
+    k: usize,
+    limits: &Limits,
+) -> Result<ParallelBest, EngineError> {
     engine.check(matrix, branching)?;
-    let make = || Solver::borrowing(matrix, engine, branching);
+    let make = || {
+        let mut s = Solver::borrowing(matrix, engine, branching);
+        s.set_limits(limits.clone());
+        s
+    };
     if jobs <= 1 {
         let mut s = make();
         let best = s.best(k);
@@ -133,7 +154,8 @@ pub fn best_parallel(
     }
     let shared = Mutex::new(ranked);
     let next = AtomicUsize::new(0);
-    let (ranked, next, cut) = (&shared, &next, &cut);
+    let stopped = AtomicBool::new(false);
+    let (ranked, next, stopped, cut) = (&shared, &next, &stopped, &cut);
     let limit_for = |k: usize| ranked.lock().map_or(None, |r| r.limit_for(k));
     let mut stats = cut.above;
     std::thread::scope(|scope| {
@@ -147,6 +169,9 @@ pub fn best_parallel(
                         let Some(sub) = cut.subtrees.get(j) else {
                             return mine;
                         };
+                        if stopped.load(Ordering::Relaxed) {
+                            return mine;
+                        }
                         // A subtree is a path of the search: entering it
                         // cannot fail.
                         s.preselect_subtree(sub)
@@ -165,6 +190,10 @@ pub fn best_parallel(
                             s.set_cost_limit(limit_for(j));
                         }
                         mine += s.stats() - before;
+                        if s.stopped().is_some() {
+                            stopped.store(true, Ordering::Relaxed);
+                            return mine;
+                        }
                     }
                 })
             })
@@ -184,7 +213,7 @@ pub fn best_parallel(
                 .into_iter()
                 .map(|(cost, _, options)| Costed { cost, options })
                 .collect(),
-            complete: true,
+            complete: !stopped.load(Ordering::Relaxed),
         },
         met: stats.solutions,
         stats,

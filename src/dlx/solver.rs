@@ -20,9 +20,31 @@ use super::engine::Shared;
 use super::search::driver::Driver;
 use super::search::Steps;
 use super::{
-    BitsSolver, Branching, Budget, DenseSolver, EngineError, EngineKind, EngineTables, LinksSolver,
-    MasksSolver, Matrix, OptionId, PreselectError, Step,
+    BitsSolver, Branching, Budget, DenseSolver, EngineError, EngineKind, EngineTables, Estimate,
+    LinksSolver, MasksSolver, Matrix, OptionId, PreselectError, Stats, Step,
 };
+
+/// How long a search would take ([`Solver::forecast`]): Knuth's estimate of
+/// its tree, and the node rate measured by running the search itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Forecast {
+    /// The estimate of the tree below the preselected options.
+    pub estimate: Estimate,
+    /// The probes' time, in seconds.
+    pub probe_seconds: f64,
+    /// Nodes a second, measured on the search (its engine and rule).
+    pub nodes_per_second: f64,
+    /// The estimated time of the whole search on one thread, in seconds:
+    /// the estimated nodes at the measured rate.
+    pub seconds: f64,
+    /// The measuring run's counters: exact figures when it `finished`.
+    pub measured: Stats,
+    /// The measuring run's time, in seconds.
+    pub measure_seconds: f64,
+    /// Whether the measuring run searched the whole tree.
+    pub finished: bool,
+}
 
 /// What a [`Solver`] is asked to be: an engine (`None`: the library
 /// chooses), a branching rule (`None`: Knuth's, or the engine's own where it
@@ -45,6 +67,7 @@ pub struct Config {
     engine: Option<EngineKind>,
     branching: Option<Branching>,
     budget: Budget,
+    jobs: usize,
 }
 
 impl Config {
@@ -68,6 +91,29 @@ impl Config {
     /// Limits every search to `budget`.
     pub fn budget(mut self, budget: Budget) -> Config {
         self.budget = budget;
+        self
+    }
+
+    /// Counts ([`Solver::count`]) and finds the cheapest ([`Solver::best`])
+    /// on `jobs` threads (0 and 1: the calling thread). The search is cut
+    /// into subtrees that the threads share; the count is the same, and with
+    /// Knuth's rule the nodes and updates too. Threads are used where a
+    /// query runs the whole tree from the root: nothing preselected, no
+    /// node or update budget (a budget is one search's; the deadline and the
+    /// cancel handle stop every thread), and for `count_up_to` no limit.
+    ///
+    /// ```
+    /// use dlx::{problems::queens, Config, Solver};
+    ///
+    /// let m = queens(9).unwrap();
+    /// let mut s = Solver::with_config(&m, Config::new().jobs(2)).unwrap();
+    /// assert_eq!(s.count().solutions, 352);
+    /// let mut one = Solver::new(&m);
+    /// one.count();
+    /// assert_eq!(s.stats(), one.stats()); // the same search, split
+    /// ```
+    pub fn jobs(mut self, jobs: usize) -> Config {
+        self.jobs = jobs;
         self
     }
 
@@ -109,6 +155,10 @@ pub struct Solver<'m> {
     matrix: Shared<'m, Matrix>,
     branching: Branching,
     inner: Inner<'m>,
+    /// Threads for whole counts and cheapest ([`Config::jobs`]).
+    jobs: usize,
+    /// The cut of the last query on threads: its depth and subtrees.
+    cut: Option<(usize, usize)>,
 }
 
 #[derive(Clone, Debug)]
@@ -168,6 +218,7 @@ impl<'m> Solver<'m> {
         let (tables, branching) = config.tables(&matrix)?;
         let mut s = Solver::over(matrix, tables, branching);
         s.set_budget(config.budget);
+        s.jobs = config.jobs.max(1);
         Ok(s)
     }
 
@@ -191,7 +242,10 @@ impl<'m> Solver<'m> {
             )),
             EngineTables::Links => {
                 let mut s = LinksSolver::shared(matrix.clone());
-                s.set_branching(branching);
+                // The rule was checked for the matrix by the caller (links
+                // takes every rule but lookahead with multiplicities, which
+                // `with_rule` turns first-forced and `with_config` refuses).
+                let _ = s.set_branching(branching);
                 Inner::Links(s)
             }
         };
@@ -199,6 +253,8 @@ impl<'m> Solver<'m> {
             matrix,
             branching,
             inner,
+            jobs: 1,
+            cut: None,
         }
     }
 
@@ -214,7 +270,9 @@ impl<'m> Solver<'m> {
         let inner = match engine {
             Engine::Links => {
                 let mut s = LinksSolver::new(matrix);
-                s.set_branching(branching);
+                // Checked by the caller (`Engine::check`, or this solver's
+                // own rule).
+                let _ = s.set_branching(branching);
                 Inner::Links(s)
             }
             Engine::Dense(d) => {
@@ -229,6 +287,8 @@ impl<'m> Solver<'m> {
             matrix: Shared::Borrowed(matrix),
             branching,
             inner,
+            jobs: 1,
+            cut: None,
         }
     }
 
@@ -247,6 +307,74 @@ impl<'m> Solver<'m> {
         self.branching
     }
 
+    /// The threads of whole counts and cheapest ([`Config::jobs`]).
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// Uses `jobs` threads for whole counts and cheapest from now on (see
+    /// [`Config::jobs`]).
+    pub fn set_jobs(&mut self, jobs: usize) {
+        self.jobs = jobs.max(1);
+    }
+
+    /// The cut of the last count or cheapest run on threads: its depth in
+    /// branch points and its subtrees; `None` after a query on one thread.
+    pub fn last_cut(&self) -> Option<(usize, usize)> {
+        self.cut
+    }
+
+    /// Whether a query from the root may run on threads: more than one
+    /// asked for, nothing preselected, no node or update budget.
+    fn on_threads(&self) -> bool {
+        let d = self.driver_ref();
+        self.jobs > 1 && d.preselected.is_empty() && d.limits().budget == Budget::default()
+    }
+
+    /// The engine's tables, borrowed, for threads to share.
+    fn engine_ref(&self) -> super::Engine<'_> {
+        match &self.inner {
+            Inner::Links(_) => super::Engine::Links,
+            Inner::Dense(s) => super::Engine::Dense(s.tables()),
+            Inner::Bits(s) => super::Engine::Bits(s.tables()),
+            Inner::Masks(s) => super::Engine::Masks(s.tables()),
+        }
+    }
+
+    /// [`count_up_to`](Self::count_up_to) on threads, where it may run
+    /// there (see [`Config::jobs`]): the count, the counters added up into
+    /// [`stats`](Self::stats) as one search's, the search left exhausted
+    /// (or, when a limit stopped it, at its start: the threads' subtrees
+    /// cannot be resumed one by one; [`stopped`](Self::stopped) says what
+    /// stopped it); `None` where it runs on the calling thread.
+    pub(crate) fn count_on_threads(&mut self, limit: u64) -> Option<crate::dlx::Count> {
+        self.cut = None;
+        if limit != u64::MAX || !self.on_threads() {
+            return None;
+        }
+        self.restart();
+        let progress = self.driver_ref().track.as_ref().map(|t| t.to.clone());
+        let limits = self.limits().clone();
+        let counted = super::parallel::count_limited(
+            &self.matrix,
+            self.engine_ref(),
+            self.branching,
+            self.jobs,
+            progress.as_ref(),
+            &limits,
+        );
+        // The engine and the rule are this solver's own: always taken.
+        let (par, complete) = counted.ok()?;
+        self.cut = Some((par.depth, par.subtrees));
+        let d = self.driver_mut_ref();
+        d.stats += par.stats;
+        d.end_on_threads(complete, limits.stop_now());
+        Some(crate::dlx::Count {
+            solutions: par.solutions,
+            complete,
+        })
+    }
+
     /// The matrix this solver searches.
     pub fn matrix(&self) -> &Matrix {
         &self.matrix
@@ -262,7 +390,7 @@ impl<'m> Solver<'m> {
             ));
         }
         match &mut self.inner {
-            Inner::Links(s) => s.set_branching(branching),
+            Inner::Links(s) => s.set_branching(branching)?,
             Inner::Dense(s) => s.set_branching(branching)?,
             Inner::Bits(s) => s.set_branching(branching)?,
             Inner::Masks(s) => s.set_branching(branching)?,
@@ -296,6 +424,68 @@ impl<'m> Solver<'m> {
         each!(&mut self.inner, s => s.restart())
     }
 
+    /// Knuth's estimate from `probes` random probes
+    /// ([`estimate`](Self::estimate)), and the time the search would take
+    /// here: the search itself runs for `measure` (or to its end, when it
+    /// is shorter: then its counters are exact) to measure the node rate.
+    /// The solver's limits, preselected options and counters are as before
+    /// afterwards; its search is restarted.
+    ///
+    /// ```
+    /// use dlx::{problems::queens, Solver};
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use std::time::Duration;
+    ///
+    /// let m = queens(8).unwrap();
+    /// let mut s = Solver::new(&m);
+    /// let f = s.forecast(100, &mut StdRng::seed_from_u64(1), Duration::from_secs(1));
+    /// assert!(f.finished); // queens 8 takes a millisecond: counted out
+    /// assert_eq!(f.measured.solutions, 92);
+    /// assert!(f.estimate.solutions.mean > 0.0 && f.nodes_per_second > 0.0);
+    /// ```
+    pub fn forecast(
+        &mut self,
+        probes: u64,
+        rng: &mut impl rand::Rng,
+        measure: std::time::Duration,
+    ) -> Forecast {
+        let start = std::time::Instant::now();
+        let estimate = self.estimate(probes, rng);
+        let probe_seconds = start.elapsed().as_secs_f64();
+        let limits = self.limits().clone();
+        let before = self.stats();
+        self.restart();
+        let start = std::time::Instant::now();
+        self.set_limits(super::Limits {
+            budget: Budget::default(),
+            deadline: Some(start + measure),
+            cancel: limits.cancel.clone(),
+        });
+        let finished = loop {
+            match self.next_solution() {
+                Step::Solution => {}
+                Step::Exhausted => break true,
+                Step::Budget => break false,
+            }
+        };
+        let measure_seconds = start.elapsed().as_secs_f64();
+        let measured = self.stats() - before;
+        let d = self.driver_mut_ref();
+        d.stats = before;
+        self.set_limits(limits);
+        self.restart();
+        let nodes_per_second = measured.nodes as f64 / measure_seconds.max(1e-9);
+        Forecast {
+            estimate,
+            probe_seconds,
+            nodes_per_second,
+            seconds: estimate.nodes.mean / nodes_per_second.max(1e-9),
+            measured,
+            measure_seconds,
+            finished,
+        }
+    }
+
     /// Commits to `option` before the search: it is part of every solution,
     /// listed first. Abandons any search in progress; undone by
     /// [`reset`](Self::reset). An unknown option, one with no primary item,
@@ -327,6 +517,27 @@ impl<'m> Solver<'m> {
     /// (the best found so far, not proven). See [`Cheapest`](crate::dlx::Cheapest).
     pub fn best(&mut self, k: usize) -> crate::dlx::Best {
         let matrix = self.matrix.clone();
+        self.cut = None;
+        if self.on_threads() {
+            self.restart();
+            let limits = self.limits().clone();
+            let par = super::parallel_best::best_limited(
+                &matrix,
+                self.engine_ref(),
+                self.branching,
+                self.jobs,
+                k,
+                &limits,
+            );
+            // The engine and the rule are this solver's own: always taken.
+            if let Ok(par) = par {
+                self.cut = Some((par.depth, par.subtrees));
+                let d = self.driver_mut_ref();
+                d.stats += par.stats;
+                d.end_on_threads(par.best.complete, limits.stop_now());
+                return par.best;
+            }
+        }
         super::search::best::best(self, &matrix, k)
     }
 

@@ -52,6 +52,7 @@ const FLAGS: [&str; 6] = [
 
 /// Why a text is not an f-puzzles puzzle this layer can solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FpuzzlesError {
     /// Not JSON, or not an object.
     Json(String),

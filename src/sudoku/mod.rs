@@ -1,23 +1,26 @@
-//! The Sudoku layer: grids, their mapping to exact cover, the judges'
-//! formats, and the backtracking baselines.
+//! The Sudoku layer: puzzles (classic and variant) to exact cover and back.
 //!
-//! The layer is thin: [`cover`] maps a grid to the core's matrix and a
-//! solution back; all searching is [`crate::dlx`]'s. Every solver — DLX and
-//! the baselines of [`backtrack`] — implements [`SudokuSolver`], so tests and
-//! benchmarks run them all the same way, and every answer can be checked by
-//! [`check_solution`], which shares no code with any of them.
+//! The way in: a [`Puzzle`] (rules plus givens; parsed from a grid line,
+//! the variant text form, f-puzzles' JSON or link) and [`Sudoku`], the one
+//! solver of puzzles, under [`Limits`] (a count, a deadline, a cancel
+//! handle), a lone big puzzle on threads; [`batch`] answers many on N
+//! threads in input order. The layer is thin: [`cover`] and [`rules`] map a
+//! grid to the core's matrix and a solution back; all searching is the
+//! [core](crate)'s. The backtracking baselines of [`backtrack`] and the DLX
+//! solver of classic grids are also there one by one ([`Solvers`],
+//! [`SudokuSolver`]) for tests and benchmarks, and every answer can be
+//! checked by [`check_solution`], which shares no code with any of them.
 //!
 //! ```
-//! use dlx::sudoku::{format, Limits, Solvers, SudokuSolver};
+//! use dlx::sudoku::{Limits, Puzzle, Status, Sudoku};
 //!
-//! let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-//! let puzzle = format::parse_line(line).unwrap();
-//! let matrices = dlx::sudoku::Matrices::new();
-//! let mut solver = Solvers::dlx(&matrices);
-//! let mut solution = puzzle.clone();
-//! let answer = solver.solve(&puzzle, &Limits::count_to(2), &mut solution);
-//! assert_eq!(answer.solutions, 1); // unique
-//! dlx::sudoku::check_solution(&puzzle, &solution).unwrap();
+//! let puzzle: Puzzle =
+//!     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+//!         .parse()
+//!         .unwrap();
+//! let solved = Sudoku::default().solve(&puzzle, &Limits::count_to(2)).unwrap();
+//! assert_eq!(solved.answer.status(), Status::Unique);
+//! assert_eq!(solved.solution.unwrap()[2], 4);
 //! ```
 
 use std::sync::OnceLock;
@@ -250,6 +253,17 @@ pub struct Solvers<'m> {
     matrices: &'m Matrices,
     dlx: Vec<Option<DlxSudoku<'m>>>,
     backtrack: Vec<Option<backtrack::Backtrack>>,
+}
+
+impl std::fmt::Debug for Solvers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solvers")
+            .field("kind", &self.kind)
+            .field("engine", &self.engine)
+            .field("branching", &self.branching)
+            .field("lookahead_after", &self.lookahead_after)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'m> Solvers<'m> {

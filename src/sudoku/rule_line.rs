@@ -35,6 +35,7 @@ use super::rules::{Rules, RulesError, MAX_SIDE};
 
 /// Why a line is not a variant puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RuleLineError {
     /// The grid is not n² symbols of a side 1 to 64, or a symbol is no digit.
     Grid(String),

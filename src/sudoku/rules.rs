@@ -70,6 +70,7 @@ pub struct Cage {
 
 /// What a rule set cannot be.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RulesError {
     /// The side is not between 1 and [`MAX_SIDE`].
     Side(usize),
@@ -611,97 +612,224 @@ impl RulesMatrix {
     }
 }
 
+/// A house of the grid (0-based): a digit may stand in it once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum House {
+    /// A row.
+    Row(usize),
+    /// A column.
+    Column(usize),
+    /// A region (a box, or a jigsaw piece).
+    Region(usize),
+    /// An extra region, in the order of [`Rules::extra_regions`].
+    Extra(usize),
+    /// A killer cage, in the order of [`Rules::cages`].
+    Cage(usize),
+}
+
+impl fmt::Display for House {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            House::Row(i) => write!(f, "row {}", i + 1),
+            House::Column(i) => write!(f, "column {}", i + 1),
+            House::Region(i) => write!(f, "region {}", i + 1),
+            House::Extra(i) => write!(f, "extra region {}", i + 1),
+            House::Cage(i) => write!(f, "killer cage {}", i + 1),
+        }
+    }
+}
+
+/// A rule between two neighbouring cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Neighbours {
+    /// Diagonal neighbours differ.
+    AntiKing,
+    /// Cells a knight's move apart differ.
+    AntiKnight,
+    /// Orthogonal neighbours are not consecutive.
+    NonConsecutive,
+}
+
+impl fmt::Display for Neighbours {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Neighbours::AntiKing => "anti-king",
+            Neighbours::AntiKnight => "anti-knight",
+            Neighbours::NonConsecutive => "non-consecutive",
+        })
+    }
+}
+
+/// What [`check`] found wrong first. Cells are row-major indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Broken {
+    /// The solution or the givens are not the grid's size.
+    Size {
+        /// The grid's side.
+        side: usize,
+    },
+    /// A cell holds no digit of the grid.
+    NotADigit {
+        /// The cell.
+        cell: usize,
+        /// What it holds.
+        digit: u8,
+    },
+    /// A cell differs from its given.
+    Given {
+        /// The cell.
+        cell: usize,
+        /// What it holds.
+        digit: u8,
+        /// The given.
+        given: u8,
+    },
+    /// A digit twice in a house.
+    Twice {
+        /// The house.
+        house: House,
+        /// The digit.
+        digit: u8,
+    },
+    /// A cage whose digits do not add up to its sum.
+    CageSum {
+        /// The cage, in the order of [`Rules::cages`].
+        cage: usize,
+        /// What its digits add up to.
+        total: u32,
+        /// Its sum.
+        sum: u32,
+    },
+    /// Two cells that break a rule between neighbours.
+    Neighbours {
+        /// The rule.
+        rule: Neighbours,
+        /// The cells.
+        cells: [usize; 2],
+        /// Their digits.
+        digits: [u8; 2],
+    },
+}
+
+impl fmt::Display for Broken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Broken::Size { side } => write!(f, "a grid of side {side} has {} cells", side * side),
+            Broken::NotADigit { cell, digit } => {
+                write!(f, "cell {cell} holds {digit}, not a digit of the grid")
+            }
+            Broken::Given { cell, digit, given } => {
+                write!(f, "cell {cell} holds {digit}, the given is {given}")
+            }
+            Broken::Twice { house, digit } => write!(f, "{house}: {digit} twice"),
+            Broken::CageSum { cage, total, sum } => {
+                write!(f, "killer cage {}: adds up to {total}, not {sum}", cage + 1)
+            }
+            Broken::Neighbours {
+                rule,
+                cells,
+                digits,
+            } => write!(
+                f,
+                "{rule}: cells {} and {} hold {} and {}",
+                cells[0], cells[1], digits[0], digits[1]
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Broken {}
+
 /// Checks `solution` (row-major digits) against every rule and the
 /// `givens`, without the matrix: the tests' independent checker. Says what
 /// is wrong first.
-pub fn check(rules: &Rules, givens: &[u8], solution: &[u8]) -> Result<(), String> {
+pub fn check(rules: &Rules, givens: &[u8], solution: &[u8]) -> Result<(), Broken> {
     let n = rules.side;
     if solution.len() != n * n || givens.len() != n * n {
-        return Err(format!("a grid of side {n} has {} cells", n * n));
+        return Err(Broken::Size { side: n });
     }
-    for k in 0..n * n {
-        let d = solution[k];
-        if d == 0 || d as usize > n {
-            return Err(format!("cell {k} holds {d}, not a digit 1 to {n}"));
+    for cell in 0..n * n {
+        let digit = solution[cell];
+        if digit == 0 || digit as usize > n {
+            return Err(Broken::NotADigit { cell, digit });
         }
-        if givens[k] != 0 && givens[k] != d {
-            return Err(format!("cell {k} holds {d}, the given is {}", givens[k]));
+        let given = givens[cell];
+        if given != 0 && given != digit {
+            return Err(Broken::Given { cell, digit, given });
         }
     }
-    let distinct = |what: &str, cells: &mut dyn Iterator<Item = usize>| -> Result<(), String> {
+    let distinct = |house: House, cells: &mut dyn Iterator<Item = usize>| -> Result<(), Broken> {
         let mut seen = 0u128;
         for k in cells {
             let bit = 1u128 << solution[k];
             if seen & bit != 0 {
-                return Err(format!("{what}: {} twice", solution[k]));
+                let digit = solution[k];
+                return Err(Broken::Twice { house, digit });
             }
             seen |= bit;
         }
         Ok(())
     };
     for i in 0..n {
-        distinct(&format!("row {}", i + 1), &mut (0..n).map(|c| i * n + c))?;
-        distinct(&format!("column {}", i + 1), &mut (0..n).map(|r| r * n + i))?;
+        distinct(House::Row(i), &mut (0..n).map(|c| i * n + c))?;
+        distinct(House::Column(i), &mut (0..n).map(|r| r * n + i))?;
         distinct(
-            &format!("region {}", i + 1),
+            House::Region(i),
             &mut (0..n * n).filter(|&k| rules.regions[k] == i),
         )?;
     }
     for (e, cells) in rules.extra.iter().enumerate() {
-        distinct(
-            &format!("extra region {}", e + 1),
-            &mut cells.iter().copied(),
-        )?;
+        distinct(House::Extra(e), &mut cells.iter().copied())?;
     }
     for (c, cage) in rules.cages.iter().enumerate() {
-        distinct(
-            &format!("killer cage {}", c + 1),
-            &mut cage.cells.iter().copied(),
-        )?;
+        distinct(House::Cage(c), &mut cage.cells.iter().copied())?;
         let total: u32 = cage.cells.iter().map(|&k| solution[k] as u32).sum();
-        if cage.sum.is_some_and(|s| s != total) {
-            return Err(format!(
-                "killer cage {}: adds up to {total}, not {}",
-                c + 1,
-                cage.sum.unwrap_or(0)
-            ));
+        if let Some(sum) = cage.sum.filter(|&s| s != total) {
+            return Err(Broken::CageSum {
+                cage: c,
+                total,
+                sum,
+            });
         }
     }
-    let (sn, at) = (n as isize, |r: isize, c: isize| {
-        (r * n as isize + c) as usize
-    });
+    let sn = n as isize;
     for r in 0..sn {
         for c in 0..sn {
-            let here = solution[at(r, c)];
-            let near = |dr: isize, dc: isize, what: &str, bad: &dyn Fn(u8, u8) -> bool| {
+            let near = |dr: isize, dc: isize, rule: Neighbours, bad: &dyn Fn(u8, u8) -> bool| {
                 let (r2, c2) = (r + dr, c + dc);
-                if (0..sn).contains(&r2) && (0..sn).contains(&c2) && bad(here, solution[at(r2, c2)])
-                {
-                    return Err(format!(
-                        "{what}: r{}c{} and r{}c{} hold {here} and {}",
-                        r + 1,
-                        c + 1,
-                        r2 + 1,
-                        c2 + 1,
-                        solution[at(r2, c2)]
-                    ));
+                if !(0..sn).contains(&r2) || !(0..sn).contains(&c2) {
+                    return Ok(());
+                }
+                let cells = [(r * sn + c) as usize, (r2 * sn + c2) as usize];
+                let digits = cells.map(|k| solution[k]);
+                if bad(digits[0], digits[1]) {
+                    return Err(Broken::Neighbours {
+                        rule,
+                        cells,
+                        digits,
+                    });
                 }
                 Ok(())
             };
             let same = |a: u8, b: u8| a == b;
             if rules.anti_king {
                 for (dr, dc) in [(1, 1), (1, -1), (1, 0), (0, 1)] {
-                    near(dr, dc, "anti-king", &same)?;
+                    near(dr, dc, Neighbours::AntiKing, &same)?;
                 }
             }
             if rules.anti_knight {
                 for (dr, dc) in [(1, 2), (1, -2), (2, 1), (2, -1)] {
-                    near(dr, dc, "anti-knight", &same)?;
+                    near(dr, dc, Neighbours::AntiKnight, &same)?;
                 }
             }
             if rules.non_consecutive {
                 for (dr, dc) in [(1, 0), (0, 1)] {
-                    near(dr, dc, "non-consecutive", &|a, b| a.abs_diff(b) == 1)?;
+                    near(dr, dc, Neighbours::NonConsecutive, &|a, b| {
+                        a.abs_diff(b) == 1
+                    })?;
                 }
             }
         }

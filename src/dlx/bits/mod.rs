@@ -104,6 +104,7 @@ const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
 
 /// Why a matrix is not for the bits engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BitsError {
     /// The matrix has colors.
     Colors,

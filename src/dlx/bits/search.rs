@@ -127,6 +127,11 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
 }
 
 impl<'m> BitsSolver<'m> {
+    /// The tables searched (for threads to share).
+    pub(crate) fn tables(&self) -> &BitsMatrix {
+        &self.matrix
+    }
+
     /// A solver over `matrix`, ready to search.
     pub fn new(matrix: &'m BitsMatrix) -> Self {
         Self::with_tables(Shared::Borrowed(matrix))

@@ -90,6 +90,7 @@ pub const SMALL_STATE_BYTES: usize = 256;
 
 /// Why a matrix is not for the dense engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DenseError {
     /// The matrix has colors.
     Colors,

@@ -267,6 +267,11 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
 }
 
 impl<'m> DenseSolver<'m> {
+    /// The tables searched (for threads to share).
+    pub(crate) fn tables(&self) -> &DenseMatrix {
+        &self.matrix
+    }
+
     /// A solver over `matrix`, ready to search. It allocates two state
     /// slots per possible level (the primary items over the fewest primary
     /// items in an option, plus two), zeroed, so the memory is touched only

@@ -36,7 +36,7 @@
 
 #![allow(unsafe_code)]
 
-use super::engine::Shared;
+use super::engine::{EngineError, Shared};
 use super::matrix::{Link, Matrix, Node};
 use super::search::driver::{Driver, Enter, Kernel};
 use super::search::{engine_queries, Branching, Step};
@@ -258,14 +258,27 @@ impl<'m> LinksSolver<'m> {
         &self.matrix
     }
 
+    /// The branching rule.
+    pub fn branching(&self) -> Branching {
+        self.branching
+    }
+
     /// Chooses the branching rule (takes effect at the next node). With
     /// multiplicities (Algorithm M) the rule is DLX3's least branching
-    /// degree; first-forced takes the first item of degree 1 or less, and
-    /// lookahead probes nothing there (it searches as first-forced; the
-    /// [`Solver`](crate::dlx::Solver) refuses it for such a matrix).
-    pub fn set_branching(&mut self, branching: Branching) {
+    /// degree, and first-forced takes the first item of degree 1 or less;
+    /// lookahead does not take them and is refused, changing nothing, as
+    /// [`Solver::set_branching`](crate::dlx::Solver::set_branching) refuses
+    /// it.
+    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
+        if branching == Branching::Lookahead && self.matrix.has_bounds() {
+            return Err(EngineError::matrix(
+                crate::dlx::EngineKind::Links,
+                "lookahead does not take multiplicities (DLX3's u:v|); knuth and first-forced do",
+            ));
+        }
         self.branching = branching;
         self.links.lookahead = branching == Branching::Lookahead;
+        Ok(())
     }
 
     /// Undoes everything: the search in progress and all preselected options.
@@ -378,45 +391,46 @@ impl<'m> LinksSolver<'m> {
     /// Verifies every link, as DLX1's `sanity()` does: each active item's list
     /// is doubly linked, its nodes name it, and its len is their number.
     /// For tests and debugging; O(size of the matrix).
-    pub fn check_links(&self) -> Result<(), String> {
+    pub fn check_links(&self) -> Result<(), LinkError> {
         let (nodes, items) = (&self.links.nodes, &self.links.items);
         let mut q = 0;
         let mut p = items[0].next as usize;
         let mut steps = 0;
         loop {
             if items[p].prev as usize != q {
-                return Err(format!("bad prev field at item slot {p}"));
+                return Err(LinkError::Prev { item: p });
             }
             if p == 0 {
                 break;
             }
             steps += 1;
             if steps > items.len() {
-                return Err("item list does not close".into());
+                return Err(LinkError::ItemsOpen);
             }
             let (mut qq, mut pp, mut k) = (p, nodes[p].down as usize, 0);
             loop {
                 if nodes[pp].up as usize != qq {
-                    return Err(format!("bad up field at node {pp}"));
+                    return Err(LinkError::Up { node: pp });
                 }
                 if pp == p {
                     break;
                 }
                 if nodes[pp].itm as usize != p {
-                    return Err(format!("bad itm field at node {pp}"));
+                    return Err(LinkError::Itm { node: pp });
                 }
                 k += 1;
                 if k > nodes.len() {
-                    return Err(format!("list of item slot {p} does not close"));
+                    return Err(LinkError::ListOpen { item: p });
                 }
                 qq = pp;
                 pp = nodes[pp].down as usize;
             }
             if nodes[p].itm as usize != k {
-                return Err(format!(
-                    "bad len at item slot {p}: {} for {k} nodes",
-                    nodes[p].itm
-                ));
+                return Err(LinkError::Len {
+                    item: p,
+                    len: nodes[p].itm as usize,
+                    nodes: k,
+                });
             }
             q = p;
             p = items[p].next as usize;
@@ -434,6 +448,61 @@ impl<'m> LinksSolver<'m> {
             && (s.bounds.is_empty() || s.bounds == mult::initial_bounds(&self.matrix))
     }
 }
+
+/// What [`LinksSolver::check_links`] found broken (slots and nodes are
+/// indices into the links, as DLX1's `sanity()` names them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LinkError {
+    /// The item list's `prev` at this item slot does not point back.
+    Prev {
+        /// The item slot.
+        item: usize,
+    },
+    /// The item list does not come back to the root.
+    ItemsOpen,
+    /// A node's `up` does not point back.
+    Up {
+        /// The node.
+        node: usize,
+    },
+    /// A node in an item's list names another item.
+    Itm {
+        /// The node.
+        node: usize,
+    },
+    /// An item's list does not come back to its header.
+    ListOpen {
+        /// The item slot.
+        item: usize,
+    },
+    /// An item's len is not the number of nodes in its list.
+    Len {
+        /// The item slot.
+        item: usize,
+        /// Its len.
+        len: usize,
+        /// The nodes in its list.
+        nodes: usize,
+    },
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            LinkError::Prev { item } => write!(f, "bad prev field at item slot {item}"),
+            LinkError::ItemsOpen => write!(f, "item list does not close"),
+            LinkError::Up { node } => write!(f, "bad up field at node {node}"),
+            LinkError::Itm { node } => write!(f, "bad itm field at node {node}"),
+            LinkError::ListOpen { item } => write!(f, "list of item slot {item} does not close"),
+            LinkError::Len { item, len, nodes } => {
+                write!(f, "bad len at item slot {item}: {len} for {nodes} nodes")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
 
 engine_queries!(LinksSolver, LinksSolutions, |s, p| {
     // A header node is Algorithm M's null move: no option (nor is a
@@ -454,7 +523,7 @@ mod tests {
     fn solve_all(text: &str, branching: Branching) -> (u64, bool) {
         let m = knuth::read(text.as_bytes()).unwrap();
         let mut s = LinksSolver::new(&m);
-        s.set_branching(branching);
+        s.set_branching(branching).unwrap();
         let mut n = 0;
         for sol in s.solutions() {
             verify_cover(&m, &sol).unwrap();
@@ -567,7 +636,7 @@ mod tests {
         let text = "A B C D\nA B\nA C\nB C\nA B C\nD\n";
         let m = knuth::read(text.as_bytes()).unwrap();
         let mut s = LinksSolver::new(&m);
-        s.set_branching(Branching::Lookahead);
+        s.set_branching(Branching::Lookahead).unwrap();
         let mut n = 0;
         for sol in s.solutions() {
             verify_cover(&m, &sol).unwrap();
@@ -603,7 +672,7 @@ mod tests {
         }
         let m = knuth::read(text.as_bytes()).unwrap();
         let mut s = LinksSolver::new(&m);
-        s.set_branching(Branching::Lookahead);
+        s.set_branching(Branching::Lookahead).unwrap();
         let mut stats = Stats::default();
         // SAFETY: the solver's own links, as `new` made them.
         let best = unsafe { s.links.look_ahead::<0>(&mut stats) };
@@ -633,7 +702,7 @@ mod tests {
         for branching in [Branching::FirstForced, Branching::Lookahead] {
             for rebuild in [false, true] {
                 let mut s = LinksSolver::new(&m);
-                s.set_branching(branching);
+                s.set_branching(branching).unwrap();
                 if rebuild {
                     s.preselect_all(&[OptionId::must(0)]).unwrap();
                 } else {

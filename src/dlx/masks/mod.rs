@@ -178,6 +178,7 @@ const CHUNK: usize = 16;
 
 /// Why a matrix is not for the masks engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MasksError {
     /// The matrix has colors.
     Colors,

@@ -255,6 +255,11 @@ unsafe fn look<M: Mask, const K: usize>(
 }
 
 impl<'m> MasksSolver<'m> {
+    /// The tables searched (for threads to share).
+    pub(crate) fn tables(&self) -> &MasksMatrix {
+        &self.matrix
+    }
+
     /// A solver over `matrix`, ready to search.
     pub fn new(matrix: &'m MasksMatrix) -> Self {
         Self::with_tables(Shared::Borrowed(matrix))

@@ -59,7 +59,7 @@ pub(crate) struct Link {
 /// A built, immutable exact-cover matrix.
 ///
 /// ```
-/// use dlx::{MatrixBuilder, LinksSolver};
+/// use dlx::{MatrixBuilder, Solver};
 ///
 /// // TAOCP 7.2.2.1's example: items A-G, six options, one exact cover.
 /// let mut b = MatrixBuilder::new();
@@ -70,7 +70,7 @@ pub(crate) struct Link {
 ///     b.option_by_names(option.split(' ')).unwrap();
 /// }
 /// let matrix = b.build().unwrap();
-/// let mut solver = LinksSolver::new(&matrix);
+/// let mut solver = Solver::new(&matrix);
 /// assert_eq!(solver.count().solutions, 1);
 /// ```
 #[derive(Clone, Debug)]

@@ -67,6 +67,7 @@ impl Residual {
 
 /// Why [`Matrix::residual`] made no matrix.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResidualError {
     /// The options cannot be committed together (or one does not exist or
     /// is ignored): the refusal [`Solver::preselect`] gives.

@@ -331,6 +331,21 @@ impl Driver {
         self.stopped.is_some()
     }
 
+    /// After a query run on threads from the root (their counters added
+    /// to `stats`): the search exhausted when `complete`, else paused at the
+    /// start, stopped by `stop`.
+    pub(crate) fn end_on_threads(&mut self, complete: bool, stop: Option<Stop>) {
+        self.level = 0;
+        self.at_cut = false;
+        if complete {
+            self.phase = Phase::Done;
+            self.stopped = None;
+        } else {
+            self.phase = Phase::Start;
+            self.stopped = stop.or(Some(Stop::Cancelled));
+        }
+    }
+
     /// Turns on counting nodes per level.
     pub(crate) fn enable_profile(&mut self) {
         self.profile = Some(vec![0; self.choice.len() + 1]);

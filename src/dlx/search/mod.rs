@@ -302,6 +302,7 @@ pub struct Count {
 
 /// Why an option could not be preselected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PreselectError {
     /// No such option in the matrix.
     UnknownOption(OptionId),
@@ -432,6 +433,12 @@ macro_rules! engine_queries {
                 let $s = self;
                 $option
             }
+
+            /// An engine's own solver counts on the calling thread: never.
+            #[inline]
+            pub(crate) fn count_on_threads(&mut self, _limit: u64) -> Option<$crate::dlx::Count> {
+                None
+            }
         }
 
         $crate::dlx::search::engine_queries!($solver, $solutions);
@@ -516,6 +523,9 @@ macro_rules! engine_queries {
 
             /// Counts solutions of a fresh search, stopping at `limit`.
             pub fn count_up_to(&mut self, limit: u64) -> $crate::dlx::Count {
+                if let Some(count) = self.count_on_threads(limit) {
+                    return count;
+                }
                 $crate::dlx::search::count_up_to(self, limit)
             }
 
@@ -538,12 +548,12 @@ macro_rules! engine_queries {
             /// after `restart`. See [`Split`]($crate::dlx::Split).
             ///
             /// ```
-            /// use dlx::{knuth, LinksSolver, Split};
+            /// use dlx::{knuth, Solver, Split};
             ///
             /// // Two items with two options each: four solutions. Cut at depth 1,
             /// // two subtrees, one per option of `A` (the item chosen first).
             /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
-            /// let mut s = LinksSolver::new(&m);
+            /// let mut s = Solver::new(&m);
             /// let mut subtrees = 0;
             /// s.split(1, |piece| {
             ///     if let Split::Subtree(sub) = piece {
@@ -591,11 +601,11 @@ macro_rules! engine_queries {
             /// restarted and the profile cleared.
             ///
             /// ```
-            /// use dlx::{knuth, LinksSolver};
+            /// use dlx::{knuth, Solver};
             /// use rand::{rngs::StdRng, SeedableRng};
             ///
             /// let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
-            /// let e = LinksSolver::new(&m).estimate(100, &mut StdRng::seed_from_u64(1));
+            /// let e = Solver::new(&m).estimate(100, &mut StdRng::seed_from_u64(1));
             /// assert_eq!(e.solutions.mean, 4.0); // every walk sees 2 × 2 leaves
             /// ```
             pub fn estimate(

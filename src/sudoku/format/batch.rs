@@ -29,6 +29,15 @@ pub struct Batch {
     alphabet: Option<Alphabet>,
 }
 
+impl std::fmt::Debug for Batch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Batch")
+            .field("records", &self.items.len())
+            .field("format", &self.format)
+            .finish_non_exhaustive()
+    }
+}
+
 enum Item {
     /// A record read whole.
     Read(Record),
@@ -71,6 +80,15 @@ pub struct Records {
     bytes: Vec<u8>,
     format: Format,
     alphabet: Option<Alphabet>,
+}
+
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Records")
+            .field("left", &self.items.len())
+            .field("format", &self.format)
+            .finish_non_exhaustive()
+    }
 }
 
 impl IntoIterator for Batch {

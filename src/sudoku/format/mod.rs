@@ -280,6 +280,17 @@ pub struct Reader<R> {
     buf: Vec<u8>,
 }
 
+impl<R> std::fmt::Debug for Reader<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("line_no", &self.line_no)
+            .field("index", &self.index)
+            .field("format", &self.format)
+            .field("eof", &self.eof)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: BufRead> Reader<R> {
     /// A reader over `input`.
     pub fn new(input: R, options: ReadOptions) -> Self {

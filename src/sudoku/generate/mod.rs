@@ -41,6 +41,16 @@ pub struct Generator<'m> {
     pub symmetry: Symmetry,
 }
 
+impl std::fmt::Debug for Generator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generator")
+            .field("solver", &self.solver)
+            .field("node_budget", &self.node_budget)
+            .field("symmetry", &self.symmetry)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'m> Generator<'m> {
     /// A generator over `cover`'s size, seeded.
     pub fn new(cover: &'m SudokuMatrix, seed: u64) -> Self {

@@ -106,6 +106,7 @@ impl fmt::Display for Variant {
 
 /// Why variant puzzles cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// The boxes are not a grid.
     Rules(RulesError),
