@@ -516,7 +516,10 @@ fn a_forecast_measures_the_search_and_leaves_the_solver_as_it_was() {
         // out while measuring.
         assert!(f.finished, "{engine}");
         assert_eq!(f.measured.solutions, 0, "{engine}");
-        assert!(f.measured.nodes > 1000 && f.nodes_per_second > 0.0, "{engine}");
+        assert!(
+            f.measured.nodes > 1000 && f.nodes_per_second > 0.0,
+            "{engine}"
+        );
         assert!(f.estimate.nodes.mean > 0.0 && f.seconds > 0.0, "{engine}");
         assert_eq!(s.stats(), dlx::Stats::default(), "{engine}");
         assert_eq!(s.limits().budget.nodes, Some(1 << 40), "{engine}");
