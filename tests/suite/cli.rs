@@ -1,8 +1,7 @@
 //! The `dlx` binary end to end: the judges' samples byte for byte, exit
 //! codes, bad input, and output order with several jobs.
 
-mod common;
-use common::{run, text, BIN, PUZZLES};
+use crate::common::{run, text, BIN, PUZZLES};
 use std::process::Command;
 
 #[test]

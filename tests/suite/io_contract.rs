@@ -6,8 +6,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-mod common;
-use common::{run, run_to, text, BIN, PUZZLES};
+use crate::common::{run, run_to, text, BIN, PUZZLES};
 
 /// Runs `dlx args` with its stdout a pipe whose reader has gone; returns
 /// the exit code and stderr.

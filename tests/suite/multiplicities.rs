@@ -11,9 +11,8 @@
 
 use std::collections::BTreeSet;
 
-mod common;
-use common::random::{brute_force, random_bounded, random_bounded_with};
-use common::{run, text};
+use crate::common::random::{brute_force, random_bounded, random_bounded_with};
+use crate::common::{run, text};
 
 use dlx::engines::{count_parallel, Engine, LinksSolver};
 use dlx::problems::two_queens;

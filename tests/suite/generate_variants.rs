@@ -3,8 +3,7 @@
 //! solved through the command line, and the solution checked by the rules'
 //! checker; symmetry checked cell by cell here.
 
-mod common;
-use common::{run, text};
+use crate::common::{run, text};
 use dlx::sudoku::rules::{check, Rules};
 use dlx::sudoku::{fpuzzles, rule_line};
 

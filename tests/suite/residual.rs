@@ -6,8 +6,7 @@
 
 use std::collections::BTreeSet;
 
-mod common;
-use common::random::{brute_force, random_bounded};
+use crate::common::random::{brute_force, random_bounded};
 
 use dlx::{knuth, Branching, EngineKind, Matrix, OptionId, PreselectError, ResidualError, Solver};
 use proptest::prelude::*;

@@ -2,8 +2,7 @@
 //! JSON, links and compressed strings, detected per input or named by
 //! `--format fpuzzles`; every answer checked by the rules' own checker.
 
-mod common;
-use common::{run, text};
+use crate::common::{run, text};
 use dlx::sudoku::fpuzzles;
 use dlx::sudoku::rules::{check, Rules};
 
@@ -122,7 +121,7 @@ fn killer_x_anti_knight_and_non_consecutive_puzzles_are_solved_counted_and_check
 
 #[test]
 fn inputs_are_detected_one_by_one_and_classic_grids_write_f_puzzles() {
-    let dir = common::scratch_dir("variants");
+    let dir = crate::common::scratch_dir("variants");
     let rules = Rules::jigsaw(&[
         0, 0, 1, 1, //
         0, 2, 2, 1, //

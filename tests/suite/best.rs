@@ -2,8 +2,7 @@
 //! brute force over every subset of options, on random small costed
 //! matrices; and the command line on a hand-checked one.
 
-mod common;
-use common::{run, text};
+use crate::common::{run, text};
 use dlx::{knuth, BuildErrorKind, Matrix, MatrixBuilder, OptionId, Solver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

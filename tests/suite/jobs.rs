@@ -1,8 +1,7 @@
 //! `dlx cover --split`, `--run-jobs`, `--merge`: a count cut into job lines,
 //! run apart, and merged back to exactly one run's answer and counters.
 
-mod common;
-use common::{run, scratch_dir, text, PUZZLES};
+use crate::common::{run, scratch_dir, text, PUZZLES};
 
 /// Writes `bytes` to a fresh file under the target directory.
 fn file(name: &str, bytes: &[u8]) -> String {

@@ -2,8 +2,7 @@
 //! random-probe estimate of the search, checked against the exact counts of
 //! the same search) and the progress line of `--progress`.
 
-mod common;
-use common::{run, scratch_dir, text};
+use crate::common::{run, scratch_dir, text};
 use serde_json::Value;
 
 fn gen(problem: &[&str]) -> String {
