@@ -616,3 +616,37 @@ proptest! {
         }
     }
 }
+
+/// Items with bounds and few or no options: a level may end an item
+/// without committing anything, so the search can be as deep as there are
+/// items (found by fuzzing: the bits and dense engines sized their levels
+/// by the options alone and indexed past them; `--features checked` turns
+/// that into a panic). Every engine that takes bounds, every rule.
+#[test]
+fn bounded_items_without_options_on_every_engine() {
+    let cases = [
+        ("0:2|D 0:2|E\n", 1),
+        ("0:2|D 0:2|E 0:1|F 0:3|G\n", 1),
+        ("1:2|D 0:2|E\n", 0),
+        ("0:2|D 0:2|E | x\nx\n", 1),
+        ("0:2|D 0:2|E 0:2|F\nD\nE F\nD E\n", 8),
+    ];
+    for (text, want) in cases {
+        let m = knuth::read(text.as_bytes()).unwrap();
+        assert_eq!(dlx::brute_force_count(&m), Some(want), "{text:?}");
+        for engine in EngineKind::ALL {
+            for rule in [Branching::Knuth, Branching::FirstForced] {
+                let config = Config::new().engine(engine).branching(rule);
+                let Ok(mut s) = Solver::with_config(&m, config) else {
+                    continue;
+                };
+                let mut n = 0;
+                for sol in s.solutions() {
+                    verify_cover(&m, &sol).unwrap();
+                    n += 1;
+                }
+                assert_eq!(n, want, "{engine} {rule:?} {text:?}");
+            }
+        }
+    }
+}

@@ -303,13 +303,13 @@ impl BitsMatrix {
         let searched = (0..options)
             .filter(|r| root[r / 64] >> (r % 64) & 1 != 0)
             .count();
-        let max_depth = if min_primary == usize::MAX {
-            0
-        } else if bounded {
+        let max_depth = if bounded {
             // Each level commits an option (once at most, using a bound) or
-            // ends an item.
+            // ends an item — with no option at all, it ends one.
             let uses: usize = (0..primary).map(hi).sum();
             searched.min(uses) + primary
+        } else if min_primary == usize::MAX {
+            0
         } else {
             primary / min_primary
         };

@@ -308,13 +308,13 @@ impl DenseMatrix {
         let searched = (0..options)
             .filter(|r| root_active[r / 64] >> (r % 64) & 1 != 0)
             .count();
-        let max_depth = if min_primary == usize::MAX {
-            0
-        } else if bounded {
+        let max_depth = if bounded {
             // Each level commits an option (once at most, using a bound) or
-            // ends an item.
+            // ends an item — with no option at all, it ends one.
             let uses: usize = root_bound.iter().map(|&v| usize::from(v)).sum();
             searched.min(uses) + primary
+        } else if min_primary == usize::MAX {
+            0
         } else {
             primary / min_primary.max(1)
         };
