@@ -429,7 +429,9 @@ impl<'m> Solver<'m> {
     /// here: the search itself runs for `measure` (or to its end, when it
     /// is shorter: then its counters are exact) to measure the node rate.
     /// The solver's limits, preselected options and counters are as before
-    /// afterwards; its search is restarted.
+    /// afterwards; its search is restarted. It reads the clock: not on
+    /// `wasm32-unknown-unknown`, which has none (use
+    /// [`estimate`](Self::estimate) there).
     ///
     /// ```
     /// use dlx::{problems::queens, Solver};
