@@ -771,12 +771,10 @@ mod tests {
     #[test]
     fn aligned_probes_are_the_engines_commits() {
         let paths = if cfg!(miri) { 1 } else { 20 };
-        let sudoku = crate::sudoku::SudokuMatrix::new(if cfg!(miri) { 2 } else { 3 }).unwrap();
         // SAFETY (each `agree`): `K` is each matrix's uniform length (4 for
-        // Sudoku and queens, 3 for the Latin squares), which `agree` asserts.
+        // queens and Sudoku, 3 for the Latin squares), which `agree` asserts.
         let mut results = unsafe {
             vec![
-                agree::<u16, 4>(sudoku.matrix(), paths, 1),
                 // Secondary items: the diagonals.
                 agree::<u16, 4>(
                     &crate::problems::queens(if cfg!(miri) { 5 } else { 8 }).unwrap(),
@@ -787,6 +785,11 @@ mod tests {
             ]
         };
         if !cfg!(miri) {
+            // Under Miri, queens 5 takes the same paths as a Sudoku matrix
+            // (16-bit masks, options of 4 items) in a fifth of the time.
+            let sudoku = crate::sudoku::SudokuMatrix::new(3).unwrap();
+            // SAFETY: as above.
+            results.push(unsafe { agree::<u16, 4>(sudoku.matrix(), paths, 1) });
             // 32-bit masks: items of 17 options.
             // SAFETY: as above.
             results.push(unsafe { agree::<u32, 3>(&latin(17), 2, 4) });

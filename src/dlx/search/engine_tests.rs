@@ -14,7 +14,13 @@ pub(crate) fn small_problems() -> Vec<(Matrix, u64)> {
     vec![
         (problems::queens(1).unwrap(), 1),
         (problems::queens(4).unwrap(), 2),
-        (problems::queens(6).unwrap(), 4),
+        // Queens 6 has a tree five times queens 5's: under Miri, which
+        // interprets each node, queens 5 reaches the same paths.
+        if cfg!(miri) {
+            (problems::queens(5).unwrap(), 10)
+        } else {
+            (problems::queens(6).unwrap(), 4)
+        },
         (problems::langford(3).unwrap(), 2),
         (problems::langford(4).unwrap(), 2),
         (knuth::read(taocp.as_bytes()).unwrap(), 1),
