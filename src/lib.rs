@@ -70,6 +70,6 @@ pub use crate::dlx::{
     brute_force_count, knuth, verify_cover, Best, Branching, Budget, BuildError, BuildErrorKind,
     Cancel, Cheapest, ColorId, Config, Costed, Count, CoverError, EngineError, EngineKind,
     Estimate, Forecast, ItemId, Limits, Matrix, MatrixBuilder, OptionId, PreselectError, Progress,
-    Residual, ResidualError, Shared, Solutions, Solver, Split, Spread, Stats, Step, Stop, Subtree,
-    BRUTE_FORCE_OPTIONS, LOOK_NODES, LOOK_UPDATES, PROGRESS_NODES,
+    Residual, ResidualError, Shared, Shuffled, Solutions, Solver, Split, Spread, Stats, Step, Stop,
+    Subtree, BRUTE_FORCE_OPTIONS, LOOK_NODES, LOOK_UPDATES, PROGRESS_NODES,
 };

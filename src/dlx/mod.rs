@@ -82,7 +82,9 @@ pub use masks::{
     Intersections, MasksError, MasksMatrix, MasksSolutions, MasksSolver, MAX_MASK_OPTIONS,
     PAYING_LOOK,
 };
-pub use matrix::{BuildError, BuildErrorKind, Matrix, MatrixBuilder, Residual, ResidualError};
+pub use matrix::{
+    BuildError, BuildErrorKind, Matrix, MatrixBuilder, Residual, ResidualError, Shuffled,
+};
 pub(crate) use parallel::Cut;
 pub use parallel::{
     count_parallel, count_parallel_with_progress, Engine, ParallelCount, PROGRESS_NODES,

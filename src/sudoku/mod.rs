@@ -30,6 +30,7 @@ use crate::dlx::{Cancel, Stop};
 
 pub mod backtrack;
 pub mod batch;
+mod candidates;
 pub mod cover;
 pub mod format;
 pub mod fpuzzles;
@@ -43,6 +44,7 @@ mod solve;
 mod threads;
 
 pub use crate::dlx::Intersections;
+pub use candidates::{candidates, Candidates};
 pub use cover::{
     DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, RESIDUAL_FROM_SIDE,
     VARIANT_INTERSECTIONS,

@@ -36,9 +36,11 @@ use crate::dlx::index::{ColorId, ItemId, OptionId};
 
 mod builder;
 mod residual;
+mod shuffled;
 
 pub use builder::{BuildError, BuildErrorKind, MatrixBuilder};
 pub use residual::{Residual, ResidualError};
+pub use shuffled::Shuffled;
 
 /// One node of the toroidal structure. For a header node, `itm` is the len.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

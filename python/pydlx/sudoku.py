@@ -1,0 +1,52 @@
+"""Sudoku and its variants through the exact-cover engine.
+
+``text`` is anything the ``dlx`` command line reads as one puzzle: a
+puzzle line (81 characters, ``.`` or ``0`` for empty cells; other sizes
+from 4×4 to 64×64), the variant text form (a grid line and rule words such
+as ``x``, ``windoku``, ``killer=...``), f-puzzles' JSON, an f-puzzles link
+or its compressed ``load=`` string. Bad input raises ``ValueError`` with the
+library's message; a ``timeout`` (seconds) that expires raises
+``pydlx.SearchTimeout``.
+
+>>> from pydlx import sudoku
+>>> sudoku.check("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+'unique'
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from . import _core
+
+__all__ = ["solve", "count", "check", "candidates"]
+
+
+def solve(text: str, *, threads: int = 1, timeout: Optional[float] = None) -> Optional[str]:
+    """The first solution as one line of symbols (digits to 9, then
+    letters), row-major; ``None`` when there is none."""
+    return _core.sudoku_solve(text, threads=threads, timeout=timeout)
+
+
+def count(
+    text: str,
+    limit: Optional[int] = None,
+    *,
+    threads: int = 1,
+    timeout: Optional[float] = None,
+) -> int:
+    """The number of solutions, or ``limit`` when there are at least that
+    many."""
+    return _core.sudoku_count(text, limit, threads=threads, timeout=timeout)
+
+
+def check(text: str, *, threads: int = 1, timeout: Optional[float] = None) -> str:
+    """``"unique"``, ``"multiple"`` or ``"none"``."""
+    return _core.sudoku_check(text, threads=threads, timeout=timeout)
+
+
+def candidates(text: str, *, timeout: Optional[float] = None) -> List[List[int]]:
+    """The true candidates: for each cell (row-major) the digits it takes
+    in at least one solution, ascending (every list empty when the puzzle
+    has no solution)."""
+    return _core.sudoku_candidates(text, timeout=timeout)
