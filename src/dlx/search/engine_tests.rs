@@ -95,6 +95,12 @@ pub(crate) fn same_solutions_as_links(m: &Matrix, s: &mut impl Steps) -> u64 {
         mine.push(sorted(sol));
     }
     assert!(s.is_exhausted());
+    if cfg!(miri) {
+        // Under Miri what is checked is the engine's own paths (for
+        // undefined behaviour); its answers against the links engine's are
+        // checked by the ordinary test run.
+        return mine.len() as u64;
+    }
     let mut links = LinksSolver::new(m);
     let mut theirs: Vec<_> = links.solutions().map(sorted).collect();
     mine.sort();
