@@ -25,7 +25,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use rand::SeedableRng;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
@@ -788,7 +788,9 @@ impl Problem {
             state: Mutex::new(Walk {
                 solver,
                 left: limit.unwrap_or(u64::MAX),
-                buffer: VecDeque::new(),
+                found: Vec::new(),
+                ends: Vec::new(),
+                next: 0,
                 batch: 1,
                 done: false,
             }),
@@ -812,8 +814,12 @@ struct Walk {
     solver: Solver<'static>,
     /// Solutions still to yield (the `limit`).
     left: u64,
-    /// Solutions found and not yet yielded.
-    buffer: VecDeque<Vec<usize>>,
+    /// Solutions found, one after another (solution `k` is
+    /// `found[ends[k - 1]..ends[k]]`): one buffer, not one `Vec` each.
+    found: Vec<usize>,
+    ends: Vec<usize>,
+    /// The next of them to yield.
+    next: usize,
     /// How many solutions the next search finds before returning.
     batch: usize,
     /// The search is exhausted (or the limit reached).
@@ -825,15 +831,20 @@ impl Walk {
     /// the slice ended (the caller looks at the signals, then goes on).
     fn fill(&mut self) -> bool {
         let want = self.batch.min(self.left.min(MAX_BATCH as u64) as usize);
+        self.found.clear();
+        self.ends.clear();
+        self.next = 0;
         let start = self.solver.stats();
         self.solver.set_budget(Budget {
             nodes: Some(start.nodes.saturating_add(SLICE_NODES)),
             updates: Some(start.updates.saturating_add(SLICE_UPDATES)),
         });
-        while self.buffer.len() < want {
+        while self.ends.len() < want {
             match self.solver.next_solution() {
                 Step::Solution => {
-                    self.buffer.push_back(indices(self.solver.solution()));
+                    let solution = self.solver.solution().map(OptionId::as_usize);
+                    self.found.extend(solution);
+                    self.ends.push(self.found.len());
                     self.left -= 1;
                     if self.left == 0 {
                         self.done = true;
@@ -866,13 +877,29 @@ impl Solutions {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyList>>> {
-        let mut walk = self
-            .state
-            .lock()
-            .map_err(|_| PyValueError::new_err("the iterator failed in another thread"))?;
+        // Not `lock`: a thread waiting here holds the GIL, which the thread
+        // searching needs back to finish. Python's generators refuse the
+        // same way.
+        let mut walk = match self.state.try_lock() {
+            Ok(walk) => walk,
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(PyValueError::new_err(
+                    "the iterator is already running in another thread",
+                ))
+            }
+            Err(std::sync::TryLockError::Poisoned(_)) => {
+                return Err(PyValueError::new_err(
+                    "the iterator failed in another thread",
+                ))
+            }
+        };
         loop {
-            if let Some(sol) = walk.buffer.pop_front() {
-                return Ok(Some(PyList::new(py, sol)?.unbind()));
+            if walk.next < walk.ends.len() {
+                let k = walk.next;
+                let start = if k == 0 { 0 } else { walk.ends[k - 1] };
+                walk.next += 1;
+                let list = PyList::new(py, &walk.found[start..walk.ends[k]])?;
+                return Ok(Some(list.unbind()));
             }
             if walk.done || walk.left == 0 {
                 self.problem.get().remember(&walk.solver);

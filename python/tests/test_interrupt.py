@@ -64,3 +64,30 @@ def test_python_runs_while_another_thread_counts() -> None:
     t.join()
     assert result == [14200]
     assert ticks > 1000
+
+
+def test_one_iterator_in_two_threads_is_refused_not_deadlocked() -> None:
+    n = 13
+    options = [[f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n}"] for r in range(n) for c in range(n)]
+    p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)])
+    it = p.solutions()
+    errors: list[str] = []
+    counted = [0]
+
+    def drain() -> None:
+        try:
+            for _ in it:
+                counted[0] += 1
+        except ValueError as e:
+            errors.append(str(e))
+
+    threads = [threading.Thread(target=drain) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "deadlocked"
+    # Each solution once, whichever thread took it; a thread that came
+    # while the other searched was refused.
+    assert counted[0] == 73712
+    assert all("another thread" in e for e in errors)
