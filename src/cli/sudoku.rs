@@ -20,6 +20,7 @@ use dlx::sudoku::format::{Format, ReadOptions, Reader};
 use dlx::sudoku::{Alphabet, Intersections, Limits, Settings, SolverKind};
 
 mod bench;
+mod candidates;
 mod generate;
 mod pipeline;
 mod render;
@@ -37,6 +38,9 @@ pub(crate) enum SudokuCommand {
     Count(CountArgs),
     /// Print unique, multiple, none or invalid for each puzzle.
     Check(CommonArgs),
+    /// Print each puzzle's true candidates (the digits each cell takes in
+    /// some solution) and how many solutions each has, capped.
+    Candidates(candidates::CandidatesArgs),
     /// Measure solvers (DLX and the backtracking baselines) on puzzle files.
     Bench(bench::BenchArgs),
     /// Make puzzles with exactly one solution, reproducibly from a seed.
@@ -257,6 +261,7 @@ pub(crate) fn run(cmd: SudokuCommand) -> u8 {
         }
         SudokuCommand::Count(a) => answer_all(&a.common, Mode::Count, a.limit.unwrap_or(u64::MAX)),
         SudokuCommand::Check(a) => answer_all(&a, Mode::Check, 2),
+        SudokuCommand::Candidates(a) => candidates::run(a),
         SudokuCommand::Bench(a) => bench::run(a),
         SudokuCommand::Generate(a) => generate::run(a),
     }

@@ -8,11 +8,17 @@
 //! digits no solution has shown yet are asked about; each question either
 //! finds a solution (new digits vouched for) or proves a digit absent.
 //!
+//! With a count cap K above 1, each candidate's solutions are then counted
+//! up to K (the candidate given, a count to K), as rangsk's solver shows
+//! them: a unique puzzle's are all 1 from one count of the puzzle, and a
+//! given's count is the puzzle's.
+//!
 //! Invariants: a digit is *found* only when a solution holding it was
 //! seen, *absent* only when a complete search with it given found none; a
-//! cell is decided when each of its digits is one or the other. A deadline
-//! or cancel that stops a question leaves the digits not yet decided
-//! unknown (`complete` false), never absent.
+//! cell is decided when each of its digits is one or the other, and a
+//! count is known only from a search that ended or reached the cap. A
+//! deadline or cancel that stops a question leaves what is not yet decided
+//! unknown (`complete` false), never absent or counted.
 
 use super::{Limits, Puzzle, SolveError, Status, Sudoku};
 
@@ -26,6 +32,11 @@ pub struct Candidates {
     decided: Vec<u64>,
     /// Solutions seen (each question's, the first one's included).
     solutions: u64,
+    /// The count cap (1: no counts beyond existence).
+    cap: u64,
+    /// Per cell and digit (`cell · side + d − 1`), its solutions up to
+    /// the cap, where known (with a cap of 1: found or absent).
+    counts: Vec<Option<u64>>,
 }
 
 impl Candidates {
@@ -49,9 +60,26 @@ impl Candidates {
         self.decided.get(cell) == Some(&full(self.side))
     }
 
-    /// Whether every cell is decided (no limit stopped a question).
+    /// Whether every cell is decided and every count known (no limit
+    /// stopped a question).
     pub fn complete(&self) -> bool {
         self.decided.iter().all(|&d| d == full(self.side))
+            && self.counts.iter().all(Option::is_some)
+    }
+
+    /// The number of solutions with `digit` in `cell`, up to the cap
+    /// (`limits.solutions` of [`candidates`]; with a cap of 1, whether
+    /// there is one); `None` where a limit stopped the search first.
+    pub fn count(&self, cell: usize, digit: u8) -> Option<u64> {
+        let d = usize::from(digit)
+            .checked_sub(1)
+            .filter(|&d| d < self.side)?;
+        *self.counts.get(cell * self.side + d)?
+    }
+
+    /// The count cap the counts were made with.
+    pub fn cap(&self) -> u64 {
+        self.cap
     }
 
     /// Whether the puzzle has a solution (one was seen).
@@ -76,20 +104,23 @@ fn full(side: usize) -> u64 {
 }
 
 /// The true candidates of `puzzle`, found by `sudoku` (its settings and
-/// threads) within the deadline and cancel handle of `limits` (its count
-/// is not used: each question counts to one). A limit that stops a
-/// question ends the work: the cells decided by then are exact, the rest
-/// unknown ([`Candidates::complete`] false).
+/// threads) within the deadline and cancel handle of `limits`, and each
+/// one's solutions counted up to `limits.solutions` (1 or 0: no counts
+/// beyond existence). A limit that stops a question ends the work: what
+/// was decided by then is exact, the rest unknown
+/// ([`Candidates::complete`] false).
 ///
 /// ```
 /// use dlx::sudoku::{candidates, Limits, Puzzle, Sudoku};
 ///
-/// // A 4×4 puzzle with two solutions: they differ in four cells.
+/// // A 4×4 puzzle of 12 solutions: r1c3 is 3 in 6 of them, 4 in the others.
 /// let p: Puzzle = "12..34..........".parse().unwrap();
-/// let c = candidates(&mut Sudoku::default(), &p, &Limits::count_to(1)).unwrap();
+/// let c = candidates(&mut Sudoku::default(), &p, &Limits::count_to(8)).unwrap();
 /// assert!(c.complete());
 /// assert_eq!(c.digits(0), [1]);
 /// assert_eq!(c.digits(2), [3, 4]);
+/// assert_eq!((c.count(2, 3), c.count(2, 1)), (Some(6), Some(0)));
+/// assert_eq!(c.count(0, 1), Some(8)); // the given's: all 12, capped
 /// ```
 pub fn candidates(
     sudoku: &mut Sudoku,
@@ -98,11 +129,14 @@ pub fn candidates(
 ) -> Result<Candidates, SolveError> {
     let side = puzzle.side();
     let cells = side * side;
+    let cap = limits.solutions.max(1);
     let mut out = Candidates {
         side,
         found: vec![0; cells],
         decided: vec![0; cells],
         solutions: 0,
+        cap,
+        counts: vec![None; cells * side],
     };
     let one = Limits {
         solutions: 1,
@@ -117,6 +151,7 @@ pub fn candidates(
     }
     let Some(first) = solved.solution else {
         out.decided.fill(full(side));
+        out.counts.fill(Some(0));
         return Ok(out);
     };
     out.vouch(&first);
@@ -131,11 +166,8 @@ pub fn candidates(
             if out.decided[cell] & bit != 0 {
                 continue;
             }
-            givens[cell] = d;
-            let asked = Puzzle::new(puzzle.shared_rules().clone(), givens.clone());
-            givens[cell] = 0;
-            // A digit the rules refuse for the cell is in no solution.
-            let Ok(asked) = asked else {
+            let Some(asked) = with_given(puzzle, &mut givens, cell, d) else {
+                // A digit the rules refuse for the cell is in no solution.
                 out.decided[cell] |= bit;
                 continue;
             };
@@ -147,7 +179,69 @@ pub fn candidates(
             }
         }
     }
+    // Every cell decided: the counts of digits in no solution are 0.
+    for cell in 0..cells {
+        for d in 0..side {
+            if out.found[cell] >> d & 1 == 0 {
+                out.counts[cell * side + d] = Some(0);
+            }
+        }
+    }
+    if cap == 1 {
+        for cell in 0..cells {
+            for d in 0..side {
+                if out.found[cell] >> d & 1 == 1 {
+                    out.counts[cell * side + d] = Some(1);
+                }
+            }
+        }
+        return Ok(out);
+    }
+    let upto = Limits {
+        solutions: cap,
+        ..limits.clone()
+    };
+    let whole = sudoku.solve(puzzle, &upto)?;
+    let Some(total) = known(&whole.answer, cap) else {
+        return Ok(out);
+    };
+    for cell in 0..cells {
+        for d in 1..=side as u8 {
+            let k = cell * side + usize::from(d) - 1;
+            if out.counts[k].is_some() {
+                continue;
+            }
+            // One solution in all, or the given's own cell: the puzzle's.
+            if total == 1 || givens[cell] == d {
+                out.counts[k] = Some(total);
+                continue;
+            }
+            let Some(asked) = with_given(puzzle, &mut givens, cell, d) else {
+                continue;
+            };
+            let solved = sudoku.solve(&asked, &upto)?;
+            match known(&solved.answer, cap) {
+                Some(n) => out.counts[k] = Some(n),
+                None => return Ok(out),
+            }
+        }
+    }
     Ok(out)
+}
+
+/// `puzzle` with `d` given in `cell` (`givens` is its givens, left as
+/// they were); `None` when the rules refuse the digit there.
+fn with_given(puzzle: &Puzzle, givens: &mut [u8], cell: usize, d: u8) -> Option<Puzzle> {
+    givens[cell] = d;
+    let asked = Puzzle::new(puzzle.shared_rules().clone(), givens.to_vec());
+    givens[cell] = 0;
+    asked.ok()
+}
+
+/// The count an answer makes known, up to `cap`: its solutions when the
+/// search ended or reached the cap, `None` when a limit stopped it.
+fn known(answer: &super::Answer, cap: u64) -> Option<u64> {
+    (answer.complete || answer.solutions >= cap).then_some(answer.solutions.min(cap))
 }
 
 impl Candidates {
@@ -216,7 +310,8 @@ mod tests {
                 continue;
             };
             let all = all_solutions(&p);
-            let c = candidates(&mut sudoku, &p, &Limits::count_to(2)).unwrap();
+            let cap = 3;
+            let c = candidates(&mut sudoku, &p, &Limits::count_to(cap)).unwrap();
             assert!(c.complete());
             assert_eq!(c.solvable(), !all.is_empty());
             for cell in 0..16 {
@@ -224,7 +319,14 @@ mod tests {
                 want.sort();
                 want.dedup();
                 assert_eq!(c.digits(cell), want, "cell {cell} of {p}");
+                for d in 1..=4 {
+                    let n = all.iter().filter(|s| s[cell] == d).count() as u64;
+                    assert_eq!(c.count(cell, d), Some(n.min(cap)), "{cell} {d} of {p}");
+                }
             }
+            // Without counts, the same candidates.
+            let plain = candidates(&mut sudoku, &p, &Limits::count_to(1)).unwrap();
+            assert_eq!(plain.found, c.found);
             none += usize::from(all.is_empty());
             several += usize::from(all.len() > 1);
         }

@@ -1189,3 +1189,72 @@ fn ctrl_c_stops_cleanly_and_prints_what_was_found() {
         assert_eq!(text(&out.stdout), "1\n", "{jobs} jobs");
     }
 }
+
+/// `sudoku candidates`: the digits of every solution, counted up to the
+/// limit, against the solutions `sudoku count` and `solve` give; every
+/// input form one a line; JSON; no solution; a timeout; bad lines.
+#[test]
+fn candidates_are_every_solutions_digits_counted_to_the_limit() {
+    // A 4×4 with several solutions.
+    let two = "12..34..........";
+    let out = run(&["sudoku", "count"], two.as_bytes());
+    let total: u64 = text(&out.stdout).trim().parse().unwrap();
+    assert!(total > 1);
+    let out = run(&["sudoku", "candidates", "--limit", "3"], two.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let line = text(&out.stdout);
+    let cells: Vec<&str> = line.trim().split(' ').collect();
+    assert_eq!(cells.len(), 16);
+    let shown = |n: u64| {
+        if n >= 3 {
+            "3+".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    assert_eq!(cells[0], format!("1:{}", shown(total)));
+    // Each count is that of the puzzle with the digit given, capped.
+    for (k, cell) in cells.iter().enumerate() {
+        let (digits, counts) = cell.split_once(':').unwrap();
+        for (d, c) in digits.chars().zip(counts.split(',')) {
+            let mut g: Vec<char> = two.chars().collect();
+            g[k] = d;
+            let asked: String = g.into_iter().collect();
+            let out = run(&["sudoku", "count"], asked.as_bytes());
+            let n: u64 = text(&out.stdout).trim().parse().unwrap();
+            assert_eq!(c, shown(n), "cell {k} digit {d}");
+        }
+    }
+    // A unique classic puzzle: its solution, each digit once.
+    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let solved = text(&run(&["sudoku", "solve"], hard.as_bytes()).stdout);
+    let out = run(&["sudoku", "candidates", "--limit", "1"], hard.as_bytes());
+    assert_eq!(text(&out.stdout).replace(' ', ""), solved);
+    let out = run(&["sudoku", "candidates", "--json"], hard.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 81);
+    assert_eq!(v["counts"][0], serde_json::json!([1]));
+    // The variant text form, f-puzzles' JSON; no solution; a bad line.
+    let input = format!(
+        "# a comment\n{} x\n12........3...4.\nnot a puzzle\n",
+        ".".repeat(81)
+    );
+    let out = run(
+        &["sudoku", "candidates", "--limit", "1", "--jobs", "2"],
+        input.as_bytes(),
+    );
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].split(' ').next(), Some("123456789"));
+    assert_eq!(lines[1], "none");
+    assert!(text(&out.stderr).contains(":4:"), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2));
+    // A timeout: what was decided, marked incomplete, exit code 3.
+    let out = run(
+        &["sudoku", "candidates", "--timeout", "1ms"],
+        ".".repeat(625).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stdout).trim_end().ends_with("incomplete"));
+}
