@@ -105,12 +105,29 @@ fn interruptible<T: Send>(
 /// not a number) and the cancel handle Ctrl-C sets.
 fn limits(timeout: Option<f64>, cancel: &Cancel) -> PyResult<Limits> {
     let mut limits = Limits::new().cancel(cancel);
-    if let Some(t) = timeout {
-        let d = Duration::try_from_secs_f64(t)
-            .map_err(|_| PyValueError::new_err(format!("timeout must be seconds ≥ 0, not {t}")))?;
+    if let Some(d) = duration(timeout)? {
         limits = limits.timeout(d);
     }
     Ok(limits)
+}
+
+/// A Sudoku query's limits: a count to `n`, the timeout, the cancel handle.
+fn sudoku_limits(n: u64, timeout: Option<f64>, cancel: &Cancel) -> PyResult<sudoku::Limits> {
+    let mut limits = sudoku::Limits::count_to(n).cancel(cancel);
+    if let Some(d) = duration(timeout)? {
+        limits = limits.deadline(std::time::Instant::now() + d);
+    }
+    Ok(limits)
+}
+
+/// A timeout in seconds, refused when negative or not a number.
+fn duration(timeout: Option<f64>) -> PyResult<Option<Duration>> {
+    timeout
+        .map(|t| {
+            Duration::try_from_secs_f64(t)
+                .map_err(|_| PyValueError::new_err(format!("timeout must be seconds ≥ 0, not {t}")))
+        })
+        .transpose()
 }
 
 /// A seeded generator: `seed`, or one drawn from the clock.
@@ -938,12 +955,7 @@ fn sudoku_run(
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
     let cancel = Cancel::new();
-    let mut limits = sudoku::Limits::count_to(n).cancel(&cancel);
-    if let Some(t) = timeout {
-        let d = Duration::try_from_secs_f64(t)
-            .map_err(|_| PyValueError::new_err(format!("timeout must be seconds ≥ 0, not {t}")))?;
-        limits = limits.deadline(std::time::Instant::now() + d);
-    }
+    let limits = sudoku_limits(n, timeout, &cancel)?;
     let solved = interruptible(py, &cancel, || {
         Sudoku::default().with_jobs(threads).solve(puzzle, &limits)
     })?
@@ -1015,12 +1027,7 @@ fn sudoku_check(
 fn sudoku_candidates(py: Python<'_>, text: &str, timeout: Option<f64>) -> PyResult<Vec<Vec<u32>>> {
     let p = puzzle(text)?;
     let cancel = Cancel::new();
-    let mut limits = sudoku::Limits::count_to(1).cancel(&cancel);
-    if let Some(t) = timeout {
-        let d = Duration::try_from_secs_f64(t)
-            .map_err(|_| PyValueError::new_err(format!("timeout must be seconds ≥ 0, not {t}")))?;
-        limits = limits.deadline(std::time::Instant::now() + d);
-    }
+    let limits = sudoku_limits(1, timeout, &cancel)?;
     let c = interruptible(py, &cancel, || {
         sudoku::candidates(&mut Sudoku::default(), &p, &limits)
     })?

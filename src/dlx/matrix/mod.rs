@@ -229,6 +229,23 @@ impl Matrix {
         self.uniform_len
     }
 
+    /// Declares in `b` an item like item `i` of this matrix: named or
+    /// anonymous, primary or secondary (not its bounds). For the matrices
+    /// made from this one (`residual`, `shuffled`).
+    pub(crate) fn declare_item_like(
+        &self,
+        b: &mut MatrixBuilder,
+        i: usize,
+    ) -> Result<ItemId, BuildError> {
+        let name = self.names.get(i).map_or("", |n| n.as_ref());
+        match (name.is_empty(), i < self.primary_count()) {
+            (true, true) => b.primary_items(1),
+            (true, false) => b.secondary_items(1),
+            (false, true) => b.primary(name),
+            (false, false) => b.secondary(name),
+        }
+    }
+
     /// Slot of the first spacer: header nodes are below it, option nodes above.
     #[inline]
     pub(crate) fn first_spacer(&self) -> usize {

@@ -150,14 +150,9 @@ impl Matrix {
             if !kept(i, h) {
                 continue;
             }
-            let name = self.names[i].as_ref();
-            let id = match (name.is_empty(), i < primary) {
-                (true, true) => b.primary_items(1),
-                (true, false) => b.secondary_items(1),
-                (false, true) => b.primary(name),
-                (false, false) => b.secondary(name),
-            }
-            .map_err(ResidualError::Build)?;
+            let id = self
+                .declare_item_like(&mut b, i)
+                .map_err(ResidualError::Build)?;
             if let Some((lo, hi)) = self.bounds(ItemId::must(i)).filter(|_| self.has_bounds()) {
                 let c = h.count;
                 if (lo.saturating_sub(c), hi - c) != (1, 1) {

@@ -74,13 +74,7 @@ impl Matrix {
         // The new id of each original item.
         let mut new_item = vec![ItemId::must(0); self.item_count()];
         for &i in &order {
-            let name = self.names[i].as_ref();
-            let id = match (name.is_empty(), i < primary) {
-                (true, true) => b.primary_items(1),
-                (true, false) => b.secondary_items(1),
-                (false, true) => b.primary(name),
-                (false, false) => b.secondary(name),
-            }?;
+            let id = self.declare_item_like(&mut b, i)?;
             if let Some((lo, hi)) = self.bounds(ItemId::must(i)) {
                 if (lo, hi) != (1, 1) {
                     b.set_bounds(id, lo, hi)?;
