@@ -153,36 +153,22 @@ fn render(c: &Candidates, as_json: bool) -> Answered {
         exit::FOUND
     };
     if as_json {
-        let mut s = String::from("{\"candidates\": [");
-        for cell in 0..cells {
-            if cell > 0 {
-                s.push_str(", ");
-            }
-            s.push('[');
-            let digits: Vec<String> = c.digits(cell).iter().map(|d| d.to_string()).collect();
-            s.push_str(&digits.join(", "));
-            s.push(']');
-        }
-        s.push_str("], \"counts\": [");
-        for cell in 0..cells {
-            if cell > 0 {
-                s.push_str(", ");
-            }
-            s.push('[');
-            let counts: Vec<String> = c
-                .digits(cell)
-                .iter()
-                .map(|&d| c.count(cell, d).map_or("null".into(), |n| n.to_string()))
-                .collect();
-            s.push_str(&counts.join(", "));
-            s.push(']');
-        }
-        s.push_str(&format!(
-            "], \"limit\": {}, \"complete\": {}}}",
-            c.cap(),
-            c.complete()
-        ));
-        return Answered { text: Ok(s), code };
+        let digits: Vec<Vec<u8>> = (0..cells).map(|cell| c.digits(cell)).collect();
+        let counts: Vec<Vec<Option<u64>>> = digits
+            .iter()
+            .enumerate()
+            .map(|(cell, ds)| ds.iter().map(|&d| c.count(cell, d)).collect())
+            .collect();
+        let value = serde_json::json!({
+            "candidates": digits,
+            "counts": counts,
+            "limit": c.cap(),
+            "complete": c.complete(),
+        });
+        return Answered {
+            text: Ok(value.to_string()),
+            code,
+        };
     }
     if c.complete() && !c.solvable() {
         return Answered {
