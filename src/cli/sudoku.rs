@@ -54,9 +54,10 @@ pub(crate) struct CommonArgs {
     /// Input format (detected from the first puzzle's shape when not
     /// given). `fpuzzles`: f-puzzles' JSON, a link or its compressed string,
     /// one puzzle a line; `variant`: a grid line, then the rules as words
-    /// (`x`, `windoku`, `antiking`, `antiknight`, `nonconsecutive`,
-    /// `disjoint`, `regions=…`, `region=R1C1,…`, `cage=SUM:R1C1,…`,
-    /// `boxes=RxC`; see README).
+    /// (`x`, `windoku`, `antiking`, `regions=…`, `region=R1C1,…`,
+    /// `cage=SUM:R1C1,…`, `thermo=R1C1,…`, `arrow=R1C1:R1C2,…`,
+    /// `white=R1C1,R1C2`, `littlekiller=SUM:…`, `sandwich=SUM:R3`,
+    /// `boxes=RxC`, …; README's "Variants" lists every constraint).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// Output format (default: the input's).

@@ -529,6 +529,8 @@ impl DlxSudoku<'_> {
                 self.givens.push(self.cover.option(k, d));
             }
         }
+        // The pin of the candidates the rules ban, preselected too.
+        self.givens.extend_from_slice(self.cover.pins());
         let looking = self.solver.branching() == Branching::Lookahead;
         if looking && n >= RESIDUAL_FROM_SIDE {
             let config = self.config;

@@ -3,22 +3,23 @@
 //! solution written back into the same JSON.
 //!
 //! Read: `size` (the side), `grid[r][c]` with `value` and `given` (a given
-//! digit) and `region` (a region number replacing the default box), the
-//! flags `diagonal+` (bottom-left to top-right), `diagonal-`, `antiknight`,
-//! `antiking`, `disjointgroups`, `nonconsecutive`, the arrays `killercage`
-//! (`cells`, `value`: the sum, absent or empty for none) and `extraregion`
-//! (`cells`). Cells are named `R1C1`, 1-based. Default boxes are f-puzzles':
-//! h rows by n/h columns, h the largest divisor of n with h² ≤ n (rows when
-//! n is prime).
+//! digit) and `region` (a region number replacing the default box), and
+//! every key a registered [constraint](super::constraints) reads — flags
+//! (`diagonal+`, `antiking`, `nonconsecutive` …), arrays (`killercage`,
+//! `thermometer`, `arrow`, `difference`, `littlekillersum` …) and the
+//! entries of `negative` — each module says which and their shapes. Cells
+//! are named `R1C1`, 1-based. Default boxes are f-puzzles': h rows by n/h
+//! columns, h the largest divisor of n with h² ≤ n (rows when n is prime).
 //!
-//! A constraint this layer does not model (thermometers, arrows, ...) is
-//! refused by name, never dropped: a puzzle solved without one of its rules
-//! is a wrong answer. Cosmetic entries (title, author, rules text, lines,
-//! shapes, cosmetic cages, text) and solver settings are passed over; an
-//! empty array or a false flag of any kind is no constraint.
+//! A constraint this layer does not model is refused by name, never
+//! dropped: a puzzle solved without one of its rules is a wrong answer.
+//! Cosmetic entries (title, author, rules text, lines, shapes, cosmetic
+//! cages, text) and solver settings are passed over; an empty array or a
+//! false flag of any kind is no constraint.
 
 use serde_json::{Map, Value};
 
+use super::constraints::{self, Geometry};
 use super::rules::{Rules, RulesError};
 
 /// Keys that carry no rule: cosmetics, metadata, the setter's solver
@@ -38,16 +39,6 @@ const COSMETIC: [&str; 14] = [
     "highlightConflicts",
     "fogofwar",
     "fogLights",
-];
-
-/// Keys read as rules (besides `size` and `grid`).
-const FLAGS: [&str; 6] = [
-    "diagonal+",
-    "diagonal-",
-    "antiknight",
-    "antiking",
-    "disjointgroups",
-    "nonconsecutive",
 ];
 
 /// Why a text is not an f-puzzles puzzle this layer can solve.
@@ -109,13 +100,6 @@ pub fn default_box_rows(n: usize) -> usize {
         .unwrap_or(1)
 }
 
-/// The cell `R<r>C<c>` (1-based) as a row-major index.
-fn cell(name: &Value, n: usize) -> Result<usize, FpuzzlesError> {
-    name.as_str()
-        .and_then(|s| cell_index(s, n))
-        .ok_or_else(|| FpuzzlesError::Field(format!("{name} is not a cell R1C1 to R{n}C{n}")))
-}
-
 /// A cell named `R<r>C<c>` (1-based, either case) in a grid of side n, as
 /// a row-major index: f-puzzles' names, which the variant text uses too.
 pub(crate) fn cell_index(name: &str, n: usize) -> Option<usize> {
@@ -126,17 +110,6 @@ pub(crate) fn cell_index(name: &str, n: usize) -> Option<usize> {
         return None;
     }
     Some((r - 1) * n + c - 1)
-}
-
-/// The cells of an entry's `cells` array.
-fn cells(entry: &Value, what: &str, n: usize) -> Result<Vec<usize>, FpuzzlesError> {
-    entry
-        .get("cells")
-        .and_then(Value::as_array)
-        .ok_or_else(|| FpuzzlesError::Field(format!("a {what} without \"cells\"")))?
-        .iter()
-        .map(|c| cell(c, n))
-        .collect()
 }
 
 /// Reads a puzzle as people paste it: the JSON; the compressed string
@@ -207,12 +180,21 @@ pub fn read(text: &str) -> Result<Document, FpuzzlesError> {
             || v.as_array().is_some_and(Vec::is_empty);
         let known = key == "size"
             || key == "grid"
-            || key == "killercage"
-            || key == "extraregion"
-            || FLAGS.contains(&key.as_str())
+            || constraints::reads_fpuzzles_key(key)
             || COSMETIC.contains(&key.as_str());
         if !known && !empty {
             return Err(FpuzzlesError::Unsupported(key.clone()));
+        }
+    }
+    for entry in json
+        .get("negative")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = entry.as_str().unwrap_or_default();
+        if !constraints::reads_negative(name) {
+            return Err(FpuzzlesError::Unsupported(format!("negative {entry}")));
         }
     }
     let n = json
@@ -266,56 +248,16 @@ pub fn read(text: &str) -> Result<Document, FpuzzlesError> {
         }
     }
     let mut rules = Rules::jigsaw(&regions)?;
-    let flag = |k: &str| json.get(k).and_then(Value::as_bool) == Some(true);
-    if flag("diagonal-") {
-        let down: Vec<usize> = (0..n).map(|i| i * n + i).collect();
-        rules = rules.extra_region(&down)?;
-    }
-    if flag("diagonal+") {
-        let up: Vec<usize> = (0..n).map(|i| (n - 1 - i) * n + i).collect();
-        rules = rules.extra_region(&up)?;
-    }
-    if flag("antiking") {
-        rules = rules.anti_king();
-    }
-    if flag("antiknight") {
-        rules = rules.anti_knight();
-    }
-    if flag("nonconsecutive") {
-        rules = rules.non_consecutive();
-    }
-    if flag("disjointgroups") {
-        // The cells at one place in every default box.
-        rules = rules.disjoint_groups(h, w)?;
-    }
-    for entry in json
-        .get("extraregion")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        rules = rules.extra_region(&cells(entry, "extra region", n)?)?;
-    }
-    for entry in json
-        .get("killercage")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let sum = match entry.get("value") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.trim().is_empty() => None,
-            Some(Value::String(s)) => Some(s.trim().parse::<u32>().map_err(|_| {
-                FpuzzlesError::Field(format!("a killer cage's sum `{s}` is not a number"))
-            })?),
-            Some(Value::Number(x)) => x.as_u64().map(|x| x as u32),
-            Some(other) => {
-                return Err(FpuzzlesError::Field(format!(
-                    "a killer cage's sum {other} is not a number"
-                )))
-            }
-        };
-        rules = rules.cage(&cells(entry, "killer cage", n)?, sum)?;
+    let g = Geometry {
+        side: n,
+        box_rows: h,
+        box_cols: w,
+    };
+    for kind in constraints::KINDS {
+        let read = (kind.read_fpuzzles)(&json, &g).map_err(FpuzzlesError::Field)?;
+        for c in read {
+            rules = rules.with_shared(c)?;
+        }
     }
     Ok(Document {
         rules,
@@ -337,13 +279,11 @@ pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
 
 /// A puzzle of any rules as f-puzzles JSON, loadable into the tool: the
 /// grid as [`write()`] writes it, each cell's `region` where the regions are
-/// not f-puzzles' default boxes, `diagonal-` / `diagonal+` for the main
-/// diagonals among the extra regions and `extraregion` for the others,
-/// `antiking`, `antiknight`, `nonconsecutive`, and `killercage` with each
-/// sum as text (f-puzzles' own form).
+/// not f-puzzles' default boxes, and each constraint as its module writes
+/// it (f-puzzles' own keys and shapes: `diagonal-`, `killercage` with its
+/// sum as text, `thermometer`, …).
 pub fn write_rules(rules: &Rules, givens: &[u8], solution: Option<&[u8]>) -> String {
     let side = rules.side();
-    let name = |k: usize| Value::from(format!("R{}C{}", k / side + 1, k % side + 1));
     let h = default_box_rows(side);
     let default = Rules::boxes(h, side / h.max(1)).ok();
     let jigsaw = default.as_ref().map(Rules::regions) != Some(rules.regions());
@@ -375,49 +315,8 @@ pub fn write_rules(rules: &Rules, givens: &[u8], solution: Option<&[u8]>) -> Str
     let mut json = Map::new();
     json.insert("size".into(), Value::from(side));
     json.insert("grid".into(), Value::Array(rows));
-    let down: Vec<usize> = (0..side).map(|i| i * side + i).collect();
-    let up: Vec<usize> = (0..side).map(|i| (side - 1 - i) * side + i).collect();
-    let mut extra = Vec::new();
-    for region in rules.extra_regions() {
-        if *region == down && !json.contains_key("diagonal-") {
-            json.insert("diagonal-".into(), Value::Bool(true));
-        } else if *region == up && !json.contains_key("diagonal+") {
-            json.insert("diagonal+".into(), Value::Bool(true));
-        } else {
-            let cells = region.iter().map(|&k| name(k)).collect();
-            let mut entry = Map::new();
-            entry.insert("cells".into(), Value::Array(cells));
-            extra.push(Value::Object(entry));
-        }
-    }
-    let flags = [
-        ("antiking", rules.has_anti_king()),
-        ("antiknight", rules.has_anti_knight()),
-        ("nonconsecutive", rules.has_non_consecutive()),
-    ];
-    for (key, on) in flags {
-        if on {
-            json.insert(key.into(), Value::Bool(true));
-        }
-    }
-    if !extra.is_empty() {
-        json.insert("extraregion".into(), Value::Array(extra));
-    }
-    let cages: Vec<Value> = rules
-        .cages()
-        .iter()
-        .map(|cage| {
-            let mut entry = Map::new();
-            let cells = cage.cells.iter().map(|&k| name(k)).collect();
-            entry.insert("cells".into(), Value::Array(cells));
-            if let Some(sum) = cage.sum {
-                entry.insert("value".into(), Value::from(sum.to_string()));
-            }
-            Value::Object(entry)
-        })
-        .collect();
-    if !cages.is_empty() {
-        json.insert("killercage".into(), Value::Array(cages));
+    for c in rules.constraints() {
+        c.to_fpuzzles(side, &mut json);
     }
     Value::Object(json).to_string()
 }
@@ -644,15 +543,22 @@ mod tests {
 
     #[test]
     fn what_is_not_modelled_is_refused_by_name() {
-        let thermo = r#","thermometer":[{"lines":[["R1C1","R1C2"]]}]"#;
+        let entropic = r#","entropicline":[{"lines":[["R1C1","R1C2"]]}]"#;
         assert_eq!(
-            read(&json(4, &[0; 16], thermo)).unwrap_err(),
-            FpuzzlesError::Unsupported("thermometer".into())
+            read(&json(4, &[0; 16], entropic)).unwrap_err(),
+            FpuzzlesError::Unsupported("entropicline".into())
         );
-        let err = read(&json(4, &[0; 16], r#","whispers":[{"lines":[["R1C1"]]}]"#)).unwrap_err();
-        assert!(
-            err.to_string().contains("`whispers` is not supported"),
-            "{err}"
+        let err = read(&json(
+            4,
+            &[0; 16],
+            r#","xsum":[{"cell":"R0C1","value":"3"}]"#,
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("`xsum` is not supported"), "{err}");
+        let negative = r#","negative":["xv","sum"]"#;
+        assert_eq!(
+            read(&json(4, &[0; 16], negative)).unwrap_err(),
+            FpuzzlesError::Unsupported("negative \"sum\"".into())
         );
         let bad_cell = r#","extraregion":[{"cells":["R5C1"]}]"#;
         assert!(matches!(

@@ -31,6 +31,7 @@ use crate::dlx::{Cancel, Stop};
 pub mod backtrack;
 pub mod batch;
 mod candidates;
+pub mod constraints;
 pub mod cover;
 pub mod format;
 pub mod fpuzzles;

@@ -15,13 +15,12 @@
 //!   not a square, so that the line is not taken for a classic one);
 //! * `regions=…` — jigsaw: n² symbols, each naming its cell's region (any
 //!   n distinct symbols, n cells each; the form sudokuwiki and others use);
-//! * `x` (both diagonals), `diagonal-` (top-left to bottom-right),
-//!   `diagonal+` (bottom-left to top-right), `windoku`, `disjoint`
-//!   (disjoint groups of the boxes), `antiking`, `antiknight`,
-//!   `nonconsecutive` (the hyphenated `anti-king` … read too);
-//! * `region=R1C1,R1C2,…` — an extra region of distinct digits;
-//! * `cage=SUM:R1C1,R1C2,…` — a killer cage, `cage=R1C1,…` one without a
-//!   sum.
+//! * then the constraints, each a word its [module](super::constraints)
+//!   reads: a flag (`x`, `diagonal-`, `diagonal+`, `windoku`, `disjoint`,
+//!   `antiking`, `antiknight`, `nonconsecutive`) or `key=value` with cells
+//!   named `R1C1` (`region=R1C1,R1C2,…`, `cage=SUM:R1C1,…`,
+//!   `thermo=R1C1,…`, `arrow=CIRCLE:SHAFT`, `white=R1C1,R1C2`,
+//!   `littlekiller=SUM:…`, `sandwich=SUM:R3` …; the README lists them all).
 //!
 //! A word not listed is an error naming it, never passed over: a puzzle
 //! solved without one of its rules is a wrong answer. [`write()`] writes what
@@ -29,7 +28,8 @@
 
 use std::fmt;
 
-use super::fpuzzles::{cell_index, default_box_rows};
+use super::constraints::{self, Geometry};
+use super::fpuzzles::default_box_rows;
 use super::grid::Alphabet;
 use super::rules::{Rules, RulesError, MAX_SIDE};
 
@@ -69,30 +69,15 @@ impl From<RulesError> for RuleLineError {
     }
 }
 
-/// The flag words, each with what it adds.
-const FLAGS: [&str; 11] = [
-    "x",
-    "diagonal-",
-    "diagonal+",
-    "windoku",
-    "disjoint",
-    "antiking",
-    "anti-king",
-    "antiknight",
-    "anti-knight",
-    "nonconsecutive",
-    "non-consecutive",
-];
-
 /// Whether `line`'s words after the first name rules: what tells this form
 /// from a classic line when no format is named.
 pub fn looks_like(line: &str) -> bool {
     let mut words = line.split_whitespace();
     words.next().is_some()
         && words.next().is_some_and(|w| {
-            let key = w.split_once('=').map_or(w, |(k, _)| k);
-            FLAGS.contains(&w.to_ascii_lowercase().as_str())
-                || ["boxes", "regions", "region", "cage"].contains(&key)
+            let key = w.split_once('=').map_or(w, |(k, _)| k).to_ascii_lowercase();
+            ["boxes", "regions"].contains(&key.as_str())
+                || constraints::kind_of_word(&key).is_some()
         })
 }
 
@@ -160,63 +145,32 @@ pub fn read(line: &str) -> Result<(Rules, Vec<u8>), RuleLineError> {
         }
         None => Rules::boxes(rows, cols)?,
     };
+    let g = Geometry {
+        side: n,
+        box_rows: rows,
+        box_cols: cols,
+    };
     for &word in &words {
-        let lower = word.to_ascii_lowercase();
         let (key, v) = word.split_once('=').unwrap_or((word, ""));
-        rules = match (lower.as_str(), key) {
-            ("x", _) => rules.diagonals(),
-            ("diagonal-", _) => {
-                rules.extra_region(&(0..n).map(|i| i * n + i).collect::<Vec<_>>())?
-            }
-            ("diagonal+", _) => {
-                rules.extra_region(&(0..n).map(|i| (n - 1 - i) * n + i).collect::<Vec<_>>())?
-            }
-            ("windoku", _) => rules.windoku()?,
-            ("disjoint", _) => rules.disjoint_groups(rows, cols)?,
-            ("antiking" | "anti-king", _) => rules.anti_king(),
-            ("antiknight" | "anti-knight", _) => rules.anti_knight(),
-            ("nonconsecutive" | "non-consecutive", _) => rules.non_consecutive(),
-            (_, "boxes" | "regions") => rules,
-            (_, "region") => rules.extra_region(&cell_list(word, v, n)?)?,
-            (_, "cage") => {
-                let (sum, list) = match v.split_once(':') {
-                    Some((s, list)) => (
-                        Some(s.parse::<u32>().map_err(|_| {
-                            RuleLineError::Value(
-                                word.into(),
-                                format!("the sum `{s}` is not a number"),
-                            )
-                        })?),
-                        list,
-                    ),
-                    None => (None, v),
-                };
-                rules.cage(&cell_list(word, list, n)?, sum)?
-            }
-            _ => return Err(RuleLineError::Unknown(word.into())),
-        };
+        // Read above, as written (`BOXES=` is no word of this form).
+        if key == "boxes" || key == "regions" {
+            continue;
+        }
+        let key = key.to_ascii_lowercase();
+        let kind =
+            constraints::kind_of_word(&key).ok_or_else(|| RuleLineError::Unknown(word.into()))?;
+        let read =
+            (kind.read_word)(&key, v, &g).map_err(|why| RuleLineError::Value(word.into(), why))?;
+        for c in read {
+            rules = rules.with_shared(c)?;
+        }
     }
     Ok((rules, givens))
 }
 
-/// The cells `R1C1,R2C2,…` of `word`'s value.
-fn cell_list(word: &str, list: &str, n: usize) -> Result<Vec<usize>, RuleLineError> {
-    list.split(',')
-        .map(|name| {
-            cell_index(name, n).ok_or_else(|| {
-                RuleLineError::Value(
-                    word.into(),
-                    format!("`{name}` is not a cell R1C1 to R{n}C{n}"),
-                )
-            })
-        })
-        .collect()
-}
-
 /// Writes `cells` (givens, or a solution) with `rules` as one line (no
 /// newline): jigsaw regions as `regions=` with symbols `1`–`9`, `A`–…,
-/// the diagonals as `diagonal-` / `diagonal+`, other extra regions as
-/// `region=`, cages as `cage=`.
+/// then each constraint's words, as its module writes them.
 pub fn write(rules: &Rules, cells: &[u8]) -> String {
     let n = rules.side();
     let alphabet = Alphabet::default_for(n);
@@ -234,33 +188,10 @@ pub fn write(rules: &Rules, cells: &[u8]) -> String {
         // say so, and tell this form from a classic line.
         out.push_str(&format!(" boxes={h}x{}", n / h));
     }
-    let name = |k: usize| format!("R{}C{}", k / n + 1, k % n + 1);
-    let down: Vec<usize> = (0..n).map(|i| i * n + i).collect();
-    let up: Vec<usize> = (0..n).map(|i| (n - 1 - i) * n + i).collect();
-    for region in rules.extra_regions() {
-        if *region == down {
-            out.push_str(" diagonal-");
-        } else if *region == up {
-            out.push_str(" diagonal+");
-        } else {
-            let list: Vec<String> = region.iter().map(|&k| name(k)).collect();
-            out.push_str(&format!(" region={}", list.join(",")));
-        }
-    }
-    for (on, word) in [
-        (rules.has_anti_king(), " antiking"),
-        (rules.has_anti_knight(), " antiknight"),
-        (rules.has_non_consecutive(), " nonconsecutive"),
-    ] {
-        if on {
-            out.push_str(word);
-        }
-    }
-    for cage in rules.cages() {
-        let list: Vec<String> = cage.cells.iter().map(|&k| name(k)).collect();
-        match cage.sum {
-            Some(s) => out.push_str(&format!(" cage={s}:{}", list.join(","))),
-            None => out.push_str(&format!(" cage={}", list.join(","))),
+    for c in rules.constraints() {
+        for word in c.words(n) {
+            out.push(' ');
+            out.push_str(&word);
         }
     }
     out
@@ -323,8 +254,16 @@ mod tests {
     fn what_is_wrong_is_named() {
         let empty = ".".repeat(81);
         assert_eq!(
+            read(&format!("{empty} skyscraper=3:C1")),
+            Err(RuleLineError::Unknown("skyscraper=3:C1".into()))
+        );
+        assert!(matches!(
             read(&format!("{empty} thermo")),
-            Err(RuleLineError::Unknown("thermo".into()))
+            Err(RuleLineError::Value(..))
+        ));
+        assert_eq!(
+            read(&format!("{empty} BOXES=3x3")),
+            Err(RuleLineError::Unknown("BOXES=3x3".into()))
         );
         assert!(matches!(read("12345"), Err(RuleLineError::Grid(_))));
         assert!(matches!(

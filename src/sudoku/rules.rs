@@ -1,34 +1,21 @@
 //! Sudoku rules as data: a grid of side n, its regions (rectangular boxes or
-//! jigsaw pieces), extra regions, anti-king, anti-knight, non-consecutive and
-//! killer cages — mapped to one exact-cover matrix, and a solution back. No
-//! search of its own: the core searches the matrix.
+//! jigsaw pieces) and a list of [constraints] — extra
+//! regions, anti-king, killer cages, thermometers, dots, lines, sums —
+//! mapped to one exact-cover matrix, and a solution back. No search of its
+//! own: the core searches the matrix.
 //!
-//! The items, primary first (a cell is `k = r·n + c`, a digit `d` in 1..=n):
-//! * `k` filled; row r has d; column c has d; region x has d — the classic
-//!   four, `4n²`;
-//! * an extra region of n cells has d (n items); of fewer cells, d at most
-//!   once (n secondary items) — Knuth's converter for general Sudoku does
-//!   the same;
-//! * a killer cage with a sum "uses d" (n items): each cell option of the
-//!   cage covers its digit's item, and the cage has one more option per
-//!   digit set of its size with that sum, covering the items of the digits
-//!   *not* in the set. The cells cover m items and the set options n − m
-//!   each, so exactly one set is chosen and the cells hold exactly its
-//!   digits. A cage without a sum is "d at most once" (secondary). (Cell
-//!   options of digits in no set of their cage could be removed up front by
-//!   a forced extra item; tried, it did not lower the nodes — 1.36 million
-//!   a minimal killer puzzle first-forced, 1.38 million with it — and was
-//!   left out);
-//! * "at most once" relations, secondary: anti-king (a pair of diagonally
-//!   adjacent cells and a digit; orthogonal neighbours already share a row
-//!   or a column), anti-knight (a knight's pair and a digit),
-//!   non-consecutive (an orthogonal pair and a digit pair {d, d+1}, in the
-//!   four options concerned — the two that put the same digit in both cells
-//!   are excluded by the shared row or column anyway). A pair already in
-//!   one region gets no item: the region excludes it.
+//! The items: first the classic four, primary (a cell is `k = r·n + c`, a
+//! digit `d` in 1..=n): `k` filled; row r has d; column c has d; region x
+//! has d — `4n²`; then each constraint's, made by its module through the
+//! [`Encoder`] in the order of
+//! [`KINDS`](super::constraints::KINDS) (primary items before secondary
+//! ones, as the matrix wants), and a last primary item, the *pin*, when a
+//! constraint bans a candidate.
 //!
 //! Option `k·n + d − 1` puts d in cell k (it covers every item above that
-//! concerns it); the cages' set options follow the n³ cell options. The
+//! concerns it); the constraints' own options follow the n³ cell options,
+//! and the pin's option (covering each banned candidate's void item) comes
+//! last: it is preselected with the givens ([`RulesMatrix::pins`]). The
 //! matrix is built once per rule set ([`RulesMatrix`]) and its puzzles'
 //! givens are preselected. [`check`] checks a solution against every rule
 //! without the matrix, for the tests and for users.
@@ -52,21 +39,16 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::dlx::{BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId};
+use crate::sudoku::constraints::{
+    self, AntiKing, AntiKnight, Constraint, Encoder, ExtraRegion, NonConsecutive,
+};
 use crate::sudoku::{DlxSudoku, Limits};
+
+pub use crate::sudoku::constraints::Cage;
 
 /// The largest side: digits are `u8`, and a 64×64 grid is the largest any
 /// format here writes.
 pub const MAX_SIDE: usize = 64;
-
-/// A killer cage: its cells (row-major indices) hold distinct digits, and
-/// add up to `sum` when it is given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cage {
-    /// The cells, row-major (`r·n + c`).
-    pub cells: Vec<usize>,
-    /// The sum of its digits, if the cage has one.
-    pub sum: Option<u32>,
-}
 
 /// What a rule set cannot be.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,18 +116,30 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
-/// A rule set: the grid, its regions and the extra constraints.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A rule set: the grid, its regions and the constraints beyond them.
+#[derive(Clone, Debug)]
 pub struct Rules {
     side: usize,
     /// The region of each cell, row-major; each region has `side` cells.
     regions: Vec<usize>,
-    extra: Vec<Vec<usize>>,
-    anti_king: bool,
-    anti_knight: bool,
-    non_consecutive: bool,
-    cages: Vec<Cage>,
+    /// The constraints, in the order added.
+    constraints: Vec<Arc<dyn Constraint>>,
 }
+
+impl PartialEq for Rules {
+    fn eq(&self, other: &Rules) -> bool {
+        // The same constraints in any order (a set: none is held twice).
+        self.side == other.side
+            && self.regions == other.regions
+            && self.constraints.len() == other.constraints.len()
+            && self
+                .constraints
+                .iter()
+                .all(|a| other.constraints.iter().any(|b| a.same(b.as_ref())))
+    }
+}
+
+impl Eq for Rules {}
 
 impl Rules {
     /// Classic Sudoku with boxes of `rows × cols` (side `rows · cols`): 3×3
@@ -199,11 +193,7 @@ impl Rules {
         Rules {
             side,
             regions,
-            extra: Vec::new(),
-            anti_king: false,
-            anti_knight: false,
-            non_consecutive: false,
-            cages: Vec::new(),
+            constraints: Vec::new(),
         }
     }
 
@@ -217,224 +207,147 @@ impl Rules {
         &self.regions
     }
 
-    /// The cells of `cells` checked: in the grid, none twice, at most n.
-    fn shape(&self, rule: &'static str, cells: &[usize]) -> Result<(), RulesError> {
-        let n = self.side;
-        if let Some(&cell) = cells.iter().find(|&&k| k >= n * n) {
-            return Err(RulesError::Cell { rule, cell });
+    /// Adds a constraint (any of [`constraints`], or a
+    /// program's own), or says why it does not fit the grid. A constraint
+    /// the set holds already is not added twice.
+    pub fn with(self, constraint: impl Constraint) -> Result<Rules, RulesError> {
+        self.with_shared(Arc::new(constraint))
+    }
+
+    /// [`with`](Self::with), for a constraint already shared (as the
+    /// readers make them).
+    pub fn with_shared(mut self, constraint: Arc<dyn Constraint>) -> Result<Rules, RulesError> {
+        constraint.validate(&self)?;
+        if !self.constraints.iter().any(|c| c.same(constraint.as_ref())) {
+            self.constraints.push(constraint);
         }
-        let mut sorted = cells.to_vec();
-        sorted.sort_unstable();
-        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(RulesError::Shape {
-                rule,
-                why: format!("cell {} is listed twice", w[0]),
-            });
-        }
-        if cells.len() > n || cells.is_empty() {
-            return Err(RulesError::Shape {
-                rule,
-                why: format!("{} cells; 1 to {n} can hold distinct digits", cells.len()),
-            });
-        }
-        Ok(())
+        Ok(self)
+    }
+
+    /// A constraint that cannot fail to fit, added.
+    fn with_valid(self, constraint: impl Constraint) -> Rules {
+        let rules = self.clone();
+        self.with(constraint).unwrap_or(rules)
+    }
+
+    /// The constraints, in the order added.
+    pub fn constraints(&self) -> &[Arc<dyn Constraint>] {
+        &self.constraints
+    }
+
+    /// The constraints of type `T`, in the order added.
+    pub fn find<T: Constraint>(&self) -> impl Iterator<Item = &T> {
+        self.constraints
+            .iter()
+            .filter_map(|c| c.as_any().downcast_ref::<T>())
     }
 
     /// Adds a region of distinct digits (a diagonal, a windoku window, a
     /// disjoint group): n cells hold every digit, fewer hold each at most
     /// once.
-    pub fn extra_region(mut self, cells: &[usize]) -> Result<Rules, RulesError> {
-        self.shape("extra region", cells)?;
-        self.extra.push(cells.to_vec());
-        Ok(self)
+    pub fn extra_region(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        self.with(ExtraRegion {
+            cells: cells.to_vec(),
+        })
     }
 
     /// Adds both main diagonals as extra regions (X-Sudoku, f-puzzles'
     /// `diagonal+` and `diagonal-`).
     pub fn diagonals(self) -> Rules {
         let n = self.side;
-        let down: Vec<usize> = (0..n).map(|i| i * n + i).collect();
-        let up: Vec<usize> = (0..n).map(|i| (n - 1 - i) * n + i).collect();
-        let mut r = self;
-        r.extra.push(down);
-        r.extra.push(up);
-        r
+        self.with_valid(ExtraRegion {
+            cells: constraints::regions_down(n),
+        })
+        .with_valid(ExtraRegion {
+            cells: constraints::regions_up(n),
+        })
     }
 
     /// Adds windoku's windows: for a side n = b², the (b−1)² b×b windows
     /// one cell in from the boxes' edges (four on 9×9, at rows and columns
     /// 2–4 and 6–8). A side that is not a square is an error.
     pub fn windoku(self) -> Result<Rules, RulesError> {
-        let n = self.side;
-        let Some(b) = (1..=n).find(|b| b * b == n) else {
-            return Err(RulesError::Shape {
-                rule: "windoku",
-                why: format!("windows need a side that is a square, not {n}"),
-            });
-        };
-        let mut r = self;
-        for wr in 0..b - 1 {
-            for wc in 0..b - 1 {
-                let (r0, c0) = (1 + wr * (b + 1), 1 + wc * (b + 1));
-                let window: Vec<usize> = (0..n).map(|i| (r0 + i / b) * n + c0 + i % b).collect();
-                r = r.extra_region(&window)?;
-            }
-        }
-        Ok(r)
+        let windows = constraints::regions_windows(self.side).map_err(|why| RulesError::Shape {
+            rule: "windoku",
+            why,
+        })?;
+        windows
+            .into_iter()
+            .try_fold(self, |r, cells| r.extra_region(&cells))
     }
 
     /// Adds disjoint groups: the cells at one place in every box of
     /// `rows × cols` (n groups). Boxes that do not tile the grid are an
     /// error.
     pub fn disjoint_groups(self, rows: usize, cols: usize) -> Result<Rules, RulesError> {
-        let n = self.side;
-        if rows * cols != n {
-            return Err(RulesError::Boxes { rows, cols });
-        }
-        let per_row = n / cols;
-        let mut r = self;
-        for place in 0..n {
-            let (pr, pc) = (place / cols, place % cols);
-            let group: Vec<usize> = (0..n)
-                .map(|x| ((x / per_row) * rows + pr) * n + (x % per_row) * cols + pc)
-                .collect();
-            r = r.extra_region(&group)?;
-        }
-        Ok(r)
+        let groups = constraints::regions_groups(self.side, rows, cols)
+            .ok_or(RulesError::Boxes { rows, cols })?;
+        groups
+            .into_iter()
+            .try_fold(self, |r, cells| r.extra_region(&cells))
     }
 
     /// No two cells a king's move apart hold the same digit.
-    pub fn anti_king(mut self) -> Rules {
-        self.anti_king = true;
-        self
+    pub fn anti_king(self) -> Rules {
+        self.with_valid(AntiKing)
     }
 
     /// No two cells a knight's move apart hold the same digit.
-    pub fn anti_knight(mut self) -> Rules {
-        self.anti_knight = true;
-        self
+    pub fn anti_knight(self) -> Rules {
+        self.with_valid(AntiKnight)
     }
 
-    /// No two orthogonally adjacent cells hold consecutive digits.
-    pub fn non_consecutive(mut self) -> Rules {
-        self.non_consecutive = true;
-        self
+    /// No two orthogonally adjacent cells hold consecutive digits (but
+    /// those a kropki dot joins).
+    pub fn non_consecutive(self) -> Rules {
+        self.with_valid(NonConsecutive)
     }
 
     /// Adds a killer cage: distinct digits in `cells`, adding up to `sum`
     /// when given. A sum no digit set reaches is an error.
-    pub fn cage(mut self, cells: &[usize], sum: Option<u32>) -> Result<Rules, RulesError> {
-        self.shape("killer cage", cells)?;
-        if let Some(s) = sum {
-            if digit_sets(self.side, cells.len(), s).is_empty() {
-                return Err(RulesError::Sum {
-                    cage: self.cages.len(),
-                    sum: s,
-                });
-            }
-        }
-        self.cages.push(Cage {
+    pub fn cage(self, cells: &[usize], sum: Option<u32>) -> Result<Rules, RulesError> {
+        self.with(Cage {
             cells: cells.to_vec(),
             sum,
-        });
-        Ok(self)
+        })
     }
 
-    /// The extra regions, in the order given.
-    pub fn extra_regions(&self) -> &[Vec<usize>] {
-        &self.extra
+    /// The extra regions' cells, in the order given.
+    pub fn extra_regions(&self) -> Vec<&[usize]> {
+        self.find::<ExtraRegion>()
+            .map(|r| r.cells.as_slice())
+            .collect()
     }
 
     /// Whether cells a king's move apart differ.
     pub fn has_anti_king(&self) -> bool {
-        self.anti_king
+        self.find::<AntiKing>().next().is_some()
     }
 
     /// Whether cells a knight's move apart differ.
     pub fn has_anti_knight(&self) -> bool {
-        self.anti_knight
+        self.find::<AntiKnight>().next().is_some()
     }
 
     /// Whether orthogonal neighbours hold no consecutive digits.
     pub fn has_non_consecutive(&self) -> bool {
-        self.non_consecutive
+        self.find::<NonConsecutive>().next().is_some()
     }
 
     /// The killer cages, in the order given.
-    pub fn cages(&self) -> &[Cage] {
-        &self.cages
+    pub fn cages(&self) -> Vec<&Cage> {
+        self.find::<Cage>().collect()
     }
 
-    /// The pairs of cells that must differ beyond rows, columns and regions
-    /// (anti-king's diagonal neighbours, anti-knight's), each once, not
-    /// already in one region.
-    fn differ_pairs(&self) -> Vec<(usize, usize)> {
-        let n = self.side as isize;
-        let mut moves: Vec<(isize, isize)> = Vec::new();
-        if self.anti_king {
-            moves.extend([(1, 1), (1, -1)]);
-        }
-        if self.anti_knight {
-            moves.extend([(1, 2), (1, -2), (2, 1), (2, -1)]);
-        }
-        let mut pairs = Vec::new();
-        for r in 0..n {
-            for c in 0..n {
-                for &(dr, dc) in &moves {
-                    let (r2, c2) = (r + dr, c + dc);
-                    if r2 < n && (0..n).contains(&c2) {
-                        let (a, b) = ((r * n + c) as usize, (r2 * n + c2) as usize);
-                        if self.regions[a] != self.regions[b] {
-                            pairs.push((a, b));
-                        }
-                    }
-                }
-            }
-        }
-        pairs
-    }
-
-    /// Orthogonally adjacent pairs, for non-consecutive.
-    fn orthogonal_pairs(&self) -> Vec<(usize, usize)> {
-        let n = self.side;
-        let mut pairs = Vec::new();
-        for k in 0..n * n {
-            if k % n + 1 < n {
-                pairs.push((k, k + 1));
-            }
-            if k + n < n * n {
-                pairs.push((k, k + n));
-            }
-        }
-        pairs
+    /// Whether the rule set is classic: no constraint beyond its regions.
+    pub fn is_plain(&self) -> bool {
+        self.constraints.is_empty()
     }
 
     /// The exact-cover matrix of these rules (see the module documentation).
     pub fn matrix(&self) -> Result<RulesMatrix, BuildError> {
         RulesMatrix::new(self.clone())
     }
-}
-
-/// The sets of `m` distinct digits of 1..=n adding up to `sum`, each as a
-/// bitmask (bit d − 1 for digit d).
-fn digit_sets(n: usize, m: usize, sum: u32) -> Vec<u64> {
-    fn walk(n: usize, from: usize, m: usize, sum: u32, mask: u64, out: &mut Vec<u64>) {
-        if m == 0 {
-            if sum == 0 {
-                out.push(mask);
-            }
-            return;
-        }
-        for d in from..=n {
-            if d as u32 > sum {
-                break;
-            }
-            walk(n, d + 1, m - 1, sum - d as u32, mask | 1 << (d - 1), out);
-        }
-    }
-    let mut out = Vec::new();
-    walk(n, 1, m, sum, 0, &mut out);
-    out
 }
 
 /// The exact-cover matrix of a rule set, built once and shared by its
@@ -444,123 +357,68 @@ pub struct RulesMatrix {
     rules: Rules,
     /// Shared with the solvers that own what they search.
     matrix: Arc<Matrix>,
+    /// The options preselected with every puzzle's givens (the pin).
+    pins: Vec<OptionId>,
 }
 
 impl RulesMatrix {
     fn new(rules: Rules) -> Result<RulesMatrix, BuildError> {
         let n = rules.side;
         let nn = n * n;
-        let mut b = MatrixBuilder::new();
-        // Primary: cell, row, column, region; full extra regions; summed cages.
-        let full: Vec<usize> = (0..rules.extra.len())
-            .filter(|&e| rules.extra[e].len() == n)
-            .collect();
-        let summed: Vec<usize> = (0..rules.cages.len())
-            .filter(|&c| rules.cages[c].sum.is_some())
-            .collect();
-        let primary = 4 * nn + n * (full.len() + summed.len());
-        // Secondary: partial extra regions, unsummed cages, the pairs.
-        let partial: Vec<usize> = (0..rules.extra.len())
-            .filter(|&e| rules.extra[e].len() < n)
-            .collect();
-        let unsummed: Vec<usize> = (0..rules.cages.len())
-            .filter(|&c| rules.cages[c].sum.is_none())
-            .collect();
-        let differ = rules.differ_pairs();
-        let orthogonal = if rules.non_consecutive {
-            rules.orthogonal_pairs()
-        } else {
-            Vec::new()
+        let mut e = Encoder::new(&rules);
+        // Encoded in the order of the registry, then as added.
+        let mut order: Vec<&Arc<dyn Constraint>> = rules.constraints.iter().collect();
+        order.sort_by_key(|c| constraints::order(c.kind()));
+        for c in order {
+            c.encode(&mut e);
+        }
+        let voids: Vec<constraints::Item> = e.voids().collect();
+        let pin = (!voids.is_empty()).then(|| e.primary_items(1));
+        let primary = 4 * nn + e.primary;
+        let id = |item: constraints::Item| -> ItemId {
+            let (p, i) = item.parts();
+            ItemId::must(if p { 4 * nn + i } else { primary + i })
         };
-        let secondary = n * (partial.len() + unsummed.len() + differ.len())
-            + n.saturating_sub(1) * orthogonal.len();
+        let mut b = MatrixBuilder::new();
         b.primary_items(primary)?;
-        if secondary > 0 {
-            b.secondary_items(secondary)?;
+        if e.secondary > 0 {
+            b.secondary_items(e.secondary)?;
         }
-        // Each cell's items beyond the classic four, per digit: a list of
-        // (item base) where the item of digit d is base + d − 1, and the
-        // non-consecutive items, where pair p's item for {d, d+1} is
-        // base + d − 1.
-        let mut extra_items: Vec<Vec<usize>> = vec![Vec::new(); nn];
-        let mut next = 4 * nn;
-        for &e in &full {
-            for &k in &rules.extra[e] {
-                extra_items[k].push(next);
-            }
-            next += n;
-        }
-        for &c in &summed {
-            for &k in &rules.cages[c].cells {
-                extra_items[k].push(next);
-            }
-            next += n;
-        }
-        let cage_base: Vec<usize> = (0..summed.len())
-            .map(|j| 4 * nn + n * (full.len() + j))
-            .collect();
-        for &e in &partial {
-            for &k in &rules.extra[e] {
-                extra_items[k].push(next);
-            }
-            next += n;
-        }
-        for &c in &unsummed {
-            for &k in &rules.cages[c].cells {
-                extra_items[k].push(next);
-            }
-            next += n;
-        }
-        for &(a, b2) in &differ {
-            extra_items[a].push(next);
-            extra_items[b2].push(next);
-            next += n;
-        }
-        let mut consecutive: Vec<Vec<usize>> = vec![Vec::new(); nn];
-        for &(a, b2) in &orthogonal {
-            consecutive[a].push(next);
-            consecutive[b2].push(next);
-            next += n - 1;
-        }
-        let item = ItemId::must;
-        let mut items = Vec::new();
+        let mut items: Vec<ItemId> = Vec::new();
         for k in 0..nn {
             let (r, c, x) = (k / n, k % n, rules.regions[k]);
             for d in 0..n {
                 items.clear();
-                items.extend([k, nn + r * n + d, 2 * nn + c * n + d, 3 * nn + x * n + d].map(item));
-                items.extend(extra_items[k].iter().map(|&base| item(base + d)));
-                // Pair p's item for {e, e+1} (0-based e) concerns d = e and
-                // d = e + 1.
-                for &base in &consecutive[k] {
-                    if d + 1 < n {
-                        items.push(item(base + d));
-                    }
-                    if d > 0 {
-                        items.push(item(base + d - 1));
-                    }
-                }
+                items.extend(
+                    [k, nn + r * n + d, 2 * nn + c * n + d, 3 * nn + x * n + d].map(ItemId::must),
+                );
+                items.extend(e.cell_items[k * n + d].iter().map(|&i| id(i)));
                 b.option(&items)?;
             }
         }
-        for (j, &c) in summed.iter().enumerate() {
-            let cage = &rules.cages[c];
-            let sum = cage.sum.unwrap_or(0);
-            for set in digit_sets(n, cage.cells.len(), sum) {
-                let missing: Vec<ItemId> = (0..n)
-                    .filter(|&d| set >> d & 1 == 0)
-                    .map(|d| item(cage_base[j] + d))
-                    .collect();
-                // A cage of n cells has one set, all digits: nothing to add.
-                if !missing.is_empty() {
-                    b.option(&missing)?;
-                }
-            }
+        for option in &e.options {
+            items.clear();
+            items.extend(option.iter().map(|&i| id(i)));
+            b.option(&items)?;
+        }
+        let mut pins = Vec::new();
+        if let Some(pin) = pin {
+            items.clear();
+            items.push(id(pin));
+            items.extend(voids.iter().map(|&v| id(v)));
+            pins.push(b.option(&items)?);
         }
         Ok(RulesMatrix {
             rules,
             matrix: Arc::new(b.build()?),
+            pins,
         })
+    }
+
+    /// The options preselected with every puzzle's givens: the pin that
+    /// bans the candidates constraints rule out (odd, even, …), if any.
+    pub fn pins(&self) -> &[OptionId] {
+        &self.pins
     }
 
     /// The rules this matrix is for.
@@ -666,6 +524,13 @@ impl fmt::Display for Neighbours {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Broken {
+    /// A constraint broken: which (its kind and cells), and how.
+    Rule {
+        /// The constraint, as people name it (`thermometer R1C1,R1C2,…`).
+        rule: String,
+        /// What the grid does to it.
+        why: String,
+    },
     /// The solution or the givens are not the grid's size.
     Size {
         /// The grid's side.
@@ -717,6 +582,7 @@ pub enum Broken {
 impl fmt::Display for Broken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Broken::Rule { rule, why } => write!(f, "{rule}: {why}"),
             Broken::Size { side } => write!(f, "a grid of side {side} has {} cells", side * side),
             Broken::NotADigit { cell, digit } => {
                 write!(f, "cell {cell} holds {digit}, not a digit of the grid")
@@ -781,58 +647,12 @@ pub fn check(rules: &Rules, givens: &[u8], solution: &[u8]) -> Result<(), Broken
             &mut (0..n * n).filter(|&k| rules.regions[k] == i),
         )?;
     }
-    for (e, cells) in rules.extra.iter().enumerate() {
-        distinct(House::Extra(e), &mut cells.iter().copied())?;
-    }
-    for (c, cage) in rules.cages.iter().enumerate() {
-        distinct(House::Cage(c), &mut cage.cells.iter().copied())?;
-        let total: u32 = cage.cells.iter().map(|&k| solution[k] as u32).sum();
-        if let Some(sum) = cage.sum.filter(|&s| s != total) {
-            return Err(Broken::CageSum {
-                cage: c,
-                total,
-                sum,
-            });
-        }
-    }
-    let sn = n as isize;
-    for r in 0..sn {
-        for c in 0..sn {
-            let near = |dr: isize, dc: isize, rule: Neighbours, bad: &dyn Fn(u8, u8) -> bool| {
-                let (r2, c2) = (r + dr, c + dc);
-                if !(0..sn).contains(&r2) || !(0..sn).contains(&c2) {
-                    return Ok(());
-                }
-                let cells = [(r * sn + c) as usize, (r2 * sn + c2) as usize];
-                let digits = cells.map(|k| solution[k]);
-                if bad(digits[0], digits[1]) {
-                    return Err(Broken::Neighbours {
-                        rule,
-                        cells,
-                        digits,
-                    });
-                }
-                Ok(())
-            };
-            let same = |a: u8, b: u8| a == b;
-            if rules.anti_king {
-                for (dr, dc) in [(1, 1), (1, -1), (1, 0), (0, 1)] {
-                    near(dr, dc, Neighbours::AntiKing, &same)?;
-                }
-            }
-            if rules.anti_knight {
-                for (dr, dc) in [(1, 2), (1, -2), (2, 1), (2, -1)] {
-                    near(dr, dc, Neighbours::AntiKnight, &same)?;
-                }
-            }
-            if rules.non_consecutive {
-                for (dr, dc) in [(1, 0), (0, 1)] {
-                    near(dr, dc, Neighbours::NonConsecutive, &|a, b| {
-                        a.abs_diff(b) == 1
-                    })?;
-                }
-            }
-        }
+    // Each constraint checks itself, told its place among its kind's.
+    let mut seen: Vec<&str> = Vec::new();
+    for c in &rules.constraints {
+        let nth = seen.iter().filter(|&&k| k == c.kind()).count();
+        seen.push(c.kind());
+        c.check(rules, nth, solution)?;
     }
     Ok(())
 }
@@ -843,7 +663,8 @@ mod tests {
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
 
-    use super::{check, digit_sets, Rules, RulesError};
+    use super::{check, Rules, RulesError};
+    use crate::sudoku::constraints::digit_sets;
 
     /// Every completion of `givens` that keeps rows, columns and regions
     /// distinct, then filtered by [`check`]: a counter that shares nothing

@@ -188,15 +188,15 @@ fn what_cannot_be_honoured_is_refused() {
             text(&out.stderr)
         );
     }
-    let thermo = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"thermometer":[{"lines":[["R1C1","R1C2"]]}]}"#;
-    let out = run(&["sudoku", "check"], thermo.as_bytes());
+    let entropic = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"entropicline":[{"lines":[["R1C1","R1C2"]]}]}"#;
+    let out = run(&["sudoku", "check"], entropic.as_bytes());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stdout).starts_with("invalid: "),
         "{}",
         text(&out.stdout)
     );
-    assert!(text(&out.stderr).contains("`thermometer` is not supported"));
+    assert!(text(&out.stderr).contains("`entropicline` is not supported"));
     // A puzzle with no solution: echoed, exit 1; a timeout: exit 3.
     let none = fpuzzles::write(4, &[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], None);
     let out = run(&["sudoku", "solve"], none.as_bytes());
@@ -261,4 +261,74 @@ fn a_bare_compressed_string_is_read_as_f_puzzles() {
         (out.status.code(), text(&out.stdout)),
         (named.status.code(), "0\n".into())
     );
+}
+
+#[test]
+fn published_puzzles_of_each_constraint_solve_to_their_solutions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let puzzles = std::fs::read_to_string(dir.join("published_constraints.txt")).unwrap();
+    let solutions =
+        std::fs::read_to_string(dir.join("published_constraints.solutions.txt")).unwrap();
+    // Puzzles 12 and 13 (little killers) are beyond the search today (the
+    // sum reasoning of issue 42): their solutions are checked, and found
+    // again from half of their digits.
+    let hard = [11, 12];
+    let (mut easy, mut easy_solutions) = (String::new(), String::new());
+    for (i, (line, solution)) in puzzles.lines().zip(solutions.lines()).enumerate() {
+        let (rules, givens) = dlx::sudoku::rule_line::read(line).unwrap();
+        let cells: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+        check(&rules, &givens, &cells).unwrap();
+        // Both written forms read back to the same rules.
+        let json = fpuzzles::write_rules(&rules, &givens, None);
+        assert_eq!(fpuzzles::read(&json).unwrap().rules, rules, "{json}");
+        assert_eq!(
+            dlx::sudoku::rule_line::read(&dlx::sudoku::rule_line::write(&rules, &givens))
+                .unwrap()
+                .0,
+            rules
+        );
+        if hard.contains(&i) {
+            let half: Vec<u8> = (0..81)
+                .map(|k| if k % 2 == 0 { cells[k] } else { givens[k] })
+                .collect();
+            let (count, grid) = rules.matrix().unwrap().count(&half, 2);
+            assert_eq!(
+                (count.solutions, grid),
+                (1, Some(cells)),
+                "puzzle {}",
+                i + 1
+            );
+        } else {
+            easy.push_str(line);
+            easy.push('\n');
+            easy_solutions.push_str(solution);
+            easy_solutions.push('\n');
+        }
+    }
+    let out = run(&["sudoku", "solve"], easy.as_bytes());
+    assert_eq!(text(&out.stdout), easy_solutions, "{}", text(&out.stderr));
+    let out = run(&["sudoku", "check", "--jobs", "2"], easy.as_bytes());
+    assert_eq!(text(&out.stdout), "unique\n".repeat(13));
+    // A thermometer turned round has no solution; the sandwich puzzle
+    // without its first three columns' clues has more than one.
+    let lines: Vec<&str> = puzzles.lines().collect();
+    let out = run(
+        &["sudoku", "check"],
+        lines[0]
+            .replace(
+                "thermo=R9C4,R8C3,R7C2,R6C1,R5C2,R4C3",
+                "thermo=R4C3,R5C2,R6C1,R7C2,R8C3,R9C4",
+            )
+            .as_bytes(),
+    );
+    assert_eq!(text(&out.stdout), "none\n");
+    let out = run(
+        &["sudoku", "check"],
+        lines[13]
+            .replace(" sandwich=8:C1", "")
+            .replace(" sandwich=4:C2", "")
+            .replace(" sandwich=17:C3", "")
+            .as_bytes(),
+    );
+    assert_eq!(text(&out.stdout), "multiple\n");
 }

@@ -1,0 +1,431 @@
+//! Lines: thermometers (digits increase from the bulb; a slow thermometer
+//! never decreases), German whispers (neighbours on the line differ by 5
+//! or more, or the line's value), palindromes (the line reads the same
+//! both ways), clones (two groups of cells hold the same digits, cell by
+//! cell) and between lines (the cells strictly between the values of the
+//! two ends).
+//!
+//! Thermometers and whispers are forbidden pairs ([`Encoder::forbid`]) — a
+//! thermometer's every pair, not only neighbours, so that cell i of the
+//! bulb's line is at least i + 1 before any search; palindromes and clones
+//! are equal pairs ([`Encoder::equal`]): all secondary items, for the masks
+//! engine. A between line is three-way (a middle cell with both ends), an
+//! automaton ([`Encoder::chain`]) read ends first, whose state is the
+//! ends' digits.
+//!
+//! Text: `thermo=R1C1,R1C2,…` (bulb first), `slowthermo=…`,
+//! `whispers=…` or `whispers=GAP:…`, `palindrome=…`, `between=…` (ends
+//! first and last), `clone=R1C1,R1C2:R5C5,R5C6`. f-puzzles: `thermometer`,
+//! `whispers` (`value`: the gap, 5 unless given), `palindrome`,
+//! `betweenline` (each `lines`: one line per entry of the array), `clone`
+//! (`cells`, `cloneCells`); f-puzzles has no slow thermometer, which is
+//! written as `slowthermometer` (read back by us, refused by f-puzzles as
+//! it should be).
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{
+    any_eq, broken, cells_text, check_cells, entries, json_cells, json_lines, json_names,
+    json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder, Geometry, Kind,
+    Read,
+};
+use crate::sudoku::rules::{Broken, Rules, RulesError};
+
+/// A thermometer: digits increase from the bulb (the first cell); a slow
+/// one's never decrease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thermometer {
+    /// The cells, bulb first.
+    pub cells: Vec<usize>,
+    /// Whether equal neighbours are allowed (a slow thermometer).
+    pub slow: bool,
+}
+
+/// A whispers line: neighbours on it differ by `gap` or more (5: German
+/// whispers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Whispers {
+    /// The cells along the line.
+    pub cells: Vec<usize>,
+    /// The least difference.
+    pub gap: u32,
+}
+
+/// A palindrome: the line reads the same both ways.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Palindrome {
+    /// The cells along the line.
+    pub cells: Vec<usize>,
+}
+
+/// Clones: `cells[i]` and `clones[i]` hold the same digit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clones {
+    /// The first group.
+    pub cells: Vec<usize>,
+    /// Its clone, cell by cell.
+    pub clones: Vec<usize>,
+}
+
+/// A between line: the cells between its two ends hold digits strictly
+/// between the ends' digits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Between {
+    /// The cells, the two ends first and last.
+    pub cells: Vec<usize>,
+}
+
+/// Lines read from the entries of `key`, each made by `make`.
+fn lines_of(
+    json: &Map<String, Value>,
+    key: &str,
+    n: usize,
+    make: impl Fn(Vec<usize>, &Value) -> Result<Arc<dyn Constraint>, String>,
+) -> Read {
+    let mut out = Vec::new();
+    for entry in entries(json, key) {
+        for cells in json_lines(entry, n)? {
+            out.push(make(cells, entry)?);
+        }
+    }
+    Ok(out)
+}
+
+pub(super) static THERMOMETER: Kind = Kind {
+    name: "thermometer",
+    words: &["thermo", "slowthermo"],
+    read_word: |key, value, g| {
+        Ok(vec![Arc::new(Thermometer {
+            cells: parse_cells(value, g.side)?,
+            slow: key == "slowthermo",
+        })])
+    },
+    fpuzzles_keys: &["thermometer", "slowthermometer"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out = lines_of(json, "thermometer", g.side, |cells, _| {
+            Ok(Arc::new(Thermometer { cells, slow: false }))
+        })?;
+        out.extend(lines_of(json, "slowthermometer", g.side, |cells, _| {
+            Ok(Arc::new(Thermometer { cells, slow: true }))
+        })?);
+        Ok(out)
+    },
+};
+
+pub(super) static WHISPERS: Kind = Kind {
+    name: "whispers",
+    words: &["whispers"],
+    read_word: |_, value, g| {
+        let (gap, list) = number_and(value).unwrap_or((5, value));
+        Ok(vec![Arc::new(Whispers {
+            cells: parse_cells(list, g.side)?,
+            gap,
+        })])
+    },
+    fpuzzles_keys: &["whispers"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "whispers", g.side, |cells, entry| {
+            let gap = json_number(entry)?.unwrap_or(5);
+            Ok(Arc::new(Whispers { cells, gap }))
+        })
+    },
+};
+
+pub(super) static PALINDROME: Kind = Kind {
+    name: "palindrome",
+    words: &["palindrome"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(Palindrome {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["palindrome"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "palindrome", g.side, |cells, _| {
+            Ok(Arc::new(Palindrome { cells }))
+        })
+    },
+};
+
+pub(super) static BETWEEN: Kind = Kind {
+    name: "between line",
+    words: &["between"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(Between {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["betweenline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "betweenline", g.side, |cells, _| {
+            Ok(Arc::new(Between { cells }))
+        })
+    },
+};
+
+pub(super) static CLONE: Kind = Kind {
+    name: "clone",
+    words: &["clone"],
+    read_word: |_, value, g: &Geometry| {
+        let (a, b) = value
+            .split_once(':')
+            .ok_or_else(|| format!("`{value}` is not CELLS:CELLS"))?;
+        Ok(vec![Arc::new(Clones {
+            cells: parse_cells(a, g.side)?,
+            clones: parse_cells(b, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["clone"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        entries(json, "clone")
+            .iter()
+            .map(|entry| {
+                Ok(Arc::new(Clones {
+                    cells: json_cells(entry, "cells", g.side)?,
+                    clones: json_cells(entry, "cloneCells", g.side)?,
+                }) as Arc<dyn Constraint>)
+            })
+            .collect()
+    },
+};
+
+/// A line's entry in f-puzzles: `lines` holding the one line.
+fn line_entry(cells: &[usize], n: usize) -> Value {
+    object([("lines", Value::Array(vec![json_names(cells, n)]))])
+}
+
+impl Constraint for Thermometer {
+    fn kind(&self) -> &'static str {
+        THERMOMETER.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("thermometer", &self.cells, rules.side(), 1)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let c = &self.cells;
+        for i in 0..c.len() {
+            for j in i + 1..c.len() {
+                let gap = if self.slow { 0 } else { (j - i) as u32 };
+                e.forbid(c[i], c[j], |x, y| y as u32 >= x as u32 + gap);
+            }
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        for w in self.cells.windows(2) {
+            let (x, y) = (solution[w[0]], solution[w[1]]);
+            if y < x || (y == x && !self.slow) {
+                return Err(broken(
+                    format!("thermometer {}", cells_text(&self.cells, rules.side())),
+                    format!("{x} then {y}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        let word = if self.slow { "slowthermo" } else { "thermo" };
+        vec![format!("{word}={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let key = if self.slow {
+            "slowthermometer"
+        } else {
+            "thermometer"
+        };
+        push_entry(json, key, line_entry(&self.cells, n));
+    }
+    any_eq!();
+}
+
+impl Constraint for Whispers {
+    fn kind(&self) -> &'static str {
+        WHISPERS.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("whispers", &self.cells, rules.side(), 1)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let gap = self.gap;
+        for w in self.cells.windows(2) {
+            e.forbid(w[0], w[1], |x, y| x.abs_diff(y) as u32 >= gap);
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        for w in self.cells.windows(2) {
+            let (x, y) = (solution[w[0]], solution[w[1]]);
+            if (x.abs_diff(y) as u32) < self.gap {
+                return Err(broken(
+                    format!("whispers {}", cells_text(&self.cells, rules.side())),
+                    format!("{x} next to {y}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![if self.gap == 5 {
+            format!("whispers={}", cells_text(&self.cells, n))
+        } else {
+            format!("whispers={}:{}", self.gap, cells_text(&self.cells, n))
+        }]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let mut entry = line_entry(&self.cells, n);
+        if self.gap != 5 {
+            if let Value::Object(m) = &mut entry {
+                m.insert("value".into(), Value::from(self.gap.to_string()));
+            }
+        }
+        push_entry(json, "whispers", entry);
+    }
+    any_eq!();
+}
+
+impl Constraint for Palindrome {
+    fn kind(&self) -> &'static str {
+        PALINDROME.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("palindrome", &self.cells, rules.side(), 1)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let m = self.cells.len();
+        for i in 0..m / 2 {
+            e.equal(self.cells[i], self.cells[m - 1 - i]);
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let digits: Vec<u8> = self.cells.iter().map(|&k| solution[k]).collect();
+        if digits.iter().ne(digits.iter().rev()) {
+            return Err(broken(
+                format!("palindrome {}", cells_text(&self.cells, rules.side())),
+                format!("{digits:?} is not one"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("palindrome={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "palindrome", line_entry(&self.cells, n));
+    }
+    any_eq!();
+}
+
+impl Constraint for Clones {
+    fn kind(&self) -> &'static str {
+        CLONE.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        check_cells("clone", &self.cells, n, 1)?;
+        check_cells("clone", &self.clones, n, 1)?;
+        if self.cells.len() != self.clones.len() {
+            return Err(RulesError::Shape {
+                rule: "clone",
+                why: format!("{} cells cloned to {}", self.cells.len(), self.clones.len()),
+            });
+        }
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for (&a, &b) in self.cells.iter().zip(&self.clones) {
+            e.equal(a, b);
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        for (&a, &b) in self.cells.iter().zip(&self.clones) {
+            if solution[a] != solution[b] {
+                return Err(broken(
+                    format!(
+                        "clone {} of {}",
+                        cells_text(&self.clones, n),
+                        cells_text(&self.cells, n)
+                    ),
+                    format!("{} holds {}, its clone {}", a, solution[a], solution[b]),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!(
+            "clone={}:{}",
+            cells_text(&self.cells, n),
+            cells_text(&self.clones, n)
+        )]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(
+            json,
+            "clone",
+            object([
+                ("cells", json_names(&self.cells, n)),
+                ("cloneCells", json_names(&self.clones, n)),
+            ]),
+        );
+    }
+    any_eq!();
+}
+
+impl Constraint for Between {
+    fn kind(&self) -> &'static str {
+        BETWEEN.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("between line", &self.cells, rules.side(), 2)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let m = self.cells.len();
+        if m < 3 {
+            return;
+        }
+        let mut order = vec![self.cells[0], self.cells[m - 1]];
+        order.extend_from_slice(&self.cells[1..m - 1]);
+        let base = e.side() as u64 + 1;
+        e.chain(
+            &order,
+            0,
+            |i, s, d| match i {
+                0 => Some(d as u64),
+                1 => Some(s * base + d as u64),
+                _ => {
+                    let (a, b) = (s / base, s % base);
+                    let d = d as u64;
+                    (a.min(b) < d && d < a.max(b)).then_some(s)
+                }
+            },
+            |_| true,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let m = self.cells.len();
+        let (a, b) = (solution[self.cells[0]], solution[self.cells[m - 1]]);
+        for &k in &self.cells[1..m - 1] {
+            let d = solution[k];
+            if !(a.min(b) < d && d < a.max(b)) {
+                return Err(broken(
+                    format!("between line {}", cells_text(&self.cells, rules.side())),
+                    format!("{d} is not between {a} and {b}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("between={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "betweenline", line_entry(&self.cells, n));
+    }
+    any_eq!();
+}

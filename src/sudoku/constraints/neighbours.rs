@@ -1,0 +1,146 @@
+//! Anti-king and anti-knight: no two cells a king's (a knight's) move
+//! apart hold the same digit. Each pair of such cells not already in one
+//! region gets, through [`Encoder::forbid`], one secondary item a digit,
+//! in the two cells' options of that digit (orthogonal neighbours already
+//! share a row or a column).
+//!
+//! Text: `antiking`, `antiknight` (`anti-king`, `anti-knight` read too).
+//! f-puzzles: the flags `antiking`, `antiknight`.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{any_eq, Constraint, Encoder, Kind};
+use crate::sudoku::rules::{Broken, Neighbours, Rules, RulesError};
+
+/// No two cells a king's move apart hold the same digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AntiKing;
+
+/// No two cells a knight's move apart hold the same digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AntiKnight;
+
+pub(super) static ANTI_KING: Kind = Kind {
+    name: "anti-king",
+    words: &["antiking", "anti-king"],
+    read_word: |_, _, _| Ok(vec![Arc::new(AntiKing)]),
+    fpuzzles_keys: &["antiking"],
+    negative: &[],
+    read_fpuzzles: |json, _| Ok(flag(json, "antiking", || Arc::new(AntiKing))),
+};
+
+pub(super) static ANTI_KNIGHT: Kind = Kind {
+    name: "anti-knight",
+    words: &["antiknight", "anti-knight"],
+    read_word: |_, _, _| Ok(vec![Arc::new(AntiKnight)]),
+    fpuzzles_keys: &["antiknight"],
+    negative: &[],
+    read_fpuzzles: |json, _| Ok(flag(json, "antiknight", || Arc::new(AntiKnight))),
+};
+
+/// The constraint of a true flag `key`, or none.
+pub(crate) fn flag(
+    json: &Map<String, Value>,
+    key: &str,
+    make: impl Fn() -> Arc<dyn Constraint>,
+) -> Vec<Arc<dyn Constraint>> {
+    if json.get(key).and_then(Value::as_bool) == Some(true) {
+        vec![make()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The pairs of cells `moves` apart (each once, forward moves only).
+fn pairs(n: usize, moves: &[(isize, isize)]) -> Vec<(usize, usize)> {
+    let sn = n as isize;
+    let mut out = Vec::new();
+    for r in 0..sn {
+        for c in 0..sn {
+            for &(dr, dc) in moves {
+                let (r2, c2) = (r + dr, c + dc);
+                if r2 < sn && (0..sn).contains(&c2) {
+                    out.push(((r * sn + c) as usize, (r2 * sn + c2) as usize));
+                }
+            }
+        }
+    }
+    out
+}
+
+const KING: [(isize, isize); 2] = [(1, 1), (1, -1)];
+const KNIGHT: [(isize, isize); 4] = [(1, 2), (1, -2), (2, 1), (2, -1)];
+
+fn encode(e: &mut Encoder<'_>, moves: &[(isize, isize)]) {
+    for (a, b) in pairs(e.side(), moves) {
+        if e.rules().regions()[a] != e.rules().regions()[b] {
+            e.forbid(a, b, |x, y| x != y);
+        }
+    }
+}
+
+fn check(
+    rules: &Rules,
+    moves: &[(isize, isize)],
+    rule: Neighbours,
+    solution: &[u8],
+) -> Result<(), Broken> {
+    for (a, b) in pairs(rules.side(), moves) {
+        if solution[a] == solution[b] {
+            return Err(Broken::Neighbours {
+                rule,
+                cells: [a, b],
+                digits: [solution[a], solution[b]],
+            });
+        }
+    }
+    Ok(())
+}
+
+impl Constraint for AntiKing {
+    fn kind(&self) -> &'static str {
+        ANTI_KING.name
+    }
+    fn validate(&self, _: &Rules) -> Result<(), RulesError> {
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        encode(e, &KING);
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        // Orthogonal neighbours too: the checker trusts no other rule.
+        let all = [(1, 1), (1, -1), (1, 0), (0, 1)];
+        check(rules, &all, Neighbours::AntiKing, solution)
+    }
+    fn words(&self, _: usize) -> Vec<String> {
+        vec!["antiking".into()]
+    }
+    fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
+        json.insert("antiking".into(), Value::Bool(true));
+    }
+    any_eq!();
+}
+
+impl Constraint for AntiKnight {
+    fn kind(&self) -> &'static str {
+        ANTI_KNIGHT.name
+    }
+    fn validate(&self, _: &Rules) -> Result<(), RulesError> {
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        encode(e, &KNIGHT);
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        check(rules, &KNIGHT, Neighbours::AntiKnight, solution)
+    }
+    fn words(&self, _: usize) -> Vec<String> {
+        vec!["antiknight".into()]
+    }
+    fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
+        json.insert("antiknight".into(), Value::Bool(true));
+    }
+    any_eq!();
+}

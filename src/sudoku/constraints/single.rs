@@ -1,0 +1,433 @@
+//! Rules of one cell or one corner: odd and even cells (the other parity
+//! banned: [`Encoder::ban`]), minimum and maximum cells (less, or more,
+//! than every orthogonal neighbour: forbidden pairs) and quadruples (the
+//! digits of a circle on a corner all appear in its cells, a digit listed
+//! twice twice: an automaton whose state counts the digits still missing,
+//! [`Encoder::chain`]).
+//!
+//! Text: `odd=R1C1`, `even=R1C1`, `min=R1C1`, `max=R1C1` (a list of cells
+//! gives one constraint a cell), `quad=1,2:R1C1,R1C2,R2C1,R2C2`.
+//! f-puzzles: `odd`, `even`, `minimum`, `maximum` (each entry a `cell`),
+//! `quadruple` (`cells`, `values`: numbers).
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{
+    any_eq, broken, cell_name, cells_text, check_cells, entries, json_cell, json_cells, json_names,
+    neighbours, object, parse_cells, push_entry, Constraint, Encoder, Kind,
+};
+use crate::sudoku::rules::{Broken, Rules, RulesError};
+
+/// An odd cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Odd {
+    /// The cell.
+    pub cell: usize,
+}
+
+/// An even cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Even {
+    /// The cell.
+    pub cell: usize,
+}
+
+/// A cell less than each of its orthogonal neighbours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Minimum {
+    /// The cell.
+    pub cell: usize,
+}
+
+/// A cell more than each of its orthogonal neighbours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Maximum {
+    /// The cell.
+    pub cell: usize,
+}
+
+/// A quadruple: each digit listed appears in the cells (as often as
+/// listed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quadruple {
+    /// The cells (the four around a corner).
+    pub cells: Vec<usize>,
+    /// The digits, sorted.
+    pub digits: Vec<u8>,
+}
+
+pub(super) static ODD_EVEN: Kind = Kind {
+    name: "odd/even",
+    words: &["odd", "even"],
+    read_word: |key, value, g| {
+        parse_cells(value, g.side).map(|cells| {
+            cells
+                .into_iter()
+                .map(|cell| -> Arc<dyn Constraint> {
+                    if key == "odd" {
+                        Arc::new(Odd { cell })
+                    } else {
+                        Arc::new(Even { cell })
+                    }
+                })
+                .collect()
+        })
+    },
+    fpuzzles_keys: &["odd", "even"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "odd") {
+            out.push(Arc::new(Odd {
+                cell: entry_cell(entry, g.side)?,
+            }));
+        }
+        for entry in entries(json, "even") {
+            out.push(Arc::new(Even {
+                cell: entry_cell(entry, g.side)?,
+            }));
+        }
+        Ok(out)
+    },
+};
+
+pub(super) static MIN_MAX: Kind = Kind {
+    name: "minimum/maximum",
+    words: &["min", "max"],
+    read_word: |key, value, g| {
+        parse_cells(value, g.side).map(|cells| {
+            cells
+                .into_iter()
+                .map(|cell| -> Arc<dyn Constraint> {
+                    if key == "min" {
+                        Arc::new(Minimum { cell })
+                    } else {
+                        Arc::new(Maximum { cell })
+                    }
+                })
+                .collect()
+        })
+    },
+    fpuzzles_keys: &["minimum", "maximum"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "minimum") {
+            out.push(Arc::new(Minimum {
+                cell: entry_cell(entry, g.side)?,
+            }));
+        }
+        for entry in entries(json, "maximum") {
+            out.push(Arc::new(Maximum {
+                cell: entry_cell(entry, g.side)?,
+            }));
+        }
+        Ok(out)
+    },
+};
+
+pub(super) static QUADRUPLE: Kind = Kind {
+    name: "quadruple",
+    words: &["quad"],
+    read_word: |_, value, g| {
+        let (digits, list) = value
+            .split_once(':')
+            .ok_or_else(|| format!("`{value}` is not DIGITS:CELLS"))?;
+        let mut digits = digits
+            .split(',')
+            .map(|d| {
+                d.trim()
+                    .parse::<u8>()
+                    .map_err(|_| format!("`{d}` is not a digit"))
+            })
+            .collect::<Result<Vec<u8>, _>>()?;
+        digits.sort_unstable();
+        Ok(vec![Arc::new(Quadruple {
+            cells: parse_cells(list, g.side)?,
+            digits,
+        })])
+    },
+    fpuzzles_keys: &["quadruple"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        entries(json, "quadruple")
+            .iter()
+            .map(|entry| {
+                let mut digits = entry
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .ok_or("a quadruple without \"values\"")?
+                    .iter()
+                    .map(|v| {
+                        v.as_u64()
+                            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                            .and_then(|d| u8::try_from(d).ok())
+                            .ok_or_else(|| format!("{v} is not a digit"))
+                    })
+                    .collect::<Result<Vec<u8>, _>>()?;
+                digits.sort_unstable();
+                Ok(Arc::new(Quadruple {
+                    cells: json_cells(entry, "cells", g.side)?,
+                    digits,
+                }) as Arc<dyn Constraint>)
+            })
+            .collect()
+    },
+};
+
+fn entry_cell(entry: &Value, n: usize) -> Result<usize, String> {
+    json_cell(entry.get("cell").ok_or("an entry without \"cell\"")?, n)
+}
+
+fn one_cell(rule: &'static str, cell: usize, n: usize) -> Result<(), RulesError> {
+    check_cells(rule, &[cell], n, 1)
+}
+
+fn cell_entry(cell: usize, n: usize) -> Value {
+    object([("cell", Value::from(cell_name(cell, n)))])
+}
+
+/// The parity rules: `odd` says which digits stay.
+fn parity(e: &mut Encoder<'_>, cell: usize, odd: bool) {
+    for d in 1..=e.side() as u8 {
+        if (d % 2 == 1) != odd {
+            e.ban(cell, d);
+        }
+    }
+}
+
+fn parity_check(
+    rule: &str,
+    cell: usize,
+    odd: bool,
+    n: usize,
+    solution: &[u8],
+) -> Result<(), Broken> {
+    let d = solution[cell];
+    if (d % 2 == 1) != odd {
+        return Err(broken(
+            format!("{rule} {}", cell_name(cell, n)),
+            format!("holds {d}"),
+        ));
+    }
+    Ok(())
+}
+
+impl Constraint for Odd {
+    fn kind(&self) -> &'static str {
+        ODD_EVEN.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        one_cell("odd", self.cell, rules.side())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        parity(e, self.cell, true);
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        parity_check("odd", self.cell, true, rules.side(), solution)
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("odd={}", cell_name(self.cell, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "odd", cell_entry(self.cell, n));
+    }
+    any_eq!();
+}
+
+impl Constraint for Even {
+    fn kind(&self) -> &'static str {
+        ODD_EVEN.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        one_cell("even", self.cell, rules.side())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        parity(e, self.cell, false);
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        parity_check("even", self.cell, false, rules.side(), solution)
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("even={}", cell_name(self.cell, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "even", cell_entry(self.cell, n));
+    }
+    any_eq!();
+}
+
+/// Checks a minimum (`less`) or maximum cell.
+fn extreme_check(
+    rule: &str,
+    cell: usize,
+    less: bool,
+    n: usize,
+    solution: &[u8],
+) -> Result<(), Broken> {
+    let d = solution[cell];
+    for k in neighbours(cell, n) {
+        let e = solution[k];
+        if (less && d >= e) || (!less && d <= e) {
+            return Err(broken(
+                format!("{rule} {}", cell_name(cell, n)),
+                format!("holds {d}, its neighbour {} holds {e}", cell_name(k, n)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Constraint for Minimum {
+    fn kind(&self) -> &'static str {
+        MIN_MAX.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        one_cell("minimum", self.cell, rules.side())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for k in neighbours(self.cell, e.side()) {
+            e.forbid(self.cell, k, |x, y| x < y);
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        extreme_check("minimum", self.cell, true, rules.side(), solution)
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("min={}", cell_name(self.cell, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "minimum", cell_entry(self.cell, n));
+    }
+    any_eq!();
+}
+
+impl Constraint for Maximum {
+    fn kind(&self) -> &'static str {
+        MIN_MAX.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        one_cell("maximum", self.cell, rules.side())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for k in neighbours(self.cell, e.side()) {
+            e.forbid(self.cell, k, |x, y| x > y);
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        extreme_check("maximum", self.cell, false, rules.side(), solution)
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("max={}", cell_name(self.cell, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "maximum", cell_entry(self.cell, n));
+    }
+    any_eq!();
+}
+
+impl Quadruple {
+    /// The distinct digits and how often each is needed.
+    fn needs(&self) -> Vec<(u8, u64)> {
+        let mut out: Vec<(u8, u64)> = Vec::new();
+        for &d in &self.digits {
+            match out.last_mut() {
+                Some((last, count)) if *last == d => *count += 1,
+                _ => out.push((d, 1)),
+            }
+        }
+        out
+    }
+}
+
+impl Constraint for Quadruple {
+    fn kind(&self) -> &'static str {
+        QUADRUPLE.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        check_cells("quadruple", &self.cells, n, 1)?;
+        let bad = |why: String| RulesError::Shape {
+            rule: "quadruple",
+            why,
+        };
+        if let Some(&d) = self.digits.iter().find(|&&d| d == 0 || d as usize > n) {
+            return Err(bad(format!("{d} is not a digit 1 to {n}")));
+        }
+        if self.cells.len() > 4 {
+            return Err(bad(format!(
+                "{} cells; a quadruple has 4 at most",
+                self.cells.len()
+            )));
+        }
+        if self.digits.len() > self.cells.len() {
+            return Err(bad(format!(
+                "{} digits in {} cells",
+                self.digits.len(),
+                self.cells.len()
+            )));
+        }
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        // The state: each digit's count still needed, in base (cells + 1).
+        let needs = self.needs();
+        let base = self.cells.len() as u64 + 1;
+        let start = needs
+            .iter()
+            .rev()
+            .fold(0u64, |s, &(_, count)| s * base + count);
+        let place: Vec<u64> = (0..needs.len()).map(|i| base.pow(i as u32)).collect();
+        let m = self.cells.len();
+        e.chain(
+            &self.cells,
+            start,
+            |i, s, d| {
+                let mut s = s;
+                if let Some(j) = needs.iter().position(|&(x, _)| x == d) {
+                    if !(s / place[j]).is_multiple_of(base) {
+                        s -= place[j];
+                    }
+                }
+                // What is still needed must fit in the cells left.
+                let left: u64 = (0..needs.len()).map(|j| s / place[j] % base).sum();
+                (left <= (m - i - 1) as u64).then_some(s)
+            },
+            |s| s == 0,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        for (d, count) in self.needs() {
+            let have = self.cells.iter().filter(|&&k| solution[k] == d).count() as u64;
+            if have < count {
+                return Err(broken(
+                    format!("quadruple {}", cells_text(&self.cells, rules.side())),
+                    format!("{d} {have} times, {count} needed"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        let digits: Vec<String> = self.digits.iter().map(u8::to_string).collect();
+        vec![format!(
+            "quad={}:{}",
+            digits.join(","),
+            cells_text(&self.cells, n)
+        )]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let values = self.digits.iter().map(|&d| Value::from(d)).collect();
+        push_entry(
+            json,
+            "quadruple",
+            object([
+                ("cells", json_names(&self.cells, n)),
+                ("values", Value::Array(values)),
+            ]),
+        );
+    }
+    any_eq!();
+}

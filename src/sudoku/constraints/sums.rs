@@ -1,0 +1,434 @@
+//! Sums along cells that may repeat digits: arrows (the shaft adds up to
+//! the number in the circle, read as decimal digits when the circle has
+//! more than one cell), little killers (a diagonal adds up to its clue)
+//! and sandwiches (the digits between the 1 and the n of a row or column
+//! add up to the clue). Each is an automaton read along its cells
+//! ([`Encoder::chain`]) whose state is the sum so far (and, for a
+//! sandwich, whether the 1 or n has been met): the states are bounded by
+//! what the cells left can add, so a 9×9 chain has a few hundred options.
+//!
+//! Text: `arrow=R1C1:R1C2,R1C3` (circle cells, `:`, the shaft from the
+//! circle out), `littlekiller=SUM:R1C2,R2C3,…` (the diagonal's cells),
+//! `sandwich=SUM:R3` or `sandwich=SUM:C5`. f-puzzles: `arrow` (`cells`:
+//! the circle, `lines`: each a shaft starting in the circle — one arrow a
+//! line), `littlekillersum` (`cells`, `value`, and the clue's `cell` and
+//! `direction`, which we derive when writing; an entry without a value is
+//! no constraint), `sandwichsum` (`cell`: the clue outside the grid,
+//! `R0C3` or `R4C0` …, `value`).
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use super::{
+    any_eq, broken, cells_text, check_cells, entries, json_cells, json_lines, json_names,
+    json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder, Kind,
+};
+use crate::sudoku::rules::{Broken, Rules, RulesError};
+
+/// An arrow: the shaft's digits add up to the circle's number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    /// The circle's cells, read in order as one number.
+    pub circle: Vec<usize>,
+    /// The shaft, from the circle out.
+    pub shaft: Vec<usize>,
+}
+
+/// A little killer: the cells of a diagonal add up to `sum`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LittleKiller {
+    /// The diagonal's cells, from the clue out.
+    pub cells: Vec<usize>,
+    /// The clue.
+    pub sum: u32,
+}
+
+/// A sandwich clue: the digits between the 1 and the n of a row or column
+/// add up to `sum`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sandwich {
+    /// Whether the clue is a row's (else a column's).
+    pub row: bool,
+    /// The row or column, from 0.
+    pub index: usize,
+    /// The clue.
+    pub sum: u32,
+}
+
+pub(super) static ARROW: Kind = Kind {
+    name: "arrow",
+    words: &["arrow"],
+    read_word: |_, value, g| {
+        let (circle, shaft) = value
+            .split_once(':')
+            .ok_or_else(|| format!("`{value}` is not CIRCLE:SHAFT"))?;
+        Ok(vec![Arc::new(Arrow {
+            circle: parse_cells(circle, g.side)?,
+            shaft: parse_cells(shaft, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["arrow"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "arrow") {
+            let circle = json_cells(entry, "cells", g.side)?;
+            for line in json_lines(entry, g.side)? {
+                // A line starts in the circle; its first cell is not the shaft's.
+                let shaft: Vec<usize> = line
+                    .into_iter()
+                    .skip_while(|k| circle.contains(k))
+                    .collect();
+                if !shaft.is_empty() {
+                    out.push(Arc::new(Arrow {
+                        circle: circle.clone(),
+                        shaft,
+                    }));
+                }
+            }
+        }
+        Ok(out)
+    },
+};
+
+pub(super) static LITTLE_KILLER: Kind = Kind {
+    name: "little killer",
+    words: &["littlekiller"],
+    read_word: |_, value, g| {
+        let (sum, list) = number_and(value)?;
+        Ok(vec![Arc::new(LittleKiller {
+            cells: parse_cells(list, g.side)?,
+            sum,
+        })])
+    },
+    fpuzzles_keys: &["littlekillersum"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "littlekillersum") {
+            if let Some(sum) = json_number(entry)? {
+                out.push(Arc::new(LittleKiller {
+                    cells: json_cells(entry, "cells", g.side)?,
+                    sum,
+                }));
+            }
+        }
+        Ok(out)
+    },
+};
+
+pub(super) static SANDWICH: Kind = Kind {
+    name: "sandwich",
+    words: &["sandwich"],
+    read_word: |_, value, g| {
+        let (sum, line) = number_and(value)?;
+        let index = |s: &str| {
+            s.parse::<usize>()
+                .ok()
+                .filter(|&i| i >= 1 && i <= g.side)
+                .ok_or_else(|| format!("`{line}` is not a row R1… or column C1… of the grid"))
+        };
+        let (row, index) = match line.trim().split_at_checked(1) {
+            Some(("R" | "r", i)) => (true, index(i)? - 1),
+            Some(("C" | "c", i)) => (false, index(i)? - 1),
+            _ => return Err(format!("`{line}` is not a row R1… or column C1…")),
+        };
+        Ok(vec![Arc::new(Sandwich { row, index, sum })])
+    },
+    fpuzzles_keys: &["sandwichsum"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let n = g.side;
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "sandwichsum") {
+            let name = entry.get("cell").and_then(Value::as_str).unwrap_or("");
+            let (r, c) = outside(name).ok_or_else(|| format!("`{name}` is not a clue cell"))?;
+            let (row, index) = if (r == 0 || r == n + 1) && (1..=n).contains(&c) {
+                (false, c - 1)
+            } else if (c == 0 || c == n + 1) && (1..=n).contains(&r) {
+                (true, r - 1)
+            } else {
+                return Err(format!("`{name}` is not outside a row or column"));
+            };
+            if let Some(sum) = json_number(entry)? {
+                out.push(Arc::new(Sandwich { row, index, sum }));
+            }
+        }
+        Ok(out)
+    },
+};
+
+/// A cell name `R<r>C<c>` with 0 and n + 1 allowed (clues outside the
+/// grid), 1-based.
+fn outside(name: &str) -> Option<(usize, usize)> {
+    let rest = name.strip_prefix(['R', 'r'])?;
+    let (r, c) = rest.split_once(['C', 'c'])?;
+    Some((r.parse().ok()?, c.parse().ok()?))
+}
+
+/// The number of decimal digits of `d`.
+fn decimal(d: u64) -> u32 {
+    d.checked_ilog10().map_or(1, |l| l + 1)
+}
+
+impl Constraint for Arrow {
+    fn kind(&self) -> &'static str {
+        ARROW.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let all: Vec<usize> = self.circle.iter().chain(&self.shaft).copied().collect();
+        check_cells("arrow", &all, rules.side(), 2)?;
+        if self.circle.is_empty() || self.shaft.is_empty() {
+            return Err(RulesError::Shape {
+                rule: "arrow",
+                why: "an arrow needs a circle and a shaft".into(),
+            });
+        }
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let n = e.side() as u64;
+        let c = self.circle.len();
+        let cells: Vec<usize> = self.circle.iter().chain(&self.shaft).copied().collect();
+        let m = cells.len();
+        e.chain(
+            &cells,
+            0,
+            |i, s, d| {
+                let d = d as u64;
+                let left = (m - i - 1) as u64;
+                let s = if i < c {
+                    s.checked_mul(10u64.pow(decimal(d)))?.checked_add(d)?
+                } else {
+                    s.checked_sub(d)?
+                };
+                // The shaft cells left (all of them while in the circle) add
+                // at most n each, and, once the circle is read, at least 1.
+                let shaft_left = left.min(self.shaft.len() as u64);
+                (s <= n * shaft_left && (i + 1 < c || s >= shaft_left)).then_some(s)
+            },
+            |s| s == 0,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let value = self.circle.iter().fold(0u64, |v, &k| {
+            let d = solution[k] as u64;
+            v * 10u64.pow(decimal(d)) + d
+        });
+        let total: u64 = self.shaft.iter().map(|&k| solution[k] as u64).sum();
+        if value != total {
+            let n = rules.side();
+            return Err(broken(
+                format!(
+                    "arrow {}:{}",
+                    cells_text(&self.circle, n),
+                    cells_text(&self.shaft, n)
+                ),
+                format!("the shaft adds up to {total}, the circle holds {value}"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!(
+            "arrow={}:{}",
+            cells_text(&self.circle, n),
+            cells_text(&self.shaft, n)
+        )]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        // The line starts in the circle cell nearest the shaft.
+        let Some(&first) = self.shaft.first() else {
+            return;
+        };
+        let dist = |k: usize| (k / n).abs_diff(first / n).max((k % n).abs_diff(first % n));
+        let start = self
+            .circle
+            .iter()
+            .copied()
+            .min_by_key(|&k| dist(k))
+            .unwrap_or(0);
+        let mut line = vec![start];
+        line.extend(&self.shaft);
+        push_entry(
+            json,
+            "arrow",
+            object([
+                ("cells", json_names(&self.circle, n)),
+                ("lines", Value::Array(vec![json_names(&line, n)])),
+            ]),
+        );
+    }
+    any_eq!();
+}
+
+impl Constraint for LittleKiller {
+    fn kind(&self) -> &'static str {
+        LITTLE_KILLER.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("little killer", &self.cells, rules.side(), 1)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let n = e.side() as u64;
+        let (m, sum) = (self.cells.len(), self.sum as u64);
+        e.chain(
+            &self.cells,
+            0,
+            |i, s, d| {
+                let s = s + d as u64;
+                let left = (m - i - 1) as u64;
+                (s + left <= sum && s + n * left >= sum).then_some(s)
+            },
+            |s| s == sum,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let total: u32 = self.cells.iter().map(|&k| solution[k] as u32).sum();
+        if total != self.sum {
+            return Err(broken(
+                format!("little killer {}", cells_text(&self.cells, rules.side())),
+                format!("adds up to {total}, not {}", self.sum),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!(
+            "littlekiller={}:{}",
+            self.sum,
+            cells_text(&self.cells, n)
+        )]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        // The clue sits one step before the first cell, pointing along.
+        let Some(&first) = self.cells.first() else {
+            return;
+        };
+        let (r, c) = ((first / n) as isize, (first % n) as isize);
+        let (dr, dc) = match self.cells.get(1) {
+            Some(&k) => ((k / n) as isize - r, (k % n) as isize - c),
+            // One cell: a corner; point into the grid.
+            None => (if r == 0 { 1 } else { -1 }, if c == 0 { 1 } else { -1 }),
+        };
+        let direction = match (dr > 0, dc > 0) {
+            (true, true) => "DR",
+            (true, false) => "DL",
+            (false, true) => "UR",
+            (false, false) => "UL",
+        };
+        let clue = format!("R{}C{}", r - dr + 1, c - dc + 1);
+        push_entry(
+            json,
+            "littlekillersum",
+            object([
+                ("cell", Value::from(clue)),
+                ("cells", json_names(&self.cells, n)),
+                ("direction", Value::from(direction)),
+                ("value", Value::from(self.sum.to_string())),
+            ]),
+        );
+    }
+    any_eq!();
+}
+
+impl Sandwich {
+    fn cells(&self, n: usize) -> Vec<usize> {
+        (0..n)
+            .map(|i| {
+                if self.row {
+                    self.index * n + i
+                } else {
+                    i * n + self.index
+                }
+            })
+            .collect()
+    }
+
+    fn name(&self) -> String {
+        format!("{}{}", if self.row { "R" } else { "C" }, self.index + 1)
+    }
+}
+
+impl Constraint for Sandwich {
+    fn kind(&self) -> &'static str {
+        SANDWICH.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        if self.index >= n || n < 2 {
+            return Err(RulesError::Shape {
+                rule: "sandwich",
+                why: format!(
+                    "{} is not a line of a grid of side {n} (2 or more)",
+                    self.name()
+                ),
+            });
+        }
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let n = e.side() as u8;
+        let (sum, k) = (self.sum as u64, self.sum as u64 + 1);
+        // State: phase · (sum + 1) + the sum so far; phase 0 before the 1
+        // or n, 1 between them, 2 after.
+        e.chain(
+            &self.cells(n as usize),
+            0,
+            |_, s, d| {
+                let (phase, so_far) = (s / k, s % k);
+                let crust = d == 1 || d == n;
+                match (phase, crust) {
+                    (0, false) => Some(s),
+                    (0, true) => Some(k),
+                    (1, false) => {
+                        let t = so_far + d as u64;
+                        (t <= sum).then_some(k + t)
+                    }
+                    (1, true) => Some(2 * k + so_far),
+                    (2, false) => Some(s),
+                    _ => None,
+                }
+            },
+            |s| s == 2 * k + sum,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        let digits: Vec<u8> = self.cells(n).iter().map(|&k| solution[k]).collect();
+        let ends: Vec<usize> = (0..n)
+            .filter(|&i| digits[i] == 1 || digits[i] as usize == n)
+            .collect();
+        let total: Option<u32> = match ends[..] {
+            [a, b] => Some(digits[a + 1..b].iter().map(|&d| d as u32).sum()),
+            _ => None,
+        };
+        if total != Some(self.sum) {
+            return Err(broken(
+                format!("sandwich {}", self.name()),
+                format!("{digits:?} do not sandwich {}", self.sum),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, _: usize) -> Vec<String> {
+        vec![format!("sandwich={}:{}", self.sum, self.name())]
+    }
+    fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
+        let clue = if self.row {
+            format!("R{}C0", self.index + 1)
+        } else {
+            format!("R0C{}", self.index + 1)
+        };
+        push_entry(
+            json,
+            "sandwichsum",
+            object([
+                ("cell", Value::from(clue)),
+                ("value", Value::from(self.sum.to_string())),
+            ]),
+        );
+    }
+    any_eq!();
+}
