@@ -218,16 +218,24 @@ impl Rules {
     /// readers make them).
     pub fn with_shared(mut self, constraint: Arc<dyn Constraint>) -> Result<Rules, RulesError> {
         constraint.validate(&self)?;
-        if !self.constraints.iter().any(|c| c.same(constraint.as_ref())) {
-            self.constraints.push(constraint);
-        }
+        self.add(constraint);
         Ok(self)
     }
 
-    /// A constraint that cannot fail to fit, added.
-    fn with_valid(self, constraint: impl Constraint) -> Rules {
-        let rules = self.clone();
-        self.with(constraint).unwrap_or(rules)
+    /// Adds a validated constraint, unless the set holds it already.
+    fn add(&mut self, constraint: Arc<dyn Constraint>) {
+        if !self.constraints.iter().any(|c| c.same(constraint.as_ref())) {
+            self.constraints.push(constraint);
+        }
+    }
+
+    /// A constraint that fits every grid (a flag, the diagonals), added.
+    fn with_valid(mut self, constraint: impl Constraint) -> Rules {
+        let constraint: Arc<dyn Constraint> = Arc::new(constraint);
+        if constraint.validate(&self).is_ok() {
+            self.add(constraint);
+        }
+        self
     }
 
     /// The constraints, in the order added.
