@@ -68,10 +68,12 @@ fn ours(c: &mut Criterion) {
                 })
             });
         }
-        // The masks engine where it applies (queens, Langford pairs): its own
-        // tree, so the throughput reads in links updates of the same count.
+        // The masks engine where it applies (queens, Langford pairs), with
+        // first-forced: its own tree, so the throughput reads in links
+        // updates of the same count.
         if let Ok(t) = MasksMatrix::new(&m) {
             let mut masks = MasksSolver::new(&t);
+            masks.set_branching(Branching::FirstForced).unwrap();
             g.bench_function(BenchmarkId::new("masks-count", name), |b| {
                 b.iter(|| {
                     masks.reset();
@@ -123,6 +125,7 @@ fn ours(c: &mut Criterion) {
     // The same with the masks engine, the one `dlx sudoku` runs.
     let masks_tables = MasksMatrix::new(cover.matrix()).unwrap();
     let mut masks = MasksSolver::new(&masks_tables);
+    masks.set_branching(Branching::FirstForced).unwrap();
     g.bench_function(BenchmarkId::new("masks-enumerate", "sudoku-many"), |b| {
         b.iter(|| {
             masks.reset();

@@ -55,20 +55,19 @@ pub(crate) struct CoverArgs {
     #[arg(long)]
     json: bool,
     /// Branching rule: `knuth` (DLX1's: Knuth's node and update counts),
-    /// `first-forced` or `lookahead`. Default: `knuth`, or `first-forced`
-    /// with `--engine masks` (which does not take Knuth's).
+    /// `first-forced` or `lookahead`. Default: `knuth`.
     #[arg(long, value_enum)]
     branching: Option<BranchingArg>,
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
     /// of active options, undone by copying; no colors, small matrices),
     /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
-    /// items and 512 options), `masks` (a bitmask of options per item,
-    /// forced items first, a tree of its own: no colors, at most 64 options
-    /// an item, first-forced and lookahead), or `auto`: the library's
-    /// choice, the fastest engine that honours the rule (Knuth's: bits where
-    /// it applies, else dense where it is expected to be faster, else links;
-    /// first-forced: masks where it applies, else dense where faster, else
-    /// links; lookahead: masks where it applies, else links). An engine that cannot take the matrix or the rule is an
+    /// items and 512 options), `masks` (a bitmask of options per item, state
+    /// saved at branch points only: no colors, at most 64 options an item),
+    /// or `auto`: the library's choice, the fastest engine that honours the
+    /// rule (Knuth's: bits where it applies, else masks where it applies,
+    /// else dense where it is expected to be faster, else links;
+    /// first-forced: the same without bits; lookahead: masks where it
+    /// applies, else links). An engine that cannot take the matrix or the rule is an
     /// error. All give the same counts (with knuth
     /// branching, the same nodes and updates too).
     #[arg(long, value_enum, default_value = "auto")]

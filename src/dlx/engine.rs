@@ -12,17 +12,18 @@
 //! the matrix or the rule is an [`EngineError`], never a silent substitution.
 //!
 //! The automatic choice, measured (BENCHMARKS.md): for Knuth's rule, bits
-//! where it applies (at most 64 primary items and 512 options); else dense
-//! where [`DenseMatrix::recommended`] says it is faster; else links. For
-//! first-forced, masks where it applies (no item in more than 64 options);
-//! else dense where recommended; else links. With multiplicities the same
-//! rules pick bits (where its tie key holds the bounds: `bits/mult.rs`),
-//! dense or links (masks takes none). Lookahead: masks
-//! where it applies (its probes clear bits in one mask per item, all in L1
-//! cache: minimal 25×25 Sudoku in about half the links engine's time,
-//! BENCHMARKS.md), else links. Knuth's rule never gets masks, whose tree is
-//! its own: with [`Branching::Knuth`] the counters are always DLX1's
-//! (DLX3's with multiplicities).
+//! where it applies (at most 64 primary items and 512 options); else masks
+//! where it applies (no item in more than 64 options: the Sudoku matrix in
+//! 0.3 of the links engine's time, queens 24 and Langford 20 in half
+//! dense's); else dense where [`DenseMatrix::recommended`] says it is
+//! faster; else links. For first-forced the same without bits. With
+//! multiplicities the same rules pick bits (where its tie key holds the
+//! bounds: `bits/mult.rs`), dense or links (masks takes none). Lookahead:
+//! masks where it applies (its probes clear bits in one mask per item, all
+//! in L1 cache: minimal 25×25 Sudoku in about half the links engine's time,
+//! BENCHMARKS.md), else links. Every engine walks DLX1's tree with
+//! [`Branching::Knuth`], so the counters are always DLX1's (DLX3's with
+//! multiplicities).
 
 use std::fmt;
 
@@ -43,9 +44,9 @@ pub enum EngineKind {
     /// multiplicities (Algorithm M) with lower bounds and slacks of four
     /// bits together.
     Bits,
-    /// A bitmask of options per item, forced moves first, a tree of its own:
-    /// no colors, no item in more than 64 options; first-forced and
-    /// lookahead.
+    /// A bitmask of options per item, state saved only at branch points:
+    /// no colors, no item in more than 64 options; every rule (with
+    /// first-forced, forced moves first without a scan).
     Masks,
 }
 
@@ -68,13 +69,10 @@ impl EngineKind {
         }
     }
 
-    /// The rule the engine searches with when none is asked for: Knuth's,
-    /// but first-forced for masks (which does not take Knuth's).
+    /// The rule the engine searches with when none is asked for: Knuth's
+    /// (every engine takes it).
     pub fn default_rule(self) -> Branching {
-        match self {
-            EngineKind::Masks => Branching::FirstForced,
-            _ => Branching::Knuth,
-        }
+        Branching::Knuth
     }
 
     /// `preferred` when the engine takes it, else the engine's own
@@ -99,14 +97,12 @@ impl EngineKind {
     /// Whether the engine searches with `branching` as the rule says: links
     /// every rule; dense Knuth's and first-forced; bits Knuth's only (its
     /// choice is always the leftmost least len, so it cannot walk
-    /// first-forced's tree); masks first-forced and lookahead (forced moves
-    /// first, in a tree of its own).
+    /// first-forced's tree); masks every rule.
     pub fn supports(self, branching: Branching) -> bool {
         match (self, branching) {
-            (EngineKind::Links, _) => true,
+            (EngineKind::Links | EngineKind::Masks, _) => true,
             (EngineKind::Dense, b) => b != Branching::Lookahead,
             (EngineKind::Bits, b) => b == Branching::Knuth,
-            (EngineKind::Masks, b) => b != Branching::Knuth,
         }
     }
 
@@ -179,9 +175,6 @@ impl fmt::Display for EngineError {
                 "the {e} engine does not search with the {} rule{}",
                 Branching::name(*b),
                 match e {
-                    EngineKind::Masks => {
-                        " (it takes first-forced, forced moves first, and lookahead)"
-                    }
                     EngineKind::Bits => " (it takes Knuth's rule only)",
                     _ => " (lookahead is the links and masks engines')",
                 }
@@ -253,9 +246,11 @@ impl EngineTables {
                 return EngineTables::Bits(b);
             }
         }
-        // First-forced: masks wherever it applies, dense's recommendation
-        // or not (queens 13 and 14 in half dense's time; the Sudoku
-        // variants' matrices in 0.4-0.7 of it: BENCHMARKS.md).
+        // Knuth's rule and first-forced: masks wherever it applies, dense's
+        // recommendation or not (first-forced: queens 13 and 14 in half
+        // dense's time, the Sudoku variants' matrices in 0.4-0.7 of it;
+        // Knuth's: the Sudoku matrix in 0.45 of it, queens 24 and Langford
+        // 20 in half: BENCHMARKS.md).
         if EngineKind::Masks.supports(branching) {
             if let Ok(m) = MasksMatrix::new(matrix) {
                 return EngineTables::Masks(m);

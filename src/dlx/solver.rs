@@ -47,8 +47,7 @@ pub struct Forecast {
 }
 
 /// What a [`Solver`] is asked to be: an engine (`None`: the library
-/// chooses), a branching rule (`None`: Knuth's, or the engine's own where it
-/// takes no other, as masks) and a budget.
+/// chooses), a branching rule (`None`: Knuth's) and a budget.
 ///
 /// ```
 /// use dlx::{problems::queens, Branching, Config, EngineKind, Solver};
@@ -57,8 +56,8 @@ pub struct Forecast {
 /// let config = Config::new().engine(EngineKind::Dense).branching(Branching::FirstForced);
 /// let mut s = Solver::with_config(&m, config).unwrap();
 /// assert_eq!(s.count().solutions, 92);
-/// // Masks takes first-forced and lookahead: Knuth's rule is refused, by name.
-/// let config = Config::new().engine(EngineKind::Masks).branching(Branching::Knuth);
+/// // Bits takes Knuth's rule only: first-forced is refused, by name.
+/// let config = Config::new().engine(EngineKind::Bits).branching(Branching::FirstForced);
 /// assert!(Solver::with_config(&m, config).is_err());
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,8 +116,7 @@ impl Config {
         self
     }
 
-    /// The rule asked for: the one named, else Knuth's, or the engine's own
-    /// where it takes no other (masks).
+    /// The rule asked for: the one named, else Knuth's.
     pub fn rule(&self) -> Branching {
         self.branching.unwrap_or_else(|| {
             self.engine

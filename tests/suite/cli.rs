@@ -379,6 +379,17 @@ fn cover_exit_codes_and_json() {
         text(&out.stdout).lines().filter(|l| l.is_empty()).count(),
         1
     );
+    // The Sudoku-enumeration matrix: the default takes the masks engine,
+    // with DLX1's counters (as Knuth's dlx1 prints them).
+    let sudoku = std::fs::read(format!("{PUZZLES}/sudoku_enumeration.dlx")).unwrap();
+    let s = text(&run(&["cover", "--json"], &sudoku).stdout);
+    assert!(
+        s.contains(r#""solutions":512634"#)
+            && s.contains(r#""nodes":6946679"#)
+            && s.contains(r#""updates":75904046"#)
+            && s.contains(r#""engine":"masks""#),
+        "{s}"
+    );
     // Arbitrary bytes never panic.
     let out = run(&["cover"], b"\x00\xff\n|\n:\n");
     assert_eq!(out.status.code(), Some(2));
@@ -387,12 +398,11 @@ fn cover_exit_codes_and_json() {
 #[test]
 fn every_engine_gives_the_same_answers() {
     // `auto` takes the bits engine where it applies (queens 7, Langford 4:
-    // at most 64 primary items and 512 options), else dense for long
-    // options (pentominoes, 72 primary items), else links with Knuth's rule
-    // (a wide matrix of short options: 300 items, a state of 640 bytes; 2
-    // solutions), where first-forced gets masks. The masks engine searches
-    // a tree of its own: the same solutions, in another order, other
-    // counters; it takes first-forced only.
+    // at most 64 primary items and 512 options), else masks where no item
+    // is in more than 64 options (a wide matrix of short options: 300
+    // items; 2 solutions), else dense for long options (pentominoes, 72
+    // primary items). Every engine walks DLX1's tree with Knuth's rule (the
+    // default): the same solutions in the same order, the same counters.
     let pent = run(&["gen", "pentominoes", "3x20"], b"").stdout;
     let queens = run(&["gen", "queens", "7"], b"").stdout;
     let langford = std::fs::read(format!("{PUZZLES}/langford4.dlx")).unwrap();
@@ -404,9 +414,9 @@ fn every_engine_gives_the_same_answers() {
     let wide = wide.into_bytes();
     for (input, auto, engines) in [
         (&pent, "dense", &["links", "dense"][..]),
-        (&queens, "bits", &["links", "dense", "bits"][..]),
-        (&langford, "bits", &["links", "dense", "bits"][..]),
-        (&wide, "links", &["links", "dense"][..]),
+        (&queens, "bits", &["links", "dense", "bits", "masks"][..]),
+        (&langford, "bits", &["links", "dense", "bits", "masks"][..]),
+        (&wide, "masks", &["links", "dense", "masks"][..]),
     ] {
         let mut answers = Vec::new();
         for &engine in engines {
@@ -445,7 +455,17 @@ fn every_engine_gives_the_same_answers() {
             b.sort();
             b
         };
-        let masks = run(&["cover", "--all", "--engine", "masks"], input);
+        let masks = run(
+            &[
+                "cover",
+                "--all",
+                "--engine",
+                "masks",
+                "--branching",
+                "first-forced",
+            ],
+            input,
+        );
         if input == &pent {
             // Pentominoes 3×20: a cell is in hundreds of options.
             assert_eq!(masks.status.code(), Some(2));
@@ -506,17 +526,17 @@ fn every_engine_gives_the_same_answers() {
     let out = run(&["cover", "--engine", "bits"], b"A | s\nA s:x\nA s:y\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("colors"));
-    // With first-forced, `auto` takes masks for the wide matrix; masks with
-    // Knuth's rule is refused, by name.
+    // With first-forced too, `auto` takes masks for the wide matrix; dense
+    // with lookahead is refused, by name.
     let out = run(&["cover", "--json", "--branching", "first-forced"], &wide);
     assert!(text(&out.stdout).contains(r#""engine":"masks""#));
     let out = run(
-        &["cover", "--engine", "masks", "--branching", "knuth"],
+        &["cover", "--engine", "dense", "--branching", "lookahead"],
         &wide,
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("masks engine does not search with the knuth rule"),
+        text(&out.stderr).contains("dense engine does not search with the lookahead rule"),
         "{}",
         text(&out.stderr)
     );
@@ -681,7 +701,7 @@ fn bench_runs_each_engine_named_and_refuses_what_it_cannot_run() {
     // A rule the engine does not take, or DLX settings with no DLX solver:
     // refused before anything runs.
     for args in [
-        &["--engine", "masks", "--branching", "knuth"][..],
+        &["--engine", "bits", "--branching", "lookahead"][..],
         &["--solver", "backtrack", "--branching", "knuth"][..],
         &["--solver", "backtrack", "--engine", "links"][..],
     ] {
@@ -989,6 +1009,7 @@ fn sudoku_engines_by_name() {
         );
         assert_eq!(text(&out.stdout), "unique\nunique\n", "{engine}");
     }
+    // Masks takes Knuth's rule too (DLX1's tree), with the same answers.
     let out = run(
         &[
             "sudoku",
@@ -1000,9 +1021,22 @@ fn sudoku_engines_by_name() {
         ],
         &input,
     );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout), "unique\nunique\n");
+    let out = run(
+        &[
+            "sudoku",
+            "check",
+            "--engine",
+            "dense",
+            "--branching",
+            "lookahead",
+        ],
+        &input,
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(text(&out.stderr).contains("masks engine does not search with the knuth rule"));
+    assert!(text(&out.stderr).contains("dense engine does not search with the lookahead rule"));
     // Bits takes Knuth's rule only: first-forced is refused before reading.
     let out = run(
         &[

@@ -9,8 +9,8 @@ use dlx::engines::{
 };
 use dlx::problems::{langford, polyomino, queens};
 use dlx::{
-    brute_force_count, knuth, verify_cover, Branching, Budget, EngineKind, Matrix, OptionId,
-    PreselectError, Split, Stats, Step,
+    brute_force_count, knuth, verify_cover, Branching, Budget, Matrix, OptionId, PreselectError,
+    Split, Stats, Step,
 };
 use proptest::prelude::*;
 
@@ -548,11 +548,18 @@ fn engines_agree(m: &Matrix) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The masks engine (its own tree) against `set`, every solution of `m`
-/// sorted: the same set, each valid; after preselecting the first
-/// solution's first option, the links engine's count.
+/// The masks engine against `set`, every solution of `m` sorted: with
+/// Knuth's rule, the links engine's solutions in its order and its
+/// counters; first-forced (its own tree), the same set, each valid; after
+/// preselecting the first solution's first option, the links engine's
+/// count.
 fn masks_agrees(m: &Matrix, mm: &MasksMatrix, set: &[Vec<OptionId>]) -> Result<(), TestCaseError> {
     let mut masks = MasksSolver::new(mm);
+    let mut links = LinksSolver::new(m);
+    let order: Vec<Vec<OptionId>> = links.solutions().collect();
+    prop_assert_eq!(masks.solutions().collect::<Vec<_>>(), order);
+    prop_assert_eq!(masks.stats(), links.stats());
+    masks.set_branching(Branching::FirstForced).unwrap();
     let mut mine = Vec::new();
     while masks.next_solution() == Step::Solution {
         let mut sol: Vec<OptionId> = masks.solution().collect();
@@ -917,9 +924,14 @@ fn count_parallel_counts_and_keeps_knuths_counters() {
             assert_eq!(par.solutions, want, "queens {n}, masks");
             let par = count_parallel(&m, Engine::Masks(&mm), Branching::Lookahead, jobs).unwrap();
             assert_eq!(par.solutions, want, "queens {n}, masks, lookahead");
-            // It takes no other rule, and no tables of another matrix.
-            let refused = count_parallel(&m, Engine::Masks(&mm), Branching::Knuth, jobs);
-            assert_eq!(refused.unwrap_err().engine(), EngineKind::Masks);
+            // Knuth's rule: DLX1's counters, cut or not; no tables of
+            // another matrix.
+            let par = count_parallel(&m, Engine::Masks(&mm), Branching::Knuth, jobs).unwrap();
+            assert_eq!(
+                (par.solutions, par.stats),
+                (want, one.stats()),
+                "queens {n}, masks"
+            );
             let other = queens(n + 1).unwrap();
             let refused = count_parallel(&other, Engine::Dense(&d), Branching::Knuth, jobs);
             assert!(refused.unwrap_err().to_string().contains("another matrix"));
@@ -998,6 +1010,7 @@ fn count_parallel_keeps_first_forced_counters() {
         let mm = MasksMatrix::new(m).unwrap();
         let d = DenseMatrix::new(m).unwrap();
         let mut masks = MasksSolver::new(&mm);
+        masks.set_branching(Branching::FirstForced).unwrap();
         let mut links = LinksSolver::new(m);
         links.set_branching(Branching::FirstForced).unwrap();
         let mut dense = DenseSolver::new(&d);

@@ -21,7 +21,18 @@
 //!   column, diagonals), an option hidden through an item skips that place,
 //!   already covered: a quarter of the hiding work for Sudoku.
 //!
-//! And a tree of its own: while hiding, every item whose len falls to 1 or 0
+//! With [`Branching::Knuth`](crate::dlx::Branching::Knuth) the search is
+//! DLX1's: every node scans the lens for the leftmost least len (16 at a
+//! time, `state::choose`), and its counters are DLX1's: entering a node
+//! counts the updates of covering its item (one, and each active option's
+//! items less one, from the item's mask), and a commit counts what covering
+//! the option's other items adds (the commit's own count, which covers
+//! every item of the option but does not hide the option itself, less the
+//! item's share). The same tree as the links engine, node for node, in 0.3
+//! of its time on the Sudoku-enumeration matrix (BENCHMARKS.md).
+//!
+//! With first-forced (the Sudoku layer's rule), a tree of its own: while
+//! hiding, every item whose len falls to 1 or 0
 //! goes on a *forced* stack, and a len falling to 0 marks the state dead;
 //! the search backtracks at once from a dead state, else commits the only
 //! option of the latest item on the stack still of len 1, and only with
@@ -85,7 +96,8 @@
 //! Counters: a node is a node the driver entered (a forced move, a branch
 //! point, a dead end or a solution found by the scan); updates are counted
 //! as DLX1 counts them (a hidden option's items less one, one per item
-//! covered). With another tree, they are this engine's own, not DLX1's.
+//! covered). With Knuth's rule they are DLX1's exactly; with another tree,
+//! they are this engine's own.
 
 #![allow(unsafe_code)]
 
@@ -588,6 +600,27 @@ impl MasksMatrix {
                 at(&self.opt_start, r + 1) as usize,
             )
         }
+    }
+
+    /// The updates DLX1 counts for covering an item whose active options
+    /// are `mask` (`len` of them; item `i`'s): one for the item, and for each option
+    /// its items less one (hidden from every list but the item's).
+    #[inline(always)]
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cover_cost<M: Mask, const K: usize>(&self, i: usize, mask: M, len: u8) -> u64 {
+        if K > 0 {
+            return 1 + u64::from(len) * (K as u64 - 1);
+        }
+        let mut rest = mask;
+        let mut updates = 1;
+        while !rest.is_zero() {
+            let (from, to) = self.span::<0>(self.option_at(i, rest.lowest()));
+            rest = rest.drop_lowest();
+            updates += (to - from - 1) as u64;
+        }
+        updates
     }
 
     /// Intersections, at a node where nothing is forced: for each

@@ -11,7 +11,7 @@ use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
 use crate::dlx::search::{engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
-use crate::dlx::unchecked::at;
+use crate::dlx::unchecked::{at, set};
 use crate::dlx::{EngineError, EngineKind, Subtree};
 
 /// The states, in the mask type the matrix needs.
@@ -65,6 +65,9 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     #[inline(always)]
     unsafe fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, stats: &mut Stats) -> Enter {
         let forced = |r: usize| Enter::forced(Some(r as u32));
+        if s.knuth {
+            return knuth::<M, K>(m, s, l, stats);
+        }
         // A dead end first: no forced move in a dead state.
         let f = &mut s.forced;
         if f.dead {
@@ -93,12 +96,22 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     unsafe fn commit(
         m: &MasksMatrix,
         s: &mut States<M>,
-        _l: usize,
+        l: usize,
         r: u32,
         stats: &mut Stats,
     ) -> bool {
-        stats.updates +=
-            m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r as usize);
+        let r = r as usize;
+        stats.updates += if s.knuth {
+            // Nothing forced is stacked: Knuth's rule scans every node.
+            let updates = m.commit::<M, K, A, false>(&mut s.masks, &mut s.lens, &mut s.forced, r);
+            // DLX1 covered the item at `enter` (hiding `r` from the
+            // option's other items) and covers the option's other items
+            // here; the commit covered them all and did not hide `r`.
+            let (from, to) = m.span::<K>(r);
+            updates + (to - from - 1) as u64 - at(&s.cover, l)
+        } else {
+            m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r)
+        };
         // Whether that covered the last primary item is found by the next
         // scan (`enter`).
         false
@@ -149,6 +162,39 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
             rest &= rest - 1;
         }
         Some((b.level[t] as usize, options))
+    }
+}
+
+/// A node entered by Knuth's rule alone (DLX1's tree): the leftmost item
+/// of least len, whatever the forced stack holds, with DLX1's updates for
+/// covering it (one, and an option's items less one for each of its
+/// options).
+#[inline(always)]
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds; `l` is at most the matrix's
+/// `max_depth`.
+unsafe fn knuth<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    l: usize,
+    stats: &mut Stats,
+) -> Enter {
+    let Some((i, len)) = choose(&s.lens[..m.scan]) else {
+        return Enter::Solved;
+    };
+    let cover = m.cover_cost::<M, K>(i, at(&s.masks, i), len);
+    stats.updates += cover;
+    match len {
+        0 => Enter::DEAD,
+        1 => {
+            set(&mut s.cover, l, cover);
+            Enter::forced(Some(m.option_at(i, at(&s.masks, i).lowest()) as u32))
+        }
+        _ => {
+            set(&mut s.cover, l, cover);
+            branch(m, s, l, i, len)
+        }
     }
 }
 
@@ -260,9 +306,10 @@ impl<'m> MasksSolver<'m> {
         &self.matrix
     }
 
-    /// A solver over `matrix`, ready to search.
+    /// A solver over `matrix`, ready to search with Knuth's rule (as every
+    /// engine's solver; [`set_branching`](Self::set_branching) for another).
     pub fn new(matrix: &'m MasksMatrix) -> Self {
-        Self::with_tables(Shared::Borrowed(matrix))
+        Self::with_rule(Shared::Borrowed(matrix), Branching::Knuth)
     }
 
     /// A solver over tables it may own.
@@ -284,13 +331,20 @@ impl<'m> MasksSolver<'m> {
     /// The branching rule: forced moves first (see the module
     /// documentation), which is [`Branching::FirstForced`], and with
     /// [`Branching::Lookahead`] probes at every node where nothing is
-    /// forced (`lookahead.rs`); Knuth's rule is refused. Abandons the search
-    /// in progress.
+    /// forced (`lookahead.rs`); or [`Branching::Knuth`], DLX1's tree with
+    /// its nodes and updates (the forced stack unused, no intersections).
+    /// Abandons the search in progress.
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
         EngineKind::Masks.check_rule(branching)?;
-        self.look_ahead(branching == Branching::Lookahead);
+        self.set_rule(branching);
         self.restart();
         Ok(())
+    }
+
+    /// Searches with `branching` from the next search on.
+    fn set_rule(&mut self, branching: Branching) {
+        self.look_ahead(branching == Branching::Lookahead);
+        by_width!(&mut self.states, s => s.knuth = branching == Branching::Knuth);
     }
 
     /// A solver over `tables` searching with `branching`, a rule the masks
@@ -298,7 +352,7 @@ impl<'m> MasksSolver<'m> {
     pub(crate) fn with_rule(tables: Shared<'m, MasksMatrix>, branching: Branching) -> Self {
         debug_assert!(EngineKind::Masks.supports(branching));
         let mut s = Self::with_tables(tables);
-        s.look_ahead(branching == Branching::Lookahead);
+        s.set_rule(branching);
         s
     }
 
@@ -314,10 +368,11 @@ impl<'m> MasksSolver<'m> {
         });
     }
 
-    /// The branching rule searched with: [`Branching::Lookahead`] or
-    /// [`Branching::FirstForced`].
+    /// The branching rule searched with.
     pub fn branching(&self) -> Branching {
-        if by_width!(&self.states, s => s.probes.is_some()) {
+        if by_width!(&self.states, s => s.knuth) {
+            Branching::Knuth
+        } else if by_width!(&self.states, s => s.probes.is_some()) {
             Branching::Lookahead
         } else {
             Branching::FirstForced
@@ -484,10 +539,25 @@ mod tests {
     use crate::dlx::{knuth, MatrixBuilder};
     use crate::problems;
 
-    /// The masks engine against the links engine: the same solutions.
+    /// The masks engine against the links engine: the same solutions,
+    /// first-forced and by Knuth's rule (then the same counters too).
     fn agree(m: &Matrix) -> u64 {
         let mm = MasksMatrix::new(m).unwrap();
-        same_solutions_as_links(m, &mut MasksSolver::new(&mm))
+        let mut knuth = MasksSolver::new(&mm);
+        let n = same_solutions_as_links(m, &mut knuth);
+        let mut links = crate::dlx::LinksSolver::new(m);
+        links.count();
+        assert_eq!(knuth.stats(), links.stats());
+        assert_eq!(same_solutions_as_links(m, &mut first_forced(&mm)), n);
+        n
+    }
+
+    /// A solver searching first-forced (intersections and lookahead are
+    /// first-forced's).
+    fn first_forced(mm: &MasksMatrix) -> MasksSolver<'_> {
+        let mut s = MasksSolver::new(mm);
+        s.set_branching(Branching::FirstForced).unwrap();
+        s
     }
 
     #[test]
@@ -668,10 +738,10 @@ mod tests {
         let mut other_trees = 0;
         for (k, m) in matrices.iter().enumerate() {
             let mm = MasksMatrix::new(m).unwrap();
-            let mut plain = MasksSolver::new(&mm);
-            let mut looking = MasksSolver::new(&mm);
+            let mut plain = first_forced(&mm);
+            let mut looking = first_forced(&mm);
             looking.set_intersections(Intersections::Depth(usize::MAX));
-            let mut auto = MasksSolver::new(&mm);
+            let mut auto = first_forced(&mm);
             auto.set_intersections(Intersections::Auto);
             if cfg!(miri) && k == 0 {
                 // Sudoku 4×4 under Miri: the first row given.
@@ -710,8 +780,8 @@ mod tests {
         let (mut pruned, mut other_trees) = (0, 0);
         for m in &matrices {
             let mm = MasksMatrix::new(m).unwrap();
-            let mut plain = MasksSolver::new(&mm);
-            let mut looking = MasksSolver::new(&mm);
+            let mut plain = first_forced(&mm);
+            let mut looking = first_forced(&mm);
             looking.set_branching(Branching::Lookahead).unwrap();
             assert_eq!(looking.branching(), Branching::Lookahead);
             let n = same_solutions_as_links(m, &mut looking);
@@ -859,8 +929,8 @@ mod tests {
         // branch, where the plain search branches on A first.
         let m = knuth::read("A B C D\nA B D\nA B\nB C\nC D\n".as_bytes()).unwrap();
         let mm = MasksMatrix::new(&m).unwrap();
-        let mut plain = MasksSolver::new(&mm);
-        let mut looking = MasksSolver::new(&mm);
+        let mut plain = first_forced(&mm);
+        let mut looking = first_forced(&mm);
         looking.set_intersections(Intersections::Depth(1));
         let (p, l) = (plain.count(), looking.count());
         assert_eq!((p.solutions, l.solutions), (1, 1));

@@ -211,6 +211,13 @@ pub(super) struct States<M> {
     /// every node where nothing is forced probes (`intersect_depth` is
     /// unlimited, so the search's hot path tests the same one field).
     pub(super) probes: Option<Box<super::lookahead::Probes<M>>>,
+    /// Whether the search chooses by Knuth's rule alone (the leftmost least
+    /// len at every node, the forced stack unused): DLX1's tree.
+    pub(super) knuth: bool,
+    /// With `knuth`: per level, the updates DLX1 counts for covering the
+    /// item entered there (`MasksMatrix::cover_cost`), which a commit of
+    /// one of its options counts already.
+    pub(super) cover: Vec<u64>,
 }
 
 impl<M: Mask> States<M> {
@@ -237,6 +244,8 @@ impl<M: Mask> States<M> {
             looks: 0,
             looks_hid: 0,
             probes: None,
+            knuth: false,
+            cover: vec![0; m.max_depth + 2],
         }
     }
 
