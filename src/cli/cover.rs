@@ -14,14 +14,14 @@ use dlx::{knuth, Budget, Config, Limits, Matrix, OptionId, Progress, Solver, Ste
 #[derive(Args, Debug)]
 pub(crate) struct CoverArgs {
     /// Input in Knuth's DLX format; `-` or nothing reads standard input.
-    file: Option<PathBuf>,
+    pub(crate) file: Option<PathBuf>,
     /// Print every solution: each option as its items, one option a line,
     /// a blank line between solutions.
     #[arg(long)]
-    all: bool,
+    pub(crate) all: bool,
     /// Stop after N solutions (1 or more), and print them.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    first: Option<u64>,
+    pub(crate) first: Option<u64>,
     /// Print the K cheapest solutions (options' costs, DLX5's `|n`),
     /// cheapest first, each after a line `| cost N`; ties in search order.
     /// By branch and bound (DLX5's): branches that cannot beat the K-th
@@ -32,32 +32,32 @@ pub(crate) struct CoverArgs {
     /// merges into the run's.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..),
           conflicts_with_all = ["all", "first", "split", "estimate"])]
-    best: Option<u64>,
+    pub(crate) best: Option<u64>,
     /// Stop after N updates (link removals); the answer is then unknown.
     #[arg(long, value_name = "N")]
-    budget: Option<u64>,
+    pub(crate) budget: Option<u64>,
     /// Stop after N search-tree nodes; the answer is then unknown.
     #[arg(long, value_name = "N")]
-    node_budget: Option<u64>,
+    pub(crate) node_budget: Option<u64>,
     /// Stop after this long (`90s`, `20m`, `1.5`; per job with --run-jobs);
     /// the answer is then unknown, as with a budget (exit 3). Not with
     /// --jobs above 1.
     #[arg(long, value_name = "DURATION", value_parser = super::parse_duration,
           conflicts_with_all = ["split", "estimate", "merge"])]
-    timeout: Option<Duration>,
+    pub(crate) timeout: Option<Duration>,
     /// Print solutions, nodes, updates and seconds on standard error.
     #[arg(long)]
-    stats: bool,
+    pub(crate) stats: bool,
     /// Print the nodes entered at each level on standard error.
     #[arg(long)]
-    profile: bool,
+    pub(crate) profile: bool,
     /// Print one JSON object (solutions, nodes, updates, seconds, complete).
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Branching rule: `knuth` (DLX1's: Knuth's node and update counts),
     /// `first-forced` or `lookahead`. Default: `knuth`.
     #[arg(long, value_enum)]
-    branching: Option<BranchingArg>,
+    pub(crate) branching: Option<BranchingArg>,
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
     /// of active options, undone by copying; no colors, small matrices),
     /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
@@ -71,25 +71,25 @@ pub(crate) struct CoverArgs {
     /// error. All give the same counts (with knuth
     /// branching, the same nodes and updates too).
     #[arg(long, value_enum, default_value = "auto")]
-    engine: EngineArg,
+    pub(crate) engine: EngineArg,
     /// Count on N threads: the search is cut into subtrees that the threads
     /// share (same count; with Knuth's rule, the same nodes and updates as
     /// one thread). For counting only: not with --all, --first, a budget or
     /// --profile. Default 1, the one-thread search of Knuth's programs; at
     /// most the cores are used.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::parse_jobs)]
-    jobs: usize,
+    pub(crate) jobs: usize,
     /// Cut the count into at least N jobs for other machines: a summary
     /// line, then one JSON line per job (see README, "Beyond one machine").
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
           conflicts_with_all = ["all", "first", "profile", "jobs", "run_jobs", "merge"])]
-    split: Option<u64>,
+    pub(crate) split: Option<u64>,
     /// Count each job of JOBS (a file of --split's lines; `-` for stdin):
     /// one JSON result line per job, the summary line copied through; with
     /// --all, each result lists its solutions.
     #[arg(long, value_name = "JOBS",
           conflicts_with_all = ["first", "profile", "jobs", "merge"])]
-    run_jobs: Option<PathBuf>,
+    pub(crate) run_jobs: Option<PathBuf>,
     /// Add up the results of --run-jobs (files with the summary line and
     /// the result lines): the count one run prints, with --json its nodes
     /// and updates, with --all its solutions in its order (the jobs run
@@ -97,28 +97,42 @@ pub(crate) struct CoverArgs {
     /// the exit code is 3.
     #[arg(long, value_name = "RESULTS", num_args = 1..,
           conflicts_with_all = ["file", "first", "profile", "jobs"])]
-    merge: Option<Vec<PathBuf>>,
+    pub(crate) merge: Option<Vec<PathBuf>>,
     /// Estimate the search from N random probes (Knuth 1975): nodes,
     /// updates and solutions with their spread, and the time at this
     /// machine's node rate, measured on the search itself for 0.2 s.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
           conflicts_with_all = ["all", "first", "profile", "jobs", "split", "run_jobs",
                                 "merge", "budget", "node_budget"])]
-    estimate: Option<u64>,
+    pub(crate) estimate: Option<u64>,
     /// The random seed of --estimate's probes (the same seed, the same
     /// estimate).
     #[arg(long, value_name = "S", default_value_t = 1, requires = "estimate")]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Show a progress line on stderr (nodes/s, solutions, the fraction of
     /// the tree done by DLX1's estimate, time left) even where stderr is
     /// not a terminal: then a plain line every 10 s and one at the end. On
     /// by default when stderr is a terminal (and stdout is not, when
     /// listing solutions).
     #[arg(long, conflicts_with_all = ["quiet", "split", "run_jobs", "merge", "estimate"])]
-    progress: bool,
+    pub(crate) progress: bool,
     /// No progress line, even on a terminal.
     #[arg(long)]
-    quiet: bool,
+    pub(crate) quiet: bool,
+    /// Count with a memo of states (DXZ): the count of what remains after
+    /// some options are chosen depends only on the items covered (and the
+    /// colors given), so each state is counted once. Counts no enumeration
+    /// reaches (tilings), printed in full however large. SIZE caps the
+    /// memo's table (default 2G; `512M`, `4G`): when full it gives states
+    /// up, which costs time, never exactness. Branches on the first
+    /// uncovered item, or by Knuth's rule with `--branching knuth`. The
+    /// budgets count states (--node-budget) and options tried (--budget).
+    /// --progress shows states per second and hits. One thread; not with
+    /// --all, --first, --best, --profile or --engine.
+    #[arg(long, value_name = "SIZE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "2G", value_parser = super::memo::parse_size,
+          conflicts_with_all = ["split", "run_jobs", "merge", "estimate"])]
+    pub(crate) memo: Option<usize>,
 }
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
@@ -171,6 +185,9 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         let limits = (budget_of(&args), args.timeout.unwrap_or_default());
         let listed = (args.all, args.best);
         return super::jobs::run_jobs(&matrix, config, jobs, listed, limits, &name);
+    }
+    if let Some(bytes) = args.memo {
+        return super::memo::run(&args, &matrix, bytes, &name);
     }
     if args.jobs > 1 {
         return count_on_threads(&args, &matrix, config);
@@ -504,7 +521,7 @@ pub(crate) fn count_text(found: u64, complete: bool) -> String {
 /// `--progress`, else on a terminal unless `--quiet` — and not while
 /// solutions are listed on the same terminal, where the bar would be
 /// redrawn through them.
-fn show_progress(args: &CoverArgs, listing: bool) -> bool {
+pub(crate) fn show_progress(args: &CoverArgs, listing: bool) -> bool {
     args.progress
         || (progress::wanted(false, args.quiet) && !(listing && io::stdout().is_terminal()))
 }

@@ -23,6 +23,7 @@ mod gen;
 mod interrupt;
 mod jobs;
 pub(crate) mod json;
+mod memo;
 pub(crate) mod output;
 mod progress;
 mod sudoku;

@@ -90,11 +90,20 @@ fn line(p: &Progress, start: Instant, elapsed_too: bool) -> String {
     } else {
         "? left".to_string()
     };
+    // A memo count's nodes are its states, and it finds some in its table.
+    let (nodes, hits) = match p.hits() {
+        0 => ("nodes", String::new()),
+        h => ("states", format!(" · {h} hits")),
+    };
+    // A memo's counts outgrow a u64 (reported as its most).
+    let solutions = match p.solutions() {
+        u64::MAX => "2^64 or more".to_string(),
+        n => n.to_string(),
+    };
     let mut line = format!(
-        "{:.1}% · {} nodes/s · {} solutions · {left}",
+        "{:.1}% · {} {nodes}/s{hits} · {solutions} solutions · {left}",
         100.0 * f,
         rate(p.nodes() as f64 / elapsed),
-        p.solutions(),
     );
     if elapsed_too {
         line += &format!(" · {} elapsed", clock(elapsed));

@@ -61,6 +61,7 @@ pub mod knuth;
 mod links;
 mod masks;
 mod matrix;
+mod memo;
 mod parallel;
 mod parallel_best;
 mod search;
@@ -85,6 +86,7 @@ pub use masks::{
 pub use matrix::{
     BuildError, BuildErrorKind, Matrix, MatrixBuilder, Residual, ResidualError, Shuffled,
 };
+pub use memo::{BigCount, Memo, MemoCount, MemoError, MemoOrder, MemoStats, DEFAULT_MEMO_BYTES};
 pub(crate) use parallel::Cut;
 pub use parallel::{
     count_parallel, count_parallel_with_progress, Engine, ParallelCount, PROGRESS_NODES,

@@ -1292,3 +1292,70 @@ fn candidates_are_every_solutions_digits_counted_to_the_limit() {
     assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stdout).trim_end().ends_with("incomplete"));
 }
+
+#[test]
+fn memo_counts_tilings_in_full_and_refuses_what_it_cannot_do() {
+    // Dominoes on 14×14 (OEIS A004003): past u64, printed in full.
+    let board = run(&["gen", "dominoes", "14x14"], b"").stdout;
+    let out = run(&["cover", "--memo", "--stats"], &board);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "112202208776036178000000\n");
+    assert!(
+        text(&out.stderr).contains("states"),
+        "{}",
+        text(&out.stderr)
+    );
+    // JSON: the count as a JSON integer, however large.
+    let out = run(&["cover", "--memo=64M", "--json"], &board);
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(r#""solutions":112202208776036178000000,"#)
+            && s.contains(r#""engine":"memo""#)
+            && s.contains(r#""complete":true"#),
+        "{s}"
+    );
+    // The same count as the plain search, in both orders, with colors.
+    let colored = b"A B C | x y\nA x:1 y:2\nB x:1 y:2\nB x:1 y:3\nB y:2\nC x\nC\n";
+    for order in [&["--memo"][..], &["--memo", "--branching", "knuth"][..]] {
+        let mut args = vec!["cover"];
+        args.extend_from_slice(order);
+        assert_eq!(text(&run(&args, colored).stdout), "2\n", "{order:?}");
+    }
+    // --progress: states per second and hits, and a last line at the end.
+    let out = run(&["cover", "--memo", "--progress"], &board);
+    assert_eq!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("states/s") && err.contains("hits") && err.contains("100.0%"),
+        "{err}"
+    );
+    // A budget or a timeout: a lower bound, exit 3.
+    let out = run(&["cover", "--memo", "--node-budget", "10"], &board);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stdout).starts_with("at least "));
+    assert!(text(&out.stderr).contains("incomplete"));
+    // What it cannot go with is refused by name, before counting.
+    for (args, word) in [
+        (&["cover", "--memo", "--all"][..], "--all"),
+        (&["cover", "--memo", "--jobs", "2"][..], "--jobs"),
+        (&["cover", "--memo", "--engine", "links"][..], "--engine"),
+        (
+            &["cover", "--memo", "--branching", "first-forced"][..],
+            "--branching",
+        ),
+        (&["cover", "--memo=12X"][..], "memory size"),
+        (&["cover", "--memo=lots"][..], "memory size"),
+    ] {
+        let out = run(args, &board);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(word),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = run(&["cover", "--memo"], b"2:3|A B\nA B\nA\nB\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("multiplicities"));
+}

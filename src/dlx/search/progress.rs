@@ -28,6 +28,8 @@ const ONE: f64 = (1u64 << 40) as f64;
 pub struct Progress {
     nodes: AtomicU64,
     solutions: AtomicU64,
+    /// States found in the table (memo counting's; 0 for other searches).
+    hits: AtomicU64,
     /// The fraction done, in units of 2^-40, as a wrapping sum of the
     /// (signed) changes the searches report.
     done: AtomicU64,
@@ -47,6 +49,25 @@ impl Progress {
     /// Solutions found so far.
     pub fn solutions(&self) -> u64 {
         self.solutions.load(Ordering::Relaxed)
+    }
+
+    /// States found in the memo's table so far ([`Memo`](crate::dlx::Memo)
+    /// counting; 0 for every other search).
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    /// A memo count's report (it alone writes its `Progress`): its states
+    /// entered as nodes, its hits, the solutions counted so far (a lower
+    /// bound; the most a `u64` holds past that) and DLX1's fraction.
+    pub(crate) fn set_memo(&self, states: u64, hits: u64, solutions: u64, fraction: f64) {
+        self.nodes.store(states, Ordering::Relaxed);
+        self.hits.store(hits, Ordering::Relaxed);
+        self.solutions.store(solutions, Ordering::Relaxed);
+        self.done.store(
+            (fraction.clamp(0.0, 1.0) * ONE) as i64 as u64,
+            Ordering::Relaxed,
+        );
     }
 
     /// The fraction of the tree done by DLX1's estimate, from 0 to 1.

@@ -1,0 +1,161 @@
+//! `dlx cover --memo[=SIZE]`: counts with the library's memo of states
+//! ([`dlx::Memo`]): reads the flags, calls the library, prints the count in
+//! full (however large; with `--json` as a JSON integer) and the memo's work.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::cover::{limited, show_progress, CoverArgs};
+use super::{count_of, exit, json, progress, BranchingArg, EngineArg};
+use dlx::{Budget, Matrix, Memo, MemoOrder, Progress, Stop};
+
+/// A memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of
+/// 1,024; `1.5G` too), an optional `B` or `iB` after.
+pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (number, unit) = match t.char_indices().last() {
+        Some((k, c)) if c.is_ascii_alphabetic() => (&t[..k], c.to_ascii_uppercase()),
+        _ => (t, ' '),
+    };
+    let bad = || {
+        format!("`{s}` is not a memory size (bytes, or with K, M, G or T: `512M`, `2G`, `1.5G`)")
+    };
+    let scale: f64 = match unit {
+        ' ' => 1.0,
+        'K' => 1024.0,
+        'M' => 1024.0 * 1024.0,
+        'G' => 1024.0 * 1024.0 * 1024.0,
+        'T' => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        _ => return Err(bad()),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 => Ok((n * scale).min(usize::MAX as f64) as usize),
+        _ => Err(bad()),
+    }
+}
+
+/// The count with a memo of `bytes` at most, or the flag that cannot go
+/// with it.
+pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -> u8 {
+    let refused = [
+        (args.all, "--all"),
+        (args.first.is_some(), "--first"),
+        (args.best.is_some(), "--best"),
+        (args.jobs > 1, "--jobs above 1"),
+        (args.profile, "--profile"),
+        (args.engine != EngineArg::Auto, "--engine"),
+        (
+            matches!(
+                args.branching,
+                Some(BranchingArg::FirstForced | BranchingArg::Lookahead)
+            ),
+            "--branching other than knuth",
+        ),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
+        eprintln!(
+            "dlx cover: --memo counts by a search of its own, one thread; {flag} cannot go with it"
+        );
+        return exit::BAD_INPUT;
+    }
+    let order = match args.branching {
+        Some(BranchingArg::Knuth) => MemoOrder::Knuth,
+        _ => MemoOrder::FirstItem,
+    };
+    let budget = Budget {
+        nodes: args.node_budget,
+        updates: args.budget,
+    };
+    let mut memo = Memo::new()
+        .memory(bytes)
+        .order(order)
+        .limits(limited(budget, args.timeout));
+    // States per second, hits, solutions so far and DLX1's fraction.
+    let shown = show_progress(args, false).then(|| {
+        let p = Arc::new(Progress::new());
+        memo = memo.clone().progress(p.clone());
+        progress::show(p)
+    });
+    let start = Instant::now();
+    let counted = memo.count(matrix);
+    if let Some(shown) = shown {
+        shown.finish();
+    }
+    let c = match counted {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let s = c.stats;
+    if args.json {
+        let obj = json::Object::new()
+            .num("solutions", &c.solutions)
+            .num("states", s.states)
+            .num("tried", s.tried)
+            .num("hits", s.hits)
+            .num("kept", s.kept)
+            .num("evicted", s.evicted)
+            .num("table_bytes", s.table_bytes)
+            .num("widened", s.widened)
+            .str("engine", "memo")
+            .str("order", order.name())
+            .float("seconds", seconds)
+            .boolean("complete", c.complete)
+            .boolean(
+                "budget_exhausted",
+                matches!(c.stopped, Some(Stop::Nodes | Stop::Updates)),
+            )
+            .boolean("timed_out", c.stopped == Some(Stop::Deadline))
+            .boolean("interrupted", c.stopped == Some(Stop::Cancelled));
+        println!("{}", obj.finish());
+    } else if c.complete {
+        println!("{}", c.solutions);
+    } else {
+        println!("at least {}", c.solutions);
+    }
+    if args.stats {
+        eprintln!(
+            "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order)",
+            c.solutions,
+            if c.complete { "" } else { " (search incomplete)" },
+            s.states,
+            s.tried,
+            s.hits,
+            s.kept,
+            s.evicted,
+            s.table_bytes as f64 / (1024.0 * 1024.0),
+            order.name()
+        );
+    }
+    match c.stopped {
+        Some(stop) => {
+            eprintln!(
+                "dlx cover: {name}: {} after {} counted; the count is incomplete",
+                match stop {
+                    Stop::Nodes => "state budget exhausted",
+                    Stop::Updates => "budget of options tried exhausted",
+                    Stop::Deadline => "time limit reached",
+                    _ => "interrupted",
+                },
+                c.solutions.to_u64().map_or_else(
+                    || format!("{} solutions", c.solutions),
+                    |n| count_of(n, "solution")
+                ),
+            );
+            if stop == Stop::Cancelled {
+                exit::INTERRUPTED
+            } else {
+                exit::BUDGET
+            }
+        }
+        None if c.solutions.is_zero() => exit::NONE,
+        None => exit::FOUND,
+    }
+}

@@ -1,0 +1,728 @@
+//! Memo counting: the number of solutions without visiting each one, as
+//! Nishino, Yasuda, Minato and Nagata's DXZ does ("Dancing with Decision
+//! Diagrams", AAAI 2017).
+//!
+//! After some options are chosen, what remains to count depends only on
+//! the *state*: which items are covered and, for secondary items, which
+//! color each was given. Two branches of the search that reach the same
+//! state have the same number of completions, so the count of a state is
+//! computed once and kept in a table; the search asks the table before it
+//! enters a state. Tilings are the case in point: dominoes on an 18×18
+//! board have 548,943,583,215,388,338,077,567,813,208,427,340,288 tilings
+//! and a few million states.
+//!
+//! The search here is its own, not the driver's: a state is the key itself
+//! (a bit per item covered, a color per secondary item that options color),
+//! each level of the search holds its state whole (a child is its parent's
+//! words with the option's bits set: nothing is undone), and the item
+//! branched on is chosen by [`MemoOrder`] — by default the first uncovered
+//! primary item in item order, which makes the covered items a prefix and
+//! a narrow frontier, the states that recur (BENCHMARKS.md, "Memo
+//! counting").
+//!
+//! Invariants:
+//! * the table keeps whole keys and compares them whole: a hash only picks
+//!   the slots to look in (xcover keys its memo by a 32-bit hash and
+//!   miscounts); a count in the table is the exact count of its state;
+//! * the table never grows past its memory cap ([`Memo::memory`]): when the
+//!   slots a key may take are full, one of them is given up (evicted); an
+//!   evicted state is counted again when met, so the cap changes the time,
+//!   never the count;
+//! * counts are kept in a fixed width (128 bits first) and an overflow is
+//!   detected, never wrapped: the count then starts again one width up
+//!   (256 bits, 1,024, then unbounded), so every count is exact at any size;
+//! * a stop by the limits answers a lower bound (`complete: false`), never
+//!   a count.
+//!
+//! Multiplicities (DLX3's bounds) are refused by name ([`MemoError`]): a
+//! state would need each item's count, which this table does not key yet.
+
+mod big;
+
+pub use big::BigCount;
+use big::{Tally, Wide};
+
+use super::index::OptionId;
+use super::search::{Limits, Progress, Stop, LOOK_NODES, LOOK_UPDATES};
+use super::stats::Stats;
+use super::Matrix;
+use std::fmt;
+use std::sync::Arc;
+
+/// The memory cap when none is given: 2 GiB.
+pub const DEFAULT_MEMO_BYTES: usize = 2 << 30;
+
+/// Which item a memo search branches on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoOrder {
+    /// The first uncovered primary item, in item order: the covered items
+    /// stay a prefix with a narrow frontier, so states recur (the default;
+    /// BENCHMARKS.md, "Memo counting").
+    #[default]
+    FirstItem,
+    /// Knuth's: the item with the fewest options left, leftmost on ties
+    /// (counted afresh at each state). Fewer states per search where the
+    /// matrix has no frontier to keep; far fewer hits on tilings.
+    Knuth,
+}
+
+impl MemoOrder {
+    /// The order's name: `first-item` or `knuth`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoOrder::FirstItem => "first-item",
+            MemoOrder::Knuth => "knuth",
+        }
+    }
+}
+
+/// Why a matrix cannot be counted with a memo.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MemoError {
+    /// The matrix has multiplicities (DLX3's `u:v|`).
+    Bounds,
+}
+
+impl fmt::Display for MemoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemoError::Bounds => write!(
+                f,
+                "memo counting does not take multiplicities (DLX3's u:v|) yet: count without the memo"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MemoError {}
+
+/// A memo count's settings: the table's memory cap, the order, the limits.
+#[derive(Clone, Debug)]
+pub struct Memo {
+    memory: usize,
+    order: MemoOrder,
+    limits: Limits,
+    progress: Option<Arc<Progress>>,
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo::new()
+    }
+}
+
+/// What a memo count found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoCount {
+    /// The number of solutions; with `complete` false, a lower bound (the
+    /// solutions of the parts counted to their end).
+    pub solutions: BigCount,
+    /// Whether the whole search was made.
+    pub complete: bool,
+    /// What stopped it, when the limits did.
+    pub stopped: Option<Stop>,
+    /// States entered (each counted once unless evicted), options tried,
+    /// states found in the table, and the table at the end.
+    pub stats: MemoStats,
+}
+
+/// The work of a memo count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoStats {
+    /// States entered: counted by trying each option of their item.
+    pub states: u64,
+    /// Options tried (each compatible option of an entered state's item).
+    pub tried: u64,
+    /// Children found in the table, their count taken from it.
+    pub hits: u64,
+    /// States in the table at the end.
+    pub kept: u64,
+    /// States given up to keep the table under its cap.
+    pub evicted: u64,
+    /// Bytes the table took at its largest.
+    pub table_bytes: u64,
+    /// How many times the count started again one width up (a count
+    /// outgrew 128 bits, say).
+    pub widened: u32,
+}
+
+impl Memo {
+    /// The defaults: a table of at most [`DEFAULT_MEMO_BYTES`], the first
+    /// uncovered item, no limits.
+    pub fn new() -> Memo {
+        Memo {
+            memory: DEFAULT_MEMO_BYTES,
+            order: MemoOrder::FirstItem,
+            limits: Limits::default(),
+            progress: None,
+        }
+    }
+
+    /// Reports into `progress` every [`LOOK_NODES`] states: the states
+    /// entered (as its nodes), the hits, the solutions counted so far and
+    /// DLX1's estimate of the fraction done (over the items' options).
+    pub fn progress(mut self, progress: Arc<Progress>) -> Memo {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Caps the table at `bytes`, counting the table it replaces while it
+    /// doubles (a few slots are kept whatever the cap; counts wider than
+    /// 1,024 bits hold their digits outside it).
+    pub fn memory(mut self, bytes: usize) -> Memo {
+        self.memory = bytes;
+        self
+    }
+
+    /// The item to branch on.
+    pub fn order(mut self, order: MemoOrder) -> Memo {
+        self.order = order;
+        self
+    }
+
+    /// Stops the count: the node budget counts states entered, the update
+    /// budget options tried; the deadline and the cancel handle as for any
+    /// search.
+    pub fn limits(mut self, limits: Limits) -> Memo {
+        self.limits = limits;
+        self
+    }
+
+    /// Counts the solutions of `matrix`.
+    pub fn count(&self, matrix: &Matrix) -> Result<MemoCount, MemoError> {
+        if matrix.has_bounds() {
+            return Err(MemoError::Bounds);
+        }
+        let shape = Shape::new(matrix);
+        let mut widened = 0;
+        // The same search one width up after each overflow.
+        macro_rules! attempt {
+            ($t:ty) => {
+                match Counter::<$t>::new(&shape, self).run() {
+                    Some(mut c) => {
+                        c.stats.widened = widened;
+                        return Ok(c);
+                    }
+                    None => widened += 1,
+                }
+            };
+        }
+        attempt!(Wide<2>);
+        attempt!(Wide<4>);
+        attempt!(Wide<16>);
+        let mut c = Counter::<BigCount>::new(&shape, self)
+            .run()
+            .expect("an unbounded count never overflows");
+        c.stats.widened = widened;
+        Ok(c)
+    }
+}
+
+/// A color slot's value once an option took its item without a color: no
+/// other option may take it then, colored or not.
+const TAKEN: u32 = u32::MAX;
+
+/// One option as the memo search applies it.
+#[derive(Clone, Debug, Default)]
+struct Opt {
+    /// Covered-item bits it sets: (word, bits); each must be clear.
+    bits: Vec<(u32, u64)>,
+    /// Color slots that must be unset, and are then set to [`TAKEN`]
+    /// (secondary items it takes without a color, which other options
+    /// color).
+    uncolored: Vec<u32>,
+    /// Color slots it sets: (slot, color + 1); each must be unset or equal
+    /// (colors are below [`TAKEN`] - 1: a matrix names fewer).
+    colors: Vec<(u32, u32)>,
+}
+
+/// The matrix as the memo search reads it.
+struct Shape {
+    primary: usize,
+    /// Words of the covered bits; the key is these, then the color words.
+    covered_words: usize,
+    key_words: usize,
+    opts: Vec<Opt>,
+    /// Primary item `i`'s options (not ignored) are `item_opts[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+    item_opts: Vec<u32>,
+}
+
+impl Shape {
+    fn new(m: &Matrix) -> Shape {
+        let (items, primary) = (m.item_count(), m.primary_count());
+        let covered_words = items.div_ceil(64).max(1);
+        // A color slot per secondary item that some option colors.
+        let mut slot = vec![u32::MAX; items];
+        let mut slots = 0u32;
+        for r in 0..m.option_count() {
+            for (i, c) in m.option_items(OptionId::must(r)) {
+                if c.is_some() && slot[i.as_usize()] == u32::MAX {
+                    slot[i.as_usize()] = slots;
+                    slots += 1;
+                }
+            }
+        }
+        let key_words = covered_words + (slots as usize).div_ceil(2);
+        let mut opts = Vec::with_capacity(m.option_count());
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); primary];
+        let ignored: std::collections::HashSet<OptionId> =
+            m.ignored_options().iter().copied().collect();
+        for r in 0..m.option_count() {
+            let o = OptionId::must(r);
+            let mut opt = Opt::default();
+            let mut words: Vec<(u32, u64)> = Vec::new();
+            for (i, c) in m.option_items(o) {
+                let i = i.as_usize();
+                if i < primary && !ignored.contains(&o) {
+                    lists[i].push(r as u32);
+                }
+                match c {
+                    Some(c) => opt.colors.push((slot[i], c.as_usize() as u32 + 1)),
+                    None if slot[i] != u32::MAX => opt.uncolored.push(slot[i]),
+                    None => {
+                        let (w, b) = ((i / 64) as u32, 1u64 << (i % 64));
+                        match words.iter_mut().find(|(x, _)| *x == w) {
+                            Some((_, bits)) => *bits |= b,
+                            None => words.push((w, b)),
+                        }
+                    }
+                }
+            }
+            opt.bits = words;
+            opts.push(opt);
+        }
+        let mut start = vec![0u32];
+        let mut item_opts = Vec::new();
+        for l in lists {
+            item_opts.extend(l);
+            start.push(item_opts.len() as u32);
+        }
+        Shape {
+            primary,
+            covered_words,
+            key_words,
+            opts,
+            start,
+            item_opts,
+        }
+    }
+
+    /// Color slot `s` of `key`.
+    #[inline]
+    fn color(&self, key: &[u64], s: u32) -> u32 {
+        let w = key[self.covered_words + s as usize / 2];
+        (w >> (32 * (s % 2))) as u32
+    }
+
+    /// Whether option `r` can be taken in state `key`.
+    #[inline]
+    fn fits(&self, key: &[u64], r: usize) -> bool {
+        let o = &self.opts[r];
+        o.bits.iter().all(|&(w, b)| key[w as usize] & b == 0)
+            && o.uncolored.iter().all(|&s| self.color(key, s) == 0)
+            && o.colors.iter().all(|&(s, c)| {
+                let have = self.color(key, s);
+                have == 0 || have == c
+            })
+    }
+
+    /// `child` = `key` with option `r` taken (which fits).
+    #[inline]
+    fn take(&self, key: &[u64], child: &mut [u64], r: usize) {
+        child.copy_from_slice(key);
+        let o = &self.opts[r];
+        for &(w, b) in &o.bits {
+            child[w as usize] |= b;
+        }
+        for &(s, c) in &o.colors {
+            child[self.covered_words + s as usize / 2] |= u64::from(c) << (32 * (s % 2));
+        }
+        for &s in &o.uncolored {
+            child[self.covered_words + s as usize / 2] |= u64::from(TAKEN) << (32 * (s % 2));
+        }
+    }
+
+    /// The options of primary item `i`.
+    #[inline]
+    fn options(&self, i: usize) -> &[u32] {
+        &self.item_opts[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// The first uncovered primary item of `key`, if any.
+    #[inline]
+    fn first_uncovered(&self, key: &[u64]) -> Option<usize> {
+        let full = self.primary / 64;
+        for (w, &word) in key.iter().enumerate().take(full) {
+            if word != u64::MAX {
+                return Some(w * 64 + (!word).trailing_zeros() as usize);
+            }
+        }
+        let rest = self.primary % 64;
+        if rest > 0 {
+            let open = !key[full] & ((1u64 << rest) - 1);
+            if open != 0 {
+                return Some(full * 64 + open.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+
+    /// The item to branch on in `key` (`None`: every primary item is
+    /// covered, a solution).
+    fn choose(&self, key: &[u64], order: MemoOrder) -> Option<usize> {
+        let first = self.first_uncovered(key)?;
+        if order == MemoOrder::FirstItem {
+            return Some(first);
+        }
+        let mut best = (usize::MAX, first);
+        for i in first..self.primary {
+            if key[i / 64] >> (i % 64) & 1 != 0 {
+                continue;
+            }
+            let len = self
+                .options(i)
+                .iter()
+                .filter(|&&r| self.fits(key, r as usize))
+                .count();
+            if len < best.0 {
+                best = (len, i);
+                if len == 0 {
+                    break;
+                }
+            }
+        }
+        Some(best.1)
+    }
+}
+
+/// A 64-bit mix of a key (the slots to look in; keys are compared whole).
+#[inline]
+fn hash(key: &[u64]) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    for &w in key {
+        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 32;
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^= h >> 33;
+    h | 1
+}
+
+/// Slots a key may take, from the one its hash names (linear probing: at
+/// half load, runs of 32 full slots are rare; the table doubles at half
+/// load until its cap).
+const PROBE: usize = 32;
+
+/// The memo: open addressing over whole keys, within a memory cap.
+struct Table<T> {
+    kw: usize,
+    /// Per slot: 0 empty, else the key's hash (odd).
+    tags: Vec<u64>,
+    keys: Vec<u64>,
+    counts: Vec<T>,
+    kept: usize,
+    /// Slots the cap allows (a power of two).
+    max_slots: usize,
+    evicted: u64,
+    heap: usize,
+    peak_bytes: usize,
+}
+
+impl<T: Tally> Table<T> {
+    fn new(kw: usize, memory: usize) -> Table<T> {
+        // The table and, while it doubles, the one before: 1.5 times the
+        // largest table within the cap.
+        let slot = Self::slot_bytes(kw);
+        let mut max_slots = PROBE.next_power_of_two();
+        while max_slots.saturating_mul(3).saturating_mul(slot) <= memory {
+            max_slots *= 2;
+        }
+        let slots = max_slots.min(1 << 12);
+        let mut t = Table {
+            kw,
+            tags: Vec::new(),
+            keys: Vec::new(),
+            counts: Vec::new(),
+            kept: 0,
+            max_slots,
+            evicted: 0,
+            heap: 0,
+            peak_bytes: 0,
+        };
+        t.allocate(slots);
+        t
+    }
+
+    fn slot_bytes(kw: usize) -> usize {
+        8 + 8 * kw + std::mem::size_of::<T>()
+    }
+
+    fn allocate(&mut self, slots: usize) {
+        self.tags = vec![0; slots];
+        self.keys = vec![0; slots * self.kw];
+        self.counts = vec![T::default(); slots];
+        self.kept = 0;
+        self.heap = 0;
+        self.note_bytes();
+    }
+
+    fn note_bytes(&mut self) {
+        let bytes = self.tags.len() * Self::slot_bytes(self.kw) + self.heap;
+        self.peak_bytes = self.peak_bytes.max(bytes);
+    }
+
+    #[inline]
+    fn get(&self, h: u64, key: &[u64]) -> Option<&T> {
+        let mask = self.tags.len() - 1;
+        let at = (h >> 7) as usize & mask;
+        for k in 0..PROBE {
+            let s = (at + k) & mask;
+            let tag = self.tags[s];
+            if tag == 0 {
+                return None;
+            }
+            if tag == h && &self.keys[s * self.kw..(s + 1) * self.kw] == key {
+                return Some(&self.counts[s]);
+            }
+        }
+        None
+    }
+
+    fn put(&mut self, h: u64, key: &[u64], count: T) {
+        if self.kept * 2 >= self.tags.len() && self.tags.len() < self.max_slots {
+            self.grow();
+        }
+        self.place(h, key, count);
+    }
+
+    fn place(&mut self, h: u64, key: &[u64], count: T) {
+        let mask = self.tags.len() - 1;
+        let at = (h >> 7) as usize & mask;
+        let mut slot = None;
+        for k in 0..PROBE {
+            let s = (at + k) & mask;
+            if self.tags[s] == 0 {
+                slot = Some(s);
+                self.kept += 1;
+                break;
+            }
+        }
+        let s = slot.unwrap_or_else(|| {
+            // Full (at the cap, or rarely a long run below it): one of the
+            // slots, picked by other bits of the hash, is given up.
+            self.evicted += 1;
+            let s = (at + (h >> 40) as usize % PROBE) & mask;
+            self.heap -= self.counts[s].heap_bytes();
+            s
+        });
+        self.tags[s] = h;
+        self.keys[s * self.kw..(s + 1) * self.kw].copy_from_slice(key);
+        self.heap += count.heap_bytes();
+        self.counts[s] = count;
+        if self.heap > 0 {
+            self.note_bytes();
+        }
+    }
+
+    /// Doubles the slots (within the cap), placing every entry again.
+    fn grow(&mut self) {
+        let tags = std::mem::take(&mut self.tags);
+        let keys = std::mem::take(&mut self.keys);
+        let counts = std::mem::take(&mut self.counts);
+        let before = tags.len() * Self::slot_bytes(self.kw) + self.heap;
+        self.allocate(tags.len() * 2);
+        self.peak_bytes = self
+            .peak_bytes
+            .max(before + self.tags.len() * Self::slot_bytes(self.kw));
+        for (s, count) in counts.into_iter().enumerate() {
+            if tags[s] != 0 {
+                self.place(tags[s], &keys[s * self.kw..(s + 1) * self.kw], count);
+            }
+        }
+    }
+}
+
+/// One level of the search: its item, the next option to try, the count
+/// of its state so far, and its key's hash.
+struct Frame<T> {
+    item: u32,
+    next: u32,
+    sum: T,
+    hash: u64,
+}
+
+/// One memo count in the width `T`.
+struct Counter<'a, T> {
+    shape: &'a Shape,
+    memo: &'a Memo,
+    table: Table<T>,
+    /// Level `l`'s key is `keys[l * kw..(l + 1) * kw]`.
+    keys: Vec<u64>,
+    frames: Vec<Frame<T>>,
+    stats: MemoStats,
+}
+
+impl<'a, T: Tally> Counter<'a, T> {
+    fn new(shape: &'a Shape, memo: &'a Memo) -> Self {
+        Counter {
+            shape,
+            memo,
+            table: Table::new(shape.key_words, memo.memory),
+            keys: vec![0; shape.key_words * 2],
+            frames: Vec::new(),
+            stats: MemoStats::default(),
+        }
+    }
+
+    /// The count, or `None` when it outgrew `T`.
+    fn run(mut self) -> Option<MemoCount> {
+        let shape = self.shape;
+        let kw = shape.key_words;
+        let Some(item) = shape.choose(&self.keys[..kw], self.memo.order) else {
+            return Some(self.answer(T::one().big(), true, None));
+        };
+        let h = hash(&self.keys[..kw]);
+        self.enter(item, h);
+        // The limits are looked at when the states or the options tried
+        // reach a budget, and every LOOK_NODES states or LOOK_UPDATES
+        // options for the clock and the cancel handle.
+        let limited = !self.memo.limits.is_unlimited() || self.memo.progress.is_some();
+        let budget = self.memo.limits.budget;
+        let (most_states, most_tried) = (
+            budget.nodes.unwrap_or(u64::MAX),
+            budget.updates.unwrap_or(u64::MAX),
+        );
+        let mut look = (most_states.min(LOOK_NODES), most_tried.min(LOOK_UPDATES));
+        loop {
+            if limited && (self.stats.states >= look.0 || self.stats.tried >= look.1) {
+                self.report(false);
+                let now = Stats {
+                    nodes: self.stats.states,
+                    updates: self.stats.tried,
+                    ..Stats::default()
+                };
+                if let Some(stop) = self.memo.limits.stop(&now, &Stats::default()) {
+                    return self.stopped(stop);
+                }
+                look = (
+                    most_states.min(self.stats.states.saturating_add(LOOK_NODES)),
+                    most_tried.min(self.stats.tried.saturating_add(LOOK_UPDATES)),
+                );
+            }
+            let l = self.frames.len() - 1;
+            let f = &self.frames[l];
+            let options = shape.options(f.item as usize);
+            let (parent, child) = self.keys[l * kw..(l + 2) * kw].split_at_mut(kw);
+            let found = options[f.next as usize..]
+                .iter()
+                .position(|&r| self.shape.fits(parent, r as usize));
+            match found {
+                Some(k) => {
+                    let f = &mut self.frames[l];
+                    let r = options[f.next as usize + k] as usize;
+                    f.next += k as u32 + 1;
+                    self.stats.tried += 1;
+                    self.shape.take(parent, child, r);
+                    match self.shape.choose(child, self.memo.order) {
+                        None => {
+                            if !self.frames[l].sum.add(&T::one()) {
+                                return None;
+                            }
+                        }
+                        Some(item) => {
+                            let h = hash(child);
+                            if let Some(c) = self.table.get(h, child) {
+                                self.stats.hits += 1;
+                                let c = c.clone();
+                                if !self.frames[l].sum.add(&c) {
+                                    return None;
+                                }
+                            } else {
+                                self.enter(item, h);
+                            }
+                        }
+                    }
+                }
+                None => {
+                    let f = self.frames.pop().expect("a level is entered");
+                    let key = &self.keys[l * kw..(l + 1) * kw];
+                    if l == 0 {
+                        let total = f.sum.big();
+                        self.frames.push(f);
+                        self.report(true);
+                        return Some(self.answer(total, true, None));
+                    }
+                    self.table.put(f.hash, key, f.sum.clone());
+                    if !self.frames[l - 1].sum.add(&f.sum) {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reports into the progress, if any: the solutions counted so far and
+    /// DLX1's fraction over the levels' options (`done`: all of it).
+    fn report(&self, done: bool) {
+        let Some(p) = &self.memo.progress else {
+            return;
+        };
+        let mut solutions = BigCount::zero();
+        let (mut fraction, mut share) = (0.0, 1.0);
+        for f in &self.frames {
+            solutions.add(&f.sum.big());
+            let d = self.shape.options(f.item as usize).len().max(1) as f64;
+            share /= d;
+            fraction += f64::from(f.next.saturating_sub(1)) * share;
+        }
+        fraction += share / 2.0;
+        let fraction = if done { 1.0 } else { fraction };
+        let solutions = solutions.to_u64().unwrap_or(u64::MAX);
+        p.set_memo(self.stats.states, self.stats.hits, solutions, fraction);
+    }
+
+    /// Enters a state (its key written at the next level) on `item`.
+    fn enter(&mut self, item: usize, hash: u64) {
+        self.stats.states += 1;
+        self.frames.push(Frame {
+            item: item as u32,
+            next: 0,
+            sum: T::default(),
+            hash,
+        });
+        let need = (self.frames.len() + 1) * self.shape.key_words;
+        if self.keys.len() < need {
+            self.keys.resize(need, 0);
+        }
+    }
+
+    /// Stopped by the limits: the solutions counted so far (each level's
+    /// sum counts solutions through its own path, disjoint from the rest).
+    fn stopped(self, stop: Stop) -> Option<MemoCount> {
+        let mut total = BigCount::zero();
+        for f in &self.frames {
+            total.add(&f.sum.big());
+        }
+        Some(self.answer(total, false, Some(stop)))
+    }
+
+    fn answer(mut self, solutions: BigCount, complete: bool, stopped: Option<Stop>) -> MemoCount {
+        self.stats.kept = self.table.kept as u64;
+        self.stats.evicted = self.table.evicted;
+        self.stats.table_bytes = self.table.peak_bytes as u64;
+        MemoCount {
+            solutions,
+            complete,
+            stopped,
+            stats: self.stats,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
