@@ -17,6 +17,7 @@
 use crate::dlx::{BuildError, Matrix, MatrixBuilder};
 
 pub mod polyomino;
+pub mod tiling;
 
 /// N queens: items `r0…`, `c0…` (primary), `a0…` and `b0…` (the two kinds of
 /// diagonal, secondary); one option `ri cj a(i+j) b(i-j+n-1)` per square.

@@ -1359,3 +1359,68 @@ fn memo_counts_tilings_in_full_and_refuses_what_it_cannot_do() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("multiplicities"));
 }
+
+#[test]
+fn tilings_of_boards_and_pieces_drawn_as_pictures() {
+    let board = format!("{PUZZLES}/board_8x8_centre_hole.txt");
+    let all = run(&["gen", "tiling", &board], b"").stdout;
+    assert_eq!(text(&run(&["cover"], &all).stdout), "520\n");
+    let distinct = run(&["gen", "tiling", &board, "--distinct"], b"").stdout;
+    assert_eq!(text(&run(&["cover"], &distinct).stdout), "65\n");
+    // Pieces from a file, one-sided, folded by rotations.
+    let pieces = format!("{PUZZLES}/pieces_ljoi.txt");
+    for (flags, want) in [(&[][..], "8\n"), (&["--distinct"][..], "2\n")] {
+        let mut args = vec!["gen", "tiling", "4x4", "--pieces", &pieces, "--one-sided"];
+        args.extend_from_slice(flags);
+        let m = run(&args, b"").stdout;
+        assert_eq!(text(&run(&["cover"], &m).stdout), want, "{flags:?}");
+    }
+    // The Aztec diamond of order 8: 2^36 domino tilings, by the memo.
+    let aztec = format!("{PUZZLES}/board_aztec_diamond_8.txt");
+    let m = run(
+        &[
+            "gen", "tiling", &aztec, "--pieces", "dominoes", "--each", "any",
+        ],
+        b"",
+    )
+    .stdout;
+    assert_eq!(text(&run(&["cover", "--memo"], &m).stdout), "68719476736\n");
+    // Bounds: DLX3's on the piece items.
+    let m = run(
+        &["gen", "tiling", "2x3", "--pieces", "3", "--each", "0:2"],
+        b"",
+    )
+    .stdout;
+    assert!(text(&m).starts_with("0:2|"), "{}", text(&m));
+    // Refusals, by name.
+    for (args, word) in [
+        (
+            &[
+                "gen",
+                "tiling",
+                "4x4",
+                "--pieces",
+                "2",
+                "--each",
+                "any",
+                "--distinct",
+            ][..],
+            "distinct",
+        ),
+        (&["gen", "tiling", "4x4", "--pieces", "9"][..], "1 to 7"),
+        (&["gen", "tiling", "4x4", "--each", "3:1"][..], "--each"),
+        (
+            &["gen", "tiling", "no-such-board.txt"][..],
+            "no-such-board.txt",
+        ),
+        (&["gen", "queens", "8", "--distinct"][..], "for tiling"),
+    ] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(word),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
