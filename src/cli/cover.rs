@@ -127,8 +127,9 @@ pub(crate) struct CoverArgs {
     /// up, which costs time, never exactness. Branches on the first
     /// uncovered item, or by Knuth's rule with `--branching knuth`. The
     /// budgets count states (--node-budget) and options tried (--budget).
-    /// --progress shows states per second and hits. One thread; not with
-    /// --all, --first, --best, --profile or --engine.
+    /// --progress shows states per second and hits. --jobs N counts on N
+    /// threads sharing one table. Not with --all, --first, --best,
+    /// --profile or --engine.
     #[arg(long, value_name = "SIZE", num_args = 0..=1, require_equals = true,
           default_missing_value = "2G", value_parser = super::memo::parse_size,
           conflicts_with_all = ["split", "run_jobs", "merge", "estimate"])]

@@ -45,7 +45,10 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
         (args.all, "--all"),
         (args.first.is_some(), "--first"),
         (args.best.is_some(), "--best"),
-        (args.jobs > 1, "--jobs above 1"),
+        (
+            args.jobs > 1 && (args.budget.is_some() || args.node_budget.is_some()),
+            "a budget (one search's) with --jobs above 1",
+        ),
         (args.profile, "--profile"),
         (args.engine != EngineArg::Auto, "--engine"),
         (
@@ -57,9 +60,7 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
         ),
     ];
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
-        eprintln!(
-            "dlx cover: --memo counts by a search of its own, one thread; {flag} cannot go with it"
-        );
+        eprintln!("dlx cover: --memo counts by a search of its own; {flag} cannot go with it");
         return exit::BAD_INPUT;
     }
     let order = match args.branching {
@@ -70,9 +71,11 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
         nodes: args.node_budget,
         updates: args.budget,
     };
+    let jobs = super::jobs(args.jobs);
     let mut memo = Memo::new()
         .memory(bytes)
         .order(order)
+        .jobs(jobs)
         .limits(limited(budget, args.timeout));
     // States per second, hits, solutions so far and DLX1's fraction.
     let shown = show_progress(args, false).then(|| {
@@ -106,6 +109,7 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
             .num("widened", s.widened)
             .str("engine", "memo")
             .str("order", order.name())
+            .num("jobs", jobs)
             .float("seconds", seconds)
             .boolean("complete", c.complete)
             .boolean(
@@ -122,7 +126,7 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
     }
     if args.stats {
         eprintln!(
-            "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order)",
+            "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order, {})",
             c.solutions,
             if c.complete { "" } else { " (search incomplete)" },
             s.states,
@@ -131,7 +135,8 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
             s.kept,
             s.evicted,
             s.table_bytes as f64 / (1024.0 * 1024.0),
-            order.name()
+            order.name(),
+            count_of(jobs as u64, "thread")
         );
     }
     match c.stopped {

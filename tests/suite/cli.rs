@@ -1321,6 +1321,13 @@ fn memo_counts_tilings_in_full_and_refuses_what_it_cannot_do() {
         args.extend_from_slice(order);
         assert_eq!(text(&run(&args, colored).stdout), "2\n", "{order:?}");
     }
+    // Two threads, one table: the same count.
+    let out = run(&["cover", "--memo", "--jobs", "2", "--json"], &board);
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(r#""solutions":112202208776036178000000,"#),
+        "{s}"
+    );
     // --progress: states per second and hits, and a last line at the end.
     let out = run(&["cover", "--memo", "--progress"], &board);
     assert_eq!(out.status.code(), Some(0));
@@ -1337,7 +1344,10 @@ fn memo_counts_tilings_in_full_and_refuses_what_it_cannot_do() {
     // What it cannot go with is refused by name, before counting.
     for (args, word) in [
         (&["cover", "--memo", "--all"][..], "--all"),
-        (&["cover", "--memo", "--jobs", "2"][..], "--jobs"),
+        (
+            &["cover", "--memo", "--jobs", "2", "--node-budget", "9"][..],
+            "--jobs",
+        ),
         (&["cover", "--memo", "--engine", "links"][..], "--engine"),
         (
             &["cover", "--memo", "--branching", "first-forced"][..],

@@ -57,6 +57,13 @@ impl BigCount {
         })
     }
 
+    /// Bit `k` (0 the lowest).
+    pub fn bit(&self, k: u64) -> bool {
+        self.limbs
+            .get((k / 64) as usize)
+            .is_some_and(|l| l >> (k % 64) & 1 == 1)
+    }
+
     /// The number from little-endian limbs (zero limbs at the top allowed).
     pub fn from_limbs(limbs: &[u64]) -> BigCount {
         let mut limbs = limbs.to_vec();

@@ -38,6 +38,7 @@
 //! state would need each item's count, which this table does not key yet.
 
 mod big;
+mod parallel;
 
 pub use big::BigCount;
 use big::{Tally, Wide};
@@ -104,6 +105,7 @@ pub struct Memo {
     order: MemoOrder,
     limits: Limits,
     progress: Option<Arc<Progress>>,
+    jobs: usize,
 }
 
 impl Default for Memo {
@@ -156,7 +158,19 @@ impl Memo {
             order: MemoOrder::FirstItem,
             limits: Limits::default(),
             progress: None,
+            jobs: 1,
         }
+    }
+
+    /// Counts on `jobs` threads (default 1): the search is cut into the
+    /// states of its first levels (at least 64 a thread, each with the
+    /// number of paths that reach it), which the threads take in turn, all
+    /// sharing one table (cut into locked shards). With a node or update
+    /// budget (one search's) the count runs on one thread, as the plain
+    /// search does.
+    pub fn jobs(mut self, jobs: usize) -> Memo {
+        self.jobs = jobs.max(1);
+        self
     }
 
     /// Reports into `progress` every [`LOOK_NODES`] states: the states
@@ -196,10 +210,22 @@ impl Memo {
         }
         let shape = Shape::new(matrix);
         let mut widened = 0;
+        let b = self.limits.budget;
+        let jobs = if b.nodes.is_some() || b.updates.is_some() {
+            1
+        } else {
+            self.jobs
+        };
         // The same search one width up after each overflow.
         macro_rules! attempt {
             ($t:ty) => {
-                match Counter::<$t>::new(&shape, self).run() {
+                let counted = if jobs > 1 {
+                    parallel::count::<$t>(&shape, self, jobs)
+                } else {
+                    let table = Store::Own(Table::new(shape.key_words, self.memory));
+                    Counter::<$t>::new(&shape, self, table, None).run(None)
+                };
+                match counted {
                     Some(mut c) => {
                         c.stats.widened = widened;
                         return Ok(c);
@@ -211,9 +237,13 @@ impl Memo {
         attempt!(Wide<2>);
         attempt!(Wide<4>);
         attempt!(Wide<16>);
-        let mut c = Counter::<BigCount>::new(&shape, self)
-            .run()
-            .expect("an unbounded count never overflows");
+        let counted = if jobs > 1 {
+            parallel::count::<BigCount>(&shape, self, jobs)
+        } else {
+            let table = Store::Own(Table::new(shape.key_words, self.memory));
+            Counter::<BigCount>::new(&shape, self, table, None).run(None)
+        };
+        let mut c = counted.expect("an unbounded count never overflows");
         c.stats.widened = widened;
         Ok(c)
     }
@@ -547,6 +577,31 @@ impl<T: Tally> Table<T> {
     }
 }
 
+/// The table a [`Counter`] reads and writes: its own, or the shards the
+/// threads share.
+enum Store<'a, T> {
+    Own(Table<T>),
+    Shared(&'a parallel::Shards<T>),
+}
+
+impl<T: Tally> Store<'_, T> {
+    #[inline]
+    fn get(&self, h: u64, key: &[u64]) -> Option<T> {
+        match self {
+            Store::Own(t) => t.get(h, key).cloned(),
+            Store::Shared(s) => s.get(h, key),
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, h: u64, key: &[u64], count: T) {
+        match self {
+            Store::Own(t) => t.put(h, key, count),
+            Store::Shared(s) => s.put(h, key, count),
+        }
+    }
+}
+
 /// One level of the search: its item, the next option to try, the count
 /// of its state so far, and its key's hash.
 struct Frame<T> {
@@ -560,29 +615,44 @@ struct Frame<T> {
 struct Counter<'a, T> {
     shape: &'a Shape,
     memo: &'a Memo,
-    table: Table<T>,
+    table: Store<'a, T>,
+    /// Set by another thread when a count outgrew `T`: stop at once.
+    halt: Option<&'a std::sync::atomic::AtomicBool>,
     /// Level `l`'s key is `keys[l * kw..(l + 1) * kw]`.
     keys: Vec<u64>,
     frames: Vec<Frame<T>>,
     stats: MemoStats,
+    /// States and hits reported so far (on threads, reports add).
+    reported: (u64, u64),
 }
 
 impl<'a, T: Tally> Counter<'a, T> {
-    fn new(shape: &'a Shape, memo: &'a Memo) -> Self {
+    fn new(
+        shape: &'a Shape,
+        memo: &'a Memo,
+        table: Store<'a, T>,
+        halt: Option<&'a std::sync::atomic::AtomicBool>,
+    ) -> Self {
         Counter {
             shape,
             memo,
-            table: Table::new(shape.key_words, memo.memory),
+            table,
+            halt,
             keys: vec![0; shape.key_words * 2],
             frames: Vec::new(),
             stats: MemoStats::default(),
+            reported: (0, 0),
         }
     }
 
-    /// The count, or `None` when it outgrew `T`.
-    fn run(mut self) -> Option<MemoCount> {
+    /// The count of the state `root` (`None`: the matrix's, nothing
+    /// covered), or `None` when it outgrew `T` (or another thread's did).
+    fn run(mut self, root: Option<&[u64]>) -> Option<MemoCount> {
         let shape = self.shape;
         let kw = shape.key_words;
+        if let Some(root) = root {
+            self.keys[..kw].copy_from_slice(root);
+        }
         let Some(item) = shape.choose(&self.keys[..kw], self.memo.order) else {
             return Some(self.answer(T::one().big(), true, None));
         };
@@ -591,7 +661,8 @@ impl<'a, T: Tally> Counter<'a, T> {
         // The limits are looked at when the states or the options tried
         // reach a budget, and every LOOK_NODES states or LOOK_UPDATES
         // options for the clock and the cancel handle.
-        let limited = !self.memo.limits.is_unlimited() || self.memo.progress.is_some();
+        let limited =
+            !self.memo.limits.is_unlimited() || self.memo.progress.is_some() || self.halt.is_some();
         let budget = self.memo.limits.budget;
         let (most_states, most_tried) = (
             budget.nodes.unwrap_or(u64::MAX),
@@ -600,6 +671,12 @@ impl<'a, T: Tally> Counter<'a, T> {
         let mut look = (most_states.min(LOOK_NODES), most_tried.min(LOOK_UPDATES));
         loop {
             if limited && (self.stats.states >= look.0 || self.stats.tried >= look.1) {
+                if self
+                    .halt
+                    .is_some_and(|h| h.load(std::sync::atomic::Ordering::Relaxed))
+                {
+                    return None;
+                }
                 self.report(false);
                 let now = Stats {
                     nodes: self.stats.states,
@@ -638,7 +715,6 @@ impl<'a, T: Tally> Counter<'a, T> {
                             let h = hash(child);
                             if let Some(c) = self.table.get(h, child) {
                                 self.stats.hits += 1;
-                                let c = c.clone();
                                 if !self.frames[l].sum.add(&c) {
                                     return None;
                                 }
@@ -653,6 +729,7 @@ impl<'a, T: Tally> Counter<'a, T> {
                     let key = &self.keys[l * kw..(l + 1) * kw];
                     if l == 0 {
                         let total = f.sum.big();
+                        self.table.put(f.hash, key, f.sum.clone());
                         self.frames.push(f);
                         self.report(true);
                         return Some(self.answer(total, true, None));
@@ -668,10 +745,18 @@ impl<'a, T: Tally> Counter<'a, T> {
 
     /// Reports into the progress, if any: the solutions counted so far and
     /// DLX1's fraction over the levels' options (`done`: all of it).
-    fn report(&self, done: bool) {
+    fn report(&mut self, done: bool) {
         let Some(p) = &self.memo.progress else {
             return;
         };
+        if let Store::Shared(..) = self.table {
+            // On threads: states and hits added up; the fraction is the
+            // share of the cut's states counted (`parallel.rs`).
+            let (states, hits) = (self.stats.states, self.stats.hits);
+            p.add_memo(states - self.reported.0, hits - self.reported.1);
+            self.reported = (states, hits);
+            return;
+        }
         let mut solutions = BigCount::zero();
         let (mut fraction, mut share) = (0.0, 1.0);
         for f in &self.frames {
@@ -712,9 +797,11 @@ impl<'a, T: Tally> Counter<'a, T> {
     }
 
     fn answer(mut self, solutions: BigCount, complete: bool, stopped: Option<Stop>) -> MemoCount {
-        self.stats.kept = self.table.kept as u64;
-        self.stats.evicted = self.table.evicted;
-        self.stats.table_bytes = self.table.peak_bytes as u64;
+        if let Store::Own(t) = &self.table {
+            self.stats.kept = t.kept as u64;
+            self.stats.evicted = t.evicted;
+            self.stats.table_bytes = t.peak_bytes as u64;
+        }
         MemoCount {
             solutions,
             complete,

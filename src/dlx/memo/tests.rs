@@ -60,6 +60,9 @@ fn random_matrices_match_brute_force_in_both_orders_and_any_cap() {
             Memo::new().order(MemoOrder::Knuth),
             // Eight slots: most states are given up and counted again.
             Memo::new().memory(1),
+            // Threads: the cut, its paths, the shared table.
+            Memo::new().jobs(3),
+            Memo::new().jobs(2).memory(1).order(MemoOrder::Knuth),
         ] {
             let c = count(&m, &memo);
             assert_eq!(c.solutions.to_u64(), Some(want), "{memo:?}");
@@ -69,6 +72,7 @@ fn random_matrices_match_brute_force_in_both_orders_and_any_cap() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "the plain count of 8×8 dominoes: 50 M nodes")]
 fn published_counts_and_the_plain_search() {
     // Dominoes on 8×8 (OEIS A004003), queens 8 (A000170), Langford 8
     // (A014552, both pairs of each), TAOCP's example.
@@ -96,6 +100,7 @@ fn published_counts_and_the_plain_search() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "268,758 states of 14×14 dominoes, four times")]
 fn counts_past_every_fixed_width() {
     // 300 items of two options each, independent: 2^300 solutions, past
     // 256 bits, so the count widens three times (128, 256, 1,024 bits).
@@ -113,14 +118,22 @@ fn counts_past_every_fixed_width() {
     assert_eq!(c.solutions, want);
     assert_eq!(c.stats.widened, 2);
     assert_eq!(c.solutions.bits(), 301);
-    // Dominoes 14×14, past u64 (OEIS A004003).
-    let c = count(&dominoes(14, 14, 1).unwrap(), &Memo::new());
-    assert_eq!(
-        c.solutions.to_string(),
-        "112202208776036178000000",
-        "{:?}",
-        c.stats
-    );
+    // On threads: every level of the cut merges into one state, reached
+    // after 64 levels by 2^64 paths (counted exactly, as a BigCount); the
+    // 2^236 below it fit 256 bits: one widening.
+    let c = count(&m, &Memo::new().jobs(2));
+    assert_eq!(c.solutions, want);
+    assert_eq!(c.stats.widened, 1);
+    // Dominoes 14×14, past u64 (OEIS A004003), on one thread and three.
+    for jobs in [1, 3] {
+        let c = count(&dominoes(14, 14, 1).unwrap(), &Memo::new().jobs(jobs));
+        assert_eq!(
+            c.solutions.to_string(),
+            "112202208776036178000000",
+            "{:?}",
+            c.stats
+        );
+    }
 }
 
 #[test]

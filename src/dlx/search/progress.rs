@@ -57,6 +57,26 @@ impl Progress {
         self.hits.load(Ordering::Relaxed)
     }
 
+    /// A memo count on threads: states and hits added by each thread.
+    pub(crate) fn add_memo(&self, states: u64, hits: u64) {
+        self.nodes.fetch_add(states, Ordering::Relaxed);
+        self.hits.fetch_add(hits, Ordering::Relaxed);
+    }
+
+    /// A memo count on threads: the share of its cut's states counted.
+    pub(crate) fn set_fraction(&self, fraction: f64) {
+        self.done.store(
+            (fraction.clamp(0.0, 1.0) * ONE) as i64 as u64,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// A memo count on threads, at its end: the solutions (the most a
+    /// `u64` holds past that).
+    pub(crate) fn set_memo_solutions(&self, solutions: u64) {
+        self.solutions.store(solutions, Ordering::Relaxed);
+    }
+
     /// A memo count's report (it alone writes its `Progress`): its states
     /// entered as nodes, its hits, the solutions counted so far (a lower
     /// bound; the most a `u64` holds past that) and DLX1's fraction.
