@@ -18,7 +18,8 @@
 //! branched on is chosen by [`MemoOrder`] — by default the first uncovered
 //! primary item in item order, which makes the covered items a prefix and
 //! a narrow frontier, the states that recur (BENCHMARKS.md, "Memo
-//! counting").
+//! counting"). On threads ([`Memo::jobs`], `parallel.rs`) the first levels
+//! are cut into states that the threads share out, over one sharded table.
 //!
 //! Invariants:
 //! * the table keeps whole keys and compares them whole: a hash only picks
@@ -472,7 +473,7 @@ impl<T: Tally> Table<T> {
         while max_slots.saturating_mul(3).saturating_mul(slot) <= memory {
             max_slots *= 2;
         }
-        let slots = max_slots.min(1 << 12);
+        let slots = max_slots.min(1 << 8);
         let mut t = Table {
             kw,
             tags: Vec::new(),

@@ -47,9 +47,13 @@ fn random_matrix(rng: &mut rand::rngs::StdRng) -> Matrix {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "threads and tables of thousands of slots: minutes under Miri (no unsafe here)"
+)]
 fn random_matrices_match_brute_force_in_both_orders_and_any_cap() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(41);
-    let cases = if cfg!(miri) { 20 } else { 1500 };
+    let cases = if cfg!(miri) { 8 } else { 1500 };
     let mut colored = 0;
     for _ in 0..cases {
         let m = random_matrix(&mut rng);
@@ -68,7 +72,8 @@ fn random_matrices_match_brute_force_in_both_orders_and_any_cap() {
             assert_eq!(c.solutions.to_u64(), Some(want), "{memo:?}");
         }
     }
-    assert!(colored > 50, "{colored}");
+    // Colors in many of them (Miri runs a handful of cases only).
+    assert!(cfg!(miri) || colored > 50, "{colored}");
 }
 
 #[test]
