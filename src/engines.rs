@@ -18,7 +18,7 @@
 //! | [`LinksSolver`] | every matrix; Knuth's rule, first-forced, lookahead | lookahead with multiplicities |
 //! | [`DenseSolver`] | no colors, a state of at most [`MAX_STATE_BYTES`]; Knuth's rule, first-forced; multiplicities | lookahead |
 //! | [`BitsSolver`] | no colors, at most [`MAX_BITS_PRIMARY`] primary items and [`MAX_BITS_OPTIONS`] options; Knuth's rule; multiplicities | first-forced, lookahead |
-//! | [`MasksSolver`] | no colors, no multiplicities, at most [`MAX_MASK_OPTIONS`] options an item; first-forced, lookahead | Knuth's rule |
+//! | [`MasksSolver`] | no colors, no multiplicities, at most [`MAX_MASK_OPTIONS`] options an item; Knuth's rule, first-forced, lookahead | — |
 
 pub use crate::dlx::{
     best_parallel, count_parallel, count_parallel_with_progress, BitsError, BitsMatrix,

@@ -635,25 +635,14 @@ pub fn check(rules: &Rules, givens: &[u8], solution: &[u8]) -> Result<(), Broken
             return Err(Broken::Given { cell, digit, given });
         }
     }
-    let distinct = |house: House, cells: &mut dyn Iterator<Item = usize>| -> Result<(), Broken> {
-        let mut seen = 0u128;
-        for k in cells {
-            let bit = 1u128 << solution[k];
-            if seen & bit != 0 {
-                let digit = solution[k];
-                return Err(Broken::Twice { house, digit });
-            }
-            seen |= bit;
-        }
-        Ok(())
-    };
+    let distinct = crate::sudoku::constraints::distinct;
     for i in 0..n {
-        distinct(House::Row(i), &mut (0..n).map(|c| i * n + c))?;
-        distinct(House::Column(i), &mut (0..n).map(|r| r * n + i))?;
-        distinct(
-            House::Region(i),
-            &mut (0..n * n).filter(|&k| rules.regions[k] == i),
-        )?;
+        let row: Vec<usize> = (0..n).map(|c| i * n + c).collect();
+        distinct(House::Row(i), &row, solution)?;
+        let column: Vec<usize> = (0..n).map(|r| r * n + i).collect();
+        distinct(House::Column(i), &column, solution)?;
+        let region: Vec<usize> = (0..n * n).filter(|&k| rules.regions[k] == i).collect();
+        distinct(House::Region(i), &region, solution)?;
     }
     // Each constraint checks itself, told its place among its kind's.
     let mut seen: Vec<&str> = Vec::new();
@@ -674,46 +663,9 @@ mod tests {
     use super::{check, Rules, RulesError};
     use crate::sudoku::constraints::digit_sets;
 
-    /// Every completion of `givens` that keeps rows, columns and regions
-    /// distinct, then filtered by [`check`]: a counter that shares nothing
-    /// with the matrix.
+    /// Every completion the checker accepts (`constraints`' brute force).
     fn brute_force(rules: &Rules, givens: &[u8]) -> Vec<Vec<u8>> {
-        fn fill(
-            rules: &Rules,
-            givens: &[u8],
-            grid: &mut Vec<u8>,
-            k: usize,
-            out: &mut Vec<Vec<u8>>,
-        ) {
-            let n = rules.side();
-            if k == n * n {
-                if check(rules, givens, grid).is_ok() {
-                    out.push(grid.clone());
-                }
-                return;
-            }
-            let digits: Vec<u8> = if givens[k] != 0 {
-                vec![givens[k]]
-            } else {
-                (1..=n as u8).collect()
-            };
-            for d in digits {
-                let clash = (0..k).any(|j| {
-                    grid[j] == d
-                        && (j / n == k / n
-                            || j % n == k % n
-                            || rules.regions()[j] == rules.regions()[k])
-                });
-                if !clash {
-                    grid[k] = d;
-                    fill(rules, givens, grid, k + 1, out);
-                    grid[k] = 0;
-                }
-            }
-        }
-        let (mut grid, mut out) = (vec![0; givens.len()], Vec::new());
-        fill(rules, givens, &mut grid, 0, &mut out);
-        out
+        crate::sudoku::constraints::tests::brute_force(rules, givens, usize::MAX)
     }
 
     /// A valid classic grid for boxes `rows × cols`, digits shuffled.

@@ -27,9 +27,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{
-    any_eq, broken, cells_text, check_cells, entries, json_cells, json_lines, json_names,
-    json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder, Geometry, Kind,
-    Read,
+    any_eq, broken, cells_text, check_cells, check_path, entries, json_cells, json_lines,
+    json_names, json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder,
+    Geometry, Kind, Read,
 };
 use crate::sudoku::rules::{Broken, Rules, RulesError};
 
@@ -249,7 +249,7 @@ impl Constraint for Whispers {
         WHISPERS.name
     }
     fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
-        check_cells("whispers", &self.cells, rules.side(), 1)
+        check_path("whispers", &self.cells, rules.side(), 1)
     }
     fn encode(&self, e: &mut Encoder<'_>) {
         let gap = self.gap;

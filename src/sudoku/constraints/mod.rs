@@ -64,7 +64,7 @@ mod regions;
 mod single;
 mod sums;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 #[cfg(test)]
 pub(crate) use killer::digit_sets;
@@ -72,6 +72,7 @@ pub use killer::{Cage, Renban};
 pub use kropki::{Dot, DotKind, NegativeDots, NegativeXv, NonConsecutive, Xv};
 pub use lines::{Between, Clones, Palindrome, Thermometer, Whispers};
 pub use neighbours::{AntiKing, AntiKnight};
+pub(crate) use regions::distinct;
 pub use regions::ExtraRegion;
 pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
@@ -364,6 +365,33 @@ pub(crate) fn check_cells(
         return Err(RulesError::Shape {
             rule,
             why: format!("cell {} is listed twice", w[0]),
+        });
+    }
+    if cells.len() < min {
+        return Err(RulesError::Shape {
+            rule,
+            why: format!("{} cells, at least {min} needed", cells.len()),
+        });
+    }
+    Ok(())
+}
+
+/// Checks a line whose rule holds between neighbours on it only (whispers):
+/// cells in the grid, at least `min`, and none next to itself. A cell may
+/// come back later on the line, as a loop that closes on its start does.
+pub(crate) fn check_path(
+    rule: &'static str,
+    cells: &[usize],
+    n: usize,
+    min: usize,
+) -> Result<(), RulesError> {
+    if let Some(&cell) = cells.iter().find(|&&k| k >= n * n) {
+        return Err(RulesError::Cell { rule, cell });
+    }
+    if let Some(w) = cells.windows(2).find(|w| w[0] == w[1]) {
+        return Err(RulesError::Shape {
+            rule,
+            why: format!("cell {} follows itself", w[0]),
         });
     }
     if cells.len() < min {

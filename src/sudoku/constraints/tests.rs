@@ -14,7 +14,7 @@ use crate::sudoku::rules::check;
 
 /// Every completion of `givens` that keeps rows, columns and regions,
 /// filtered by [`check`]; at most `cap`.
-fn brute_force(rules: &Rules, givens: &[u8], cap: usize) -> Vec<Vec<u8>> {
+pub(crate) fn brute_force(rules: &Rules, givens: &[u8], cap: usize) -> Vec<Vec<u8>> {
     fn fill(
         rules: &Rules,
         givens: &[u8],
@@ -429,4 +429,24 @@ fn forbidden_pairs_are_bicliques_that_cover_exactly() {
     assert_eq!(e.secondary, 5);
     assert_eq!(e.cell_items[0].len(), 2);
     assert_eq!(e.cell_items[40 * 9].len(), 3);
+}
+
+#[test]
+fn a_whispers_line_may_close_a_loop_but_no_cell_follows_itself() {
+    let side = Rules::boxes(2, 2).unwrap();
+    let whispers = |cells: Vec<usize>| lines::Whispers { cells, gap: 2 };
+    // A loop across the top two boxes (1 3 / 3 1 has gaps of 2 all round).
+    let loop_rules = side.clone().with(whispers(vec![1, 2, 6, 5, 1])).unwrap();
+    let givens = [0; 16];
+    let found = brute_force(&loop_rules, &givens, usize::MAX);
+    assert!(!found.is_empty());
+    for grid in &found {
+        for w in [1, 2, 6, 5, 1].windows(2) {
+            assert!(grid[w[0]].abs_diff(grid[w[1]]) >= 2);
+        }
+    }
+    let m = loop_rules.matrix().unwrap();
+    assert_eq!(m.count(&givens, u64::MAX).0.solutions, found.len() as u64);
+    let err = side.with(whispers(vec![0, 1, 1, 5])).unwrap_err();
+    assert!(err.to_string().contains("follows itself"), "{err}");
 }
