@@ -277,6 +277,26 @@ pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
     }
 }
 
+/// The f-puzzles link that opens `json` (as [`write_rules`] writes it):
+/// `https://f-puzzles.com/?load=` and the JSON compressed as f-puzzles
+/// compresses it ([`lzstring::compress_to_base64`](super::lzstring::compress_to_base64)),
+/// which [`read_pasted`] reads back.
+///
+/// ```
+/// use dlx::sudoku::fpuzzles;
+///
+/// let json = fpuzzles::write(4, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2], None);
+/// let link = fpuzzles::link(&json);
+/// assert!(link.starts_with("https://f-puzzles.com/?load="));
+/// assert_eq!(fpuzzles::read_pasted(&link).unwrap().puzzle().givens()[15], 2);
+/// ```
+pub fn link(json: &str) -> String {
+    format!(
+        "https://f-puzzles.com/?load={}",
+        super::lzstring::compress_to_base64(json)
+    )
+}
+
 /// A puzzle of any rules as f-puzzles JSON, loadable into the tool: the
 /// grid as [`write()`] writes it, each cell's `region` where the regions are
 /// not f-puzzles' default boxes, and each constraint as its module writes

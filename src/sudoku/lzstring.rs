@@ -1,7 +1,10 @@
-//! LZString's `decompressFromBase64`, the compression f-puzzles and
-//! SudokuPad put in their links (`?load=…`): an LZW variant over UTF-16 code
-//! units, with a dictionary that grows one bit of code width at a time,
-//! written from the format's description (lz-string 1.4).
+//! LZString's `decompressFromBase64` and `compressToBase64`, the
+//! compression f-puzzles and SudokuPad put in their links (`?load=…`): an
+//! LZW variant over UTF-16 code units, with a dictionary that grows one bit
+//! of code width at a time, written from the format's description
+//! (lz-string 1.4). The compressor writes what lz-string writes, unit for
+//! unit (the tests compare with its output), so a link made here is the
+//! link f-puzzles would make.
 //!
 //! Codes 0 and 1 bring a new 8- or 16-bit character, 2 ends the stream,
 //! 3 and up name dictionary entries; a code one past the dictionary is the
@@ -112,9 +115,129 @@ pub fn decompress_from_base64(input: &str) -> Option<String> {
     }
 }
 
+/// The bit writer into 6-bit values, lowest bit of each code first.
+struct Sink {
+    out: String,
+    value: u32,
+    position: u32,
+}
+
+impl Sink {
+    fn bit(&mut self, bit: u32) {
+        self.value = (self.value << 1) | bit;
+        if self.position == 5 {
+            self.out.push(ALPHABET[self.value as usize] as char);
+            self.position = 0;
+            self.value = 0;
+        } else {
+            self.position += 1;
+        }
+    }
+
+    fn code(&mut self, mut value: u32, bits: u32) {
+        for _ in 0..bits {
+            self.bit(value & 1);
+            value >>= 1;
+        }
+    }
+}
+
+/// Compresses `input` as lz-string's `compressToBase64` does.
+pub fn compress_to_base64(input: &str) -> String {
+    use std::collections::{HashMap, HashSet};
+    let units: Vec<u16> = input.encode_utf16().collect();
+    let mut dictionary: HashMap<&[u16], u32> = HashMap::new();
+    let mut to_create: HashSet<&[u16]> = HashSet::new();
+    let (mut size, mut bits, mut enlarge_in) = (3u32, 2u32, 2u32);
+    let mut sink = Sink {
+        out: String::new(),
+        value: 0,
+        position: 0,
+    };
+    // Writes the code of `w`: a new character (0 or 1, then its 8 or 16
+    // bits) the first time, its dictionary code after.
+    let mut emit = |w: &[u16],
+                    dictionary: &HashMap<&[u16], u32>,
+                    to_create: &mut HashSet<&[u16]>,
+                    bits: &mut u32,
+                    enlarge_in: &mut u32| {
+        let widen = |bits: &mut u32, enlarge_in: &mut u32| {
+            *enlarge_in -= 1;
+            if *enlarge_in == 0 {
+                *enlarge_in = 1 << *bits;
+                *bits += 1;
+            }
+        };
+        if to_create.remove(w) {
+            let unit = u32::from(w[0]);
+            if unit < 256 {
+                sink.code(0, *bits);
+                sink.code(unit, 8);
+            } else {
+                sink.code(1, *bits);
+                sink.code(unit, 16);
+            }
+            widen(bits, enlarge_in);
+        } else {
+            sink.code(dictionary[w], *bits);
+        }
+        widen(bits, enlarge_in);
+    };
+    let mut start = 0;
+    let mut end = 0;
+    for k in 0..units.len() {
+        let c = &units[k..k + 1];
+        if !dictionary.contains_key(c) {
+            dictionary.insert(c, size);
+            size += 1;
+            to_create.insert(c);
+        }
+        // w is units[start..end]; wc is w followed by c.
+        if dictionary.contains_key(&units[start..k + 1]) {
+            end = k + 1;
+        } else {
+            emit(
+                &units[start..end],
+                &dictionary,
+                &mut to_create,
+                &mut bits,
+                &mut enlarge_in,
+            );
+            dictionary.insert(&units[start..k + 1], size);
+            size += 1;
+            start = k;
+            end = k + 1;
+        }
+    }
+    if end > start {
+        emit(
+            &units[start..end],
+            &dictionary,
+            &mut to_create,
+            &mut bits,
+            &mut enlarge_in,
+        );
+    }
+    sink.code(2, bits);
+    // Pad the last character with zero bits.
+    loop {
+        sink.value <<= 1;
+        if sink.position == 5 {
+            sink.out.push(ALPHABET[sink.value as usize] as char);
+            break;
+        }
+        sink.position += 1;
+    }
+    let mut out = sink.out;
+    while !out.len().is_multiple_of(4) {
+        out.push('=');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::decompress_from_base64;
+    use super::{compress_to_base64, decompress_from_base64};
 
     #[test]
     fn decodes_what_lz_string_encodes() {
@@ -135,10 +258,31 @@ mod tests {
                 Some(plain),
                 "{packed}"
             );
+            assert_eq!(compress_to_base64(plain), packed, "{plain}");
         }
         let long = "abc".repeat(240);
         let packed = "IYIwxqHpPXUNo+TUvczase33BOR+xhJ5Zlp1FNVtD9TdLjrzbnH37vXfPfkMEiEQA===";
+        assert_eq!(compress_to_base64(&long), packed);
         assert_eq!(decompress_from_base64(packed), Some(long));
+    }
+
+    #[test]
+    fn what_is_compressed_decompresses_to_itself() {
+        let texts = [
+            String::new(),
+            "\u{1F600} astral \u{1F600}\u{1F600}".to_string(),
+            "abababababababababab".repeat(37),
+            (0..3000)
+                .map(|k| char::from(b'a' + (k * k % 23) as u8))
+                .collect(),
+        ];
+        for t in texts {
+            assert_eq!(
+                decompress_from_base64(&compress_to_base64(&t)).as_deref(),
+                Some(&*t),
+                "{t}"
+            );
+        }
     }
 
     #[test]

@@ -39,6 +39,7 @@ pub mod generate;
 pub mod grid;
 pub mod lzstring;
 mod puzzle;
+mod random;
 pub mod rule_line;
 pub mod rules;
 mod solve;
@@ -52,6 +53,7 @@ pub use cover::{
 };
 pub use grid::{check_solution, Alphabet, Conflict, Grid, SolutionError, Unit};
 pub use puzzle::{GivensError, Puzzle, ReadError};
+pub use random::{random_solution, Random};
 pub use solve::{solve, Settings, SolveError, Solved, Sudoku, THREADS_FROM_SIDE};
 pub use threads::{solve_on_threads, SUBTREES_PER_THREAD};
 

@@ -1,0 +1,26 @@
+"""A static server for web/dist/ on 127.0.0.1 (a free port, in a thread),
+with the MIME types a module worker and WebAssembly need, and the Chromium
+that web/test.py and web/bench.py drive (Debian's, or $CHROMIUM)."""
+
+import functools
+import http.server
+import os
+import threading
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def serve(dist):
+    """Starts serving `dist`; returns the server and the page's address."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=dist)
+    handler.extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                              ".js": "text/javascript", ".wasm": "application/wasm"}
+    http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/index.html"
+
+
+def launch(playwright):
+    """Chromium, headless."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
