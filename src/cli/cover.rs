@@ -121,7 +121,8 @@ pub(crate) struct CoverArgs {
     pub(crate) quiet: bool,
     /// Count with a memo of states (DXZ): the count of what remains after
     /// some options are chosen depends only on the items covered (and the
-    /// colors given), so each state is counted once. Counts no enumeration
+    /// colors given, and with multiplicities each bounded item's count), so
+    /// each state is counted once. Counts no enumeration
     /// reaches (tilings), printed in full however large. SIZE caps the
     /// memo's table (default 2G; `512M`, `4G`): when full it gives states
     /// up, which costs time, never exactness. Branches on the first

@@ -35,8 +35,16 @@
 //! * a stop by the limits answers a lower bound (`complete: false`), never
 //!   a count.
 //!
-//! Multiplicities (DLX3's bounds) are refused by name ([`MemoError`]): a
-//! state would need each item's count, which this table does not key yet.
+//! Multiplicities (DLX3's bounds `u:v|`): the state also holds each bounded
+//! item's count (16 bits a count) and, while an item is being filled, which
+//! item it is and the position in its option list the next option must come
+//! after (options are then tried in list order, so each set of options is
+//! reached by one path). Once its count reaches v the item is closed; while
+//! its count is at least u, closing it is one more branch. The item being
+//! filled is branched on until it closes, whatever the order; the
+//! first-item order takes the items without bounds first (a tiling's cells
+//! before its pieces), then the bounded ones still open. Bounds above
+//! 65,535 are refused by name ([`MemoError`]).
 
 mod big;
 mod parallel;
@@ -82,7 +90,8 @@ impl MemoOrder {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MemoError {
-    /// The matrix has multiplicities (DLX3's `u:v|`).
+    /// An item's upper bound (DLX3's `u:v|`) is above 65,535, more than
+    /// the state's 16-bit counts hold.
     Bounds,
 }
 
@@ -91,7 +100,7 @@ impl fmt::Display for MemoError {
         match self {
             MemoError::Bounds => write!(
                 f,
-                "memo counting does not take multiplicities (DLX3's u:v|) yet: count without the memo"
+                "memo counting takes multiplicities up to 65,535 (DLX3's u:v|): count without the memo"
             ),
         }
     }
@@ -206,10 +215,7 @@ impl Memo {
 
     /// Counts the solutions of `matrix`.
     pub fn count(&self, matrix: &Matrix) -> Result<MemoCount, MemoError> {
-        if matrix.has_bounds() {
-            return Err(MemoError::Bounds);
-        }
-        let shape = Shape::new(matrix);
+        let shape = Shape::new(matrix)?;
         let mut widened = 0;
         let b = self.limits.budget;
         let jobs = if b.nodes.is_some() || b.updates.is_some() {
@@ -217,16 +223,29 @@ impl Memo {
         } else {
             self.jobs
         };
-        // The same search one width up after each overflow.
+        // The same search one width up after each overflow; the search
+        // with the counts of multiplicities only where the matrix has them
+        // (`B`: compiled out of the rest).
+        let bounded = shape.cursor.is_some();
+        macro_rules! search {
+            ($t:ty) => {
+                match (jobs > 1, bounded) {
+                    (true, false) => parallel::count::<$t, false>(&shape, self, jobs),
+                    (true, true) => parallel::count::<$t, true>(&shape, self, jobs),
+                    (false, false) => {
+                        let table = Store::Own(Table::new(shape.key_words, self.memory));
+                        Counter::<$t, false>::new(&shape, self, table, None).run(None)
+                    }
+                    (false, true) => {
+                        let table = Store::Own(Table::new(shape.key_words, self.memory));
+                        Counter::<$t, true>::new(&shape, self, table, None).run(None)
+                    }
+                }
+            };
+        }
         macro_rules! attempt {
             ($t:ty) => {
-                let counted = if jobs > 1 {
-                    parallel::count::<$t>(&shape, self, jobs)
-                } else {
-                    let table = Store::Own(Table::new(shape.key_words, self.memory));
-                    Counter::<$t>::new(&shape, self, table, None).run(None)
-                };
-                match counted {
+                match search!($t) {
                     Some(mut c) => {
                         c.stats.widened = widened;
                         return Ok(c);
@@ -238,12 +257,7 @@ impl Memo {
         attempt!(Wide<2>);
         attempt!(Wide<4>);
         attempt!(Wide<16>);
-        let counted = if jobs > 1 {
-            parallel::count::<BigCount>(&shape, self, jobs)
-        } else {
-            let table = Store::Own(Table::new(shape.key_words, self.memory));
-            Counter::<BigCount>::new(&shape, self, table, None).run(None)
-        };
+        let counted = search!(BigCount);
         let mut c = counted.expect("an unbounded count never overflows");
         c.stats.widened = widened;
         Ok(c)
@@ -266,6 +280,18 @@ struct Opt {
     /// Color slots it sets: (slot, color + 1); each must be unset or equal
     /// (colors are below [`TAKEN`] - 1: a matrix names fewer).
     colors: Vec<(u32, u32)>,
+    /// Bounded primary items it takes: each must be open (its covered bit
+    /// clear); its count goes up by one, and the bit is set at the bound.
+    counted: Vec<u32>,
+}
+
+/// A primary item with bounds (DLX3's `u:v|`): the least and most times
+/// it is covered, and its count's 16-bit slot in the key.
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    lo: u32,
+    hi: u32,
+    slot: u32,
 }
 
 /// The matrix as the memo search reads it.
@@ -278,11 +304,41 @@ struct Shape {
     /// Primary item `i`'s options (not ignored) are `item_opts[start[i]..start[i + 1]]`.
     start: Vec<u32>,
     item_opts: Vec<u32>,
+    /// Per primary item, its bounds when the matrix has any (else empty).
+    bounds: Vec<Option<Bound>>,
+    /// The first word of the counts (after the colors).
+    count_words: usize,
+    /// With bounds, a bit per primary item without them (the plain ones,
+    /// which the first-item order takes first).
+    plain: Vec<u64>,
+    /// With bounds, the key's last word: the item being filled (plus one,
+    /// in the high half) and the position in its options the next one
+    /// comes from (the low half); 0 when no item is being filled.
+    cursor: Option<usize>,
 }
 
 impl Shape {
-    fn new(m: &Matrix) -> Shape {
+    fn new(m: &Matrix) -> Result<Shape, MemoError> {
         let (items, primary) = (m.item_count(), m.primary_count());
+        let mut bounds: Vec<Option<Bound>> = Vec::new();
+        let mut counted = 0u32;
+        if m.has_bounds() {
+            for i in 0..primary {
+                let b = m.bounds(super::ItemId::must(i)).filter(|&b| b != (1, 1));
+                bounds.push(match b {
+                    Some((_, hi)) if hi > u32::from(u16::MAX) => return Err(MemoError::Bounds),
+                    Some((lo, hi)) => {
+                        counted += 1;
+                        Some(Bound {
+                            lo,
+                            hi,
+                            slot: counted - 1,
+                        })
+                    }
+                    None => None,
+                });
+            }
+        }
         let covered_words = items.div_ceil(64).max(1);
         // A color slot per secondary item that some option colors.
         let mut slot = vec![u32::MAX; items];
@@ -295,7 +351,9 @@ impl Shape {
                 }
             }
         }
-        let key_words = covered_words + (slots as usize).div_ceil(2);
+        let count_words = covered_words + (slots as usize).div_ceil(2);
+        let cursor = (counted > 0).then_some(count_words + (counted as usize).div_ceil(4));
+        let key_words = cursor.map_or(count_words, |c| c + 1);
         let mut opts = Vec::with_capacity(m.option_count());
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); primary];
         let ignored: std::collections::HashSet<OptionId> =
@@ -312,6 +370,9 @@ impl Shape {
                 match c {
                     Some(c) => opt.colors.push((slot[i], c.as_usize() as u32 + 1)),
                     None if slot[i] != u32::MAX => opt.uncolored.push(slot[i]),
+                    None if bounds.get(i).is_some_and(Option::is_some) => {
+                        opt.counted.push(i as u32)
+                    }
                     None => {
                         let (w, b) = ((i / 64) as u32, 1u64 << (i % 64));
                         match words.iter_mut().find(|(x, _)| *x == w) {
@@ -330,14 +391,102 @@ impl Shape {
             item_opts.extend(l);
             start.push(item_opts.len() as u32);
         }
-        Shape {
+        let mut plain = Vec::new();
+        if !bounds.is_empty() {
+            plain = vec![0u64; covered_words];
+            for (i, b) in bounds.iter().enumerate() {
+                if b.is_none() {
+                    plain[i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+        Ok(Shape {
             primary,
             covered_words,
             key_words,
             opts,
             start,
             item_opts,
+            bounds,
+            plain,
+            count_words,
+            cursor,
+        })
+    }
+
+    /// Bounded item `i`'s count in `key`.
+    #[inline]
+    fn count(&self, key: &[u64], b: Bound) -> u32 {
+        (key[self.count_words + b.slot as usize / 4] >> (16 * (b.slot % 4))) as u32 & 0xffff
+    }
+
+    /// The bounds of primary item `i`, when it has any.
+    #[inline]
+    fn bound(&self, i: usize) -> Option<Bound> {
+        self.bounds.get(i).copied().flatten()
+    }
+
+    /// Where the options of `item` start in state `key`: after the cursor
+    /// when `item` is being filled, else at the first.
+    #[inline]
+    fn start<const B: bool>(&self, key: &[u64], item: usize) -> u32 {
+        if !B {
+            return 0;
         }
+        match self.cursor {
+            Some(w) if key[w] >> 32 == item as u64 + 1 => key[w] as u32,
+            _ => 0,
+        }
+    }
+
+    /// The next child of `parent` branching on `item`, from position
+    /// `*next` of its options (advanced past it): the next option that
+    /// fits, then (a bounded item whose count reached its least) closing
+    /// the item. `false` past the last.
+    #[inline]
+    fn next_child<const B: bool>(
+        &self,
+        parent: &[u64],
+        item: usize,
+        next: &mut u32,
+        child: &mut [u64],
+    ) -> bool {
+        let options = self.options(item);
+        let from = (*next as usize).min(options.len());
+        if let Some(k) = options[from..]
+            .iter()
+            .position(|&r| self.fits::<B>(parent, r as usize))
+        {
+            let p = from + k;
+            *next = p as u32 + 1;
+            self.take::<B>(parent, child, options[p] as usize);
+            if let Some(w) = self.cursor.filter(|_| B) {
+                // Still open: it is being filled, from the next position.
+                child[w] = if child[item / 64] >> (item % 64) & 1 == 0 {
+                    (item as u64 + 1) << 32 | (p as u64 + 1)
+                } else {
+                    0
+                };
+            }
+            return true;
+        }
+        if !B {
+            *next = options.len() as u32 + 1;
+            return false;
+        }
+        let close = *next as usize <= options.len()
+            && self
+                .bound(item)
+                .is_some_and(|b| self.count(parent, b) >= b.lo);
+        *next = options.len() as u32 + 1;
+        if close {
+            child.copy_from_slice(parent);
+            child[item / 64] |= 1 << (item % 64);
+            if let Some(w) = self.cursor {
+                child[w] = 0;
+            }
+        }
+        close
     }
 
     /// Color slot `s` of `key`.
@@ -349,9 +498,13 @@ impl Shape {
 
     /// Whether option `r` can be taken in state `key`.
     #[inline]
-    fn fits(&self, key: &[u64], r: usize) -> bool {
+    fn fits<const B: bool>(&self, key: &[u64], r: usize) -> bool {
         let o = &self.opts[r];
         o.bits.iter().all(|&(w, b)| key[w as usize] & b == 0)
+            && (!B
+                || o.counted
+                    .iter()
+                    .all(|&i| key[i as usize / 64] >> (i % 64) & 1 == 0))
             && o.uncolored.iter().all(|&s| self.color(key, s) == 0)
             && o.colors.iter().all(|&(s, c)| {
                 let have = self.color(key, s);
@@ -361,7 +514,7 @@ impl Shape {
 
     /// `child` = `key` with option `r` taken (which fits).
     #[inline]
-    fn take(&self, key: &[u64], child: &mut [u64], r: usize) {
+    fn take<const B: bool>(&self, key: &[u64], child: &mut [u64], r: usize) {
         child.copy_from_slice(key);
         let o = &self.opts[r];
         for &(w, b) in &o.bits {
@@ -372,6 +525,16 @@ impl Shape {
         }
         for &s in &o.uncolored {
             child[self.covered_words + s as usize / 2] |= u64::from(TAKEN) << (32 * (s % 2));
+        }
+        if !B {
+            return;
+        }
+        for &i in &o.counted {
+            let b = self.bounds[i as usize].expect("a counted item has bounds");
+            child[self.count_words + b.slot as usize / 4] += 1 << (16 * (b.slot % 4));
+            if self.count(child, b) == b.hi {
+                child[i as usize / 64] |= 1 << (i % 64);
+            }
         }
     }
 
@@ -402,21 +565,41 @@ impl Shape {
 
     /// The item to branch on in `key` (`None`: every primary item is
     /// covered, a solution).
-    fn choose(&self, key: &[u64], order: MemoOrder) -> Option<usize> {
+    fn choose<const B: bool>(&self, key: &[u64], order: MemoOrder) -> Option<usize> {
+        if let Some(w) = self.cursor.filter(|_| B) {
+            if key[w] != 0 {
+                return Some((key[w] >> 32) as usize - 1);
+            }
+        }
         let first = self.first_uncovered(key)?;
         if order == MemoOrder::FirstItem {
-            return Some(first);
+            if !B {
+                return Some(first);
+            }
+            // With bounds, the plain items first (a tiling's cells before
+            // its pieces' counts): the bounded ones are filled by their
+            // options on the way and closed at the end.
+            let plain = self
+                .plain
+                .iter()
+                .zip(key)
+                .enumerate()
+                .find(|(_, (&p, &k))| p & !k != 0)
+                .map(|(w, (&p, &k))| w * 64 + (p & !k).trailing_zeros() as usize);
+            return Some(plain.unwrap_or(first));
         }
         let mut best = (usize::MAX, first);
         for i in first..self.primary {
             if key[i / 64] >> (i % 64) & 1 != 0 {
                 continue;
             }
+            let closable = B && self.bound(i).is_some_and(|b| self.count(key, b) >= b.lo);
             let len = self
                 .options(i)
                 .iter()
-                .filter(|&&r| self.fits(key, r as usize))
-                .count();
+                .filter(|&&r| self.fits::<B>(key, r as usize))
+                .count()
+                + usize::from(closable);
             if len < best.0 {
                 best = (len, i);
                 if len == 0 {
@@ -613,7 +796,7 @@ struct Frame<T> {
 }
 
 /// One memo count in the width `T`.
-struct Counter<'a, T> {
+struct Counter<'a, T, const B: bool> {
     shape: &'a Shape,
     memo: &'a Memo,
     table: Store<'a, T>,
@@ -627,7 +810,7 @@ struct Counter<'a, T> {
     reported: (u64, u64),
 }
 
-impl<'a, T: Tally> Counter<'a, T> {
+impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
     fn new(
         shape: &'a Shape,
         memo: &'a Memo,
@@ -654,7 +837,7 @@ impl<'a, T: Tally> Counter<'a, T> {
         if let Some(root) = root {
             self.keys[..kw].copy_from_slice(root);
         }
-        let Some(item) = shape.choose(&self.keys[..kw], self.memo.order) else {
+        let Some(item) = shape.choose::<B>(&self.keys[..kw], self.memo.order) else {
             return Some(self.answer(T::one().big(), true, None));
         };
         let h = hash(&self.keys[..kw]);
@@ -693,52 +876,42 @@ impl<'a, T: Tally> Counter<'a, T> {
                 );
             }
             let l = self.frames.len() - 1;
-            let f = &self.frames[l];
-            let options = shape.options(f.item as usize);
             let (parent, child) = self.keys[l * kw..(l + 2) * kw].split_at_mut(kw);
-            let found = options[f.next as usize..]
-                .iter()
-                .position(|&r| self.shape.fits(parent, r as usize));
-            match found {
-                Some(k) => {
-                    let f = &mut self.frames[l];
-                    let r = options[f.next as usize + k] as usize;
-                    f.next += k as u32 + 1;
-                    self.stats.tried += 1;
-                    self.shape.take(parent, child, r);
-                    match self.shape.choose(child, self.memo.order) {
-                        None => {
-                            if !self.frames[l].sum.add(&T::one()) {
+            let f = &mut self.frames[l];
+            let found = shape.next_child::<B>(parent, f.item as usize, &mut f.next, child);
+            if found {
+                self.stats.tried += 1;
+                match self.shape.choose::<B>(child, self.memo.order) {
+                    None => {
+                        if !self.frames[l].sum.add(&T::one()) {
+                            return None;
+                        }
+                    }
+                    Some(item) => {
+                        let h = hash(child);
+                        if let Some(c) = self.table.get(h, child) {
+                            self.stats.hits += 1;
+                            if !self.frames[l].sum.add(&c) {
                                 return None;
                             }
-                        }
-                        Some(item) => {
-                            let h = hash(child);
-                            if let Some(c) = self.table.get(h, child) {
-                                self.stats.hits += 1;
-                                if !self.frames[l].sum.add(&c) {
-                                    return None;
-                                }
-                            } else {
-                                self.enter(item, h);
-                            }
+                        } else {
+                            self.enter(item, h);
                         }
                     }
                 }
-                None => {
-                    let f = self.frames.pop().expect("a level is entered");
-                    let key = &self.keys[l * kw..(l + 1) * kw];
-                    if l == 0 {
-                        let total = f.sum.big();
-                        self.table.put(f.hash, key, f.sum.clone());
-                        self.frames.push(f);
-                        self.report(true);
-                        return Some(self.answer(total, true, None));
-                    }
+            } else {
+                let f = self.frames.pop().expect("a level is entered");
+                let key = &self.keys[l * kw..(l + 1) * kw];
+                if l == 0 {
+                    let total = f.sum.big();
                     self.table.put(f.hash, key, f.sum.clone());
-                    if !self.frames[l - 1].sum.add(&f.sum) {
-                        return None;
-                    }
+                    self.frames.push(f);
+                    self.report(true);
+                    return Some(self.answer(total, true, None));
+                }
+                self.table.put(f.hash, key, f.sum.clone());
+                if !self.frames[l - 1].sum.add(&f.sum) {
+                    return None;
                 }
             }
         }
@@ -775,9 +948,14 @@ impl<'a, T: Tally> Counter<'a, T> {
     /// Enters a state (its key written at the next level) on `item`.
     fn enter(&mut self, item: usize, hash: u64) {
         self.stats.states += 1;
+        let l = self.frames.len();
+        let kw = self.shape.key_words;
+        let next = self
+            .shape
+            .start::<B>(&self.keys[l * kw..(l + 1) * kw], item);
         self.frames.push(Frame {
             item: item as u32,
-            next: 0,
+            next,
             sum: T::default(),
             hash,
         });

@@ -73,7 +73,7 @@ fn times(a: &BigCount, m: &BigCount) -> BigCount {
 
 /// The count of `shape` on `jobs` threads, or `None` when a count outgrew
 /// `T`.
-pub(super) fn count<T: Tally + Send + Sync>(
+pub(super) fn count<T: Tally + Send + Sync, const B: bool>(
     shape: &Shape,
     memo: &Memo,
     jobs: usize,
@@ -92,17 +92,14 @@ pub(super) fn count<T: Tally + Send + Sync>(
         let mut index: std::collections::HashMap<Vec<u64>, usize> =
             std::collections::HashMap::new();
         for (key, paths) in &level {
-            let Some(item) = shape.choose(key, memo.order) else {
+            let Some(item) = shape.choose::<B>(key, memo.order) else {
                 above.add(paths);
                 continue;
             };
             stats.states += 1;
-            for &r in shape.options(item) {
-                if !shape.fits(key, r as usize) {
-                    continue;
-                }
+            let mut at = shape.start::<B>(key, item);
+            while shape.next_child::<B>(key, item, &mut at, &mut child) {
                 stats.tried += 1;
-                shape.take(key, &mut child, r as usize);
                 match index.get(&child) {
                     Some(&k) => {
                         stats.hits += 1;
@@ -129,7 +126,7 @@ pub(super) fn count<T: Tally + Send + Sync>(
         let Some((key, paths)) = level.get(k) else {
             break;
         };
-        let counter = Counter::<T>::new(shape, memo, Store::Shared(&shards), Some(&halt));
+        let counter = Counter::<T, B>::new(shape, memo, Store::Shared(&shards), Some(&halt));
         let Some(c) = counter.run(Some(key)) else {
             halt.store(true, Ordering::Relaxed);
             break;

@@ -76,6 +76,78 @@ fn random_matrices_match_brute_force_in_both_orders_and_any_cap() {
     assert!(cfg!(miri) || colored > 50, "{colored}");
 }
 
+/// A random matrix with multiplicities: at most 12 options over 1–5
+/// primary items, each bounded `u:v|` (0 to 2, 1 to 3) or not, and 0–2
+/// secondary items, some colored.
+fn random_bounded_matrix(rng: &mut rand::rngs::StdRng) -> Matrix {
+    let np = rng.gen_range(1..=5);
+    let ns = rng.gen_range(0..=2);
+    let mut text = String::new();
+    for i in 0..np {
+        if rng.gen_bool(0.6) {
+            let lo = rng.gen_range(0..=2);
+            let hi = rng.gen_range(lo.max(1)..=3);
+            text += &format!("{lo}:{hi}|p{i} ");
+        } else {
+            text += &format!("p{i} ");
+        }
+    }
+    if ns > 0 {
+        text += "|";
+        text += &(0..ns).map(|i| format!(" s{i}")).collect::<String>();
+    }
+    text += "\n";
+    for _ in 0..rng.gen_range(1..=12) {
+        let mut option: Vec<String> = (0..np)
+            .filter(|_| rng.gen_bool(0.4))
+            .map(|i| format!("p{i}"))
+            .collect();
+        for i in 0..ns {
+            if rng.gen_bool(0.35) {
+                option.push(if rng.gen_bool(0.6) {
+                    format!("s{i}:{}", ["a", "b"][rng.gen_range(0..2)])
+                } else {
+                    format!("s{i}")
+                });
+            }
+        }
+        if option.is_empty() {
+            option.push(format!("p{}", rng.gen_range(0..np)));
+        }
+        text += &(option.join(" ") + "\n");
+    }
+    knuth::read(text.as_bytes()).unwrap()
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "threads and tables of thousands of slots: minutes under Miri (no unsafe here)"
+)]
+fn multiplicities_match_brute_force_and_algorithm_m() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(43);
+    let mut seen = [0usize; 3];
+    for _ in 0..800 {
+        let m = random_bounded_matrix(&mut rng);
+        let want = brute_force_count(&m).unwrap();
+        seen[want.min(2) as usize] += 1;
+        // Algorithm M agrees (an independent search).
+        assert_eq!(crate::dlx::Solver::new(&m).count().solutions, want);
+        for memo in [
+            Memo::new(),
+            Memo::new().order(MemoOrder::Knuth),
+            Memo::new().memory(1),
+            Memo::new().jobs(3),
+            Memo::new().jobs(2).memory(1).order(MemoOrder::Knuth),
+        ] {
+            let c = count(&m, &memo);
+            assert_eq!(c.solutions.to_u64(), Some(want), "{memo:?}\n{m:?}");
+        }
+    }
+    // None, one and several solutions all met.
+    assert!(seen.iter().all(|&k| k > 50), "{seen:?}");
+}
+
 #[test]
 #[cfg_attr(miri, ignore = "the plain count of 8×8 dominoes: 50 M nodes")]
 fn published_counts_and_the_plain_search() {
@@ -142,7 +214,7 @@ fn counts_past_every_fixed_width() {
 }
 
 #[test]
-fn limits_answer_a_lower_bound_and_bounds_are_refused() {
+fn limits_answer_a_lower_bound_and_bounds_past_16_bits_are_refused() {
     let m = queens(10).unwrap();
     let memo = Memo::new().limits(Limits::from(Budget {
         nodes: Some(1),
@@ -159,13 +231,90 @@ fn limits_answer_a_lower_bound_and_bounds_are_refused() {
         .count(&dominoes(10, 10, 1).unwrap())
         .unwrap();
     assert_eq!((c.complete, c.stopped), (false, Some(Stop::Cancelled)));
+    // {A B, A}, {A B, B}... A 2 or 3 times, B once: {AB, A} and {AB, A, ...}.
     let bounded = knuth::read("2:3|A B\nA B\nA\nB\n".as_bytes()).unwrap();
-    let e = Memo::new().count(&bounded).unwrap_err();
+    assert_eq!(
+        count(&bounded, &Memo::new()).solutions.to_u64(),
+        brute_force_count(&bounded)
+    );
+    let huge = knuth::read("2:70000|A B\nA B\nA\nB\n".as_bytes()).unwrap();
+    let e = Memo::new().count(&huge).unwrap_err();
     assert_eq!(e, MemoError::Bounds);
-    assert!(e.to_string().contains("multiplicities"));
+    assert!(e.to_string().contains("65,535"));
     // Nothing to cover: one solution, the empty one.
     let empty = knuth::read("| s\n".as_bytes());
     if let Ok(m) = empty {
         assert_eq!(count(&m, &Memo::new()).solutions.to_u64(), Some(1));
+    }
+}
+
+/// Monomer-dimer tilings of an n×n board with exactly k monominoes, by a
+/// transfer matrix over the board's frontier (independent of any search).
+fn monomer_dimer(n: usize, k: usize) -> u128 {
+    let mut states: std::collections::HashMap<(u64, usize), u128> =
+        std::collections::HashMap::from([((0, 0), 1)]);
+    for i in 0..n * n {
+        let (r, c) = (i / n, i % n);
+        let mut next: std::collections::HashMap<(u64, usize), u128> = Default::default();
+        for (&(mask, used), &ways) in &states {
+            let mut add = |m: u64, u: usize| *next.entry((m >> 1, u)).or_default() += ways;
+            if mask & 1 != 0 {
+                add(mask, used);
+                continue;
+            }
+            if used < k {
+                add(mask, used + 1);
+            }
+            if c + 1 < n && mask & 2 == 0 {
+                add(mask | 2, used);
+            }
+            if r + 1 < n {
+                add(mask | 1 << n, used);
+            }
+        }
+        states = next;
+    }
+    states.get(&(0, k)).copied().unwrap_or(0)
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "boards of a few hundred states: slow under Miri")]
+fn monomer_dimer_counts_match_a_transfer_matrix() {
+    let file = include_str!("../../../puzzles/monomer_dimer_12x12_4.dlx");
+    let m = knuth::read(file.as_bytes()).unwrap();
+    assert_eq!(
+        count(&m, &Memo::new()).solutions.to_string(),
+        monomer_dimer(12, 4).to_string()
+    );
+    for n in 2..=7 {
+        for k in 0..=3 {
+            let mut text: String = (0..n * n).map(|i| format!("c{i} ")).collect();
+            // No monomino: no item m (a bound 0:0 is not DLX3's).
+            text += &if k > 0 {
+                format!("{k}:{k}|m\n")
+            } else {
+                "\n".into()
+            };
+            for i in 0..n * n {
+                if k > 0 {
+                    text += &format!("m c{i}\n");
+                }
+                if i % n + 1 < n {
+                    text += &format!("c{i} c{}\n", i + 1);
+                }
+                if i / n + 1 < n {
+                    text += &format!("c{i} c{}\n", i + n);
+                }
+            }
+            let m = knuth::read(text.as_bytes()).unwrap();
+            let want = monomer_dimer(n, k);
+            for memo in [Memo::new(), Memo::new().order(MemoOrder::Knuth).jobs(2)] {
+                assert_eq!(
+                    count(&m, &memo).solutions.to_u64().map(u128::from),
+                    Some(want),
+                    "{n}×{n}, {k}"
+                );
+            }
+        }
     }
 }
