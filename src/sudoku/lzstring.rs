@@ -221,12 +221,11 @@ pub fn compress_to_base64(input: &str) -> String {
     sink.code(2, bits);
     // Pad the last character with zero bits.
     loop {
-        sink.value <<= 1;
-        if sink.position == 5 {
-            sink.out.push(ALPHABET[sink.value as usize] as char);
+        let last = sink.position == 5;
+        sink.bit(0);
+        if last {
             break;
         }
-        sink.position += 1;
     }
     let mut out = sink.out;
     while !out.len().is_multiple_of(4) {

@@ -13,24 +13,24 @@ fn count(m: &Matrix, memo: &Memo) -> MemoCount {
     c
 }
 
-/// A random matrix of at most 14 options over 3–6 primary and 0–3
-/// secondary items, colors on some secondary entries.
-fn random_matrix(rng: &mut rand::rngs::StdRng) -> Matrix {
-    let np = rng.gen_range(1..=6);
-    let ns = rng.gen_range(0..=3);
-    let mut text: String = (0..np).map(|i| format!("p{i} ")).collect();
-    if ns > 0 {
-        text += "|";
-        text += &(0..ns).map(|i| format!(" s{i}")).collect::<String>();
-    }
-    text += "\n";
-    for _ in 0..rng.gen_range(1..=14) {
+/// Up to `most` random option lines over `np` primary and `ns` secondary
+/// items, each primary and secondary item in an option with the odds of
+/// `p`, a secondary one colored (a or b) 6 times in 10.
+fn random_options(
+    rng: &mut rand::rngs::StdRng,
+    np: usize,
+    ns: usize,
+    most: usize,
+    p: (f64, f64),
+) -> String {
+    let mut text = String::new();
+    for _ in 0..rng.gen_range(1..=most) {
         let mut option: Vec<String> = (0..np)
-            .filter(|_| rng.gen_bool(0.35))
+            .filter(|_| rng.gen_bool(p.0))
             .map(|i| format!("p{i}"))
             .collect();
         for i in 0..ns {
-            if rng.gen_bool(0.4) {
+            if rng.gen_bool(p.1) {
                 option.push(if rng.gen_bool(0.6) {
                     format!("s{i}:{}", ["a", "b"][rng.gen_range(0..2)])
                 } else {
@@ -43,6 +43,21 @@ fn random_matrix(rng: &mut rand::rngs::StdRng) -> Matrix {
         }
         text += &(option.join(" ") + "\n");
     }
+    text
+}
+
+/// A random matrix of at most 14 options over 3–6 primary and 0–3
+/// secondary items, colors on some secondary entries.
+fn random_matrix(rng: &mut rand::rngs::StdRng) -> Matrix {
+    let np = rng.gen_range(1..=6);
+    let ns = rng.gen_range(0..=3);
+    let mut text: String = (0..np).map(|i| format!("p{i} ")).collect();
+    if ns > 0 {
+        text += "|";
+        text += &(0..ns).map(|i| format!(" s{i}")).collect::<String>();
+    }
+    text += "\n";
+    text += &random_options(rng, np, ns, 14, (0.35, 0.4));
     knuth::read(text.as_bytes()).unwrap()
 }
 
@@ -97,25 +112,7 @@ fn random_bounded_matrix(rng: &mut rand::rngs::StdRng) -> Matrix {
         text += &(0..ns).map(|i| format!(" s{i}")).collect::<String>();
     }
     text += "\n";
-    for _ in 0..rng.gen_range(1..=12) {
-        let mut option: Vec<String> = (0..np)
-            .filter(|_| rng.gen_bool(0.4))
-            .map(|i| format!("p{i}"))
-            .collect();
-        for i in 0..ns {
-            if rng.gen_bool(0.35) {
-                option.push(if rng.gen_bool(0.6) {
-                    format!("s{i}:{}", ["a", "b"][rng.gen_range(0..2)])
-                } else {
-                    format!("s{i}")
-                });
-            }
-        }
-        if option.is_empty() {
-            option.push(format!("p{}", rng.gen_range(0..np)));
-        }
-        text += &(option.join(" ") + "\n");
-    }
+    text += &random_options(rng, np, ns, 12, (0.4, 0.35));
     knuth::read(text.as_bytes()).unwrap()
 }
 

@@ -356,9 +356,7 @@ pub(crate) fn check_cells(
     n: usize,
     min: usize,
 ) -> Result<(), RulesError> {
-    if let Some(&cell) = cells.iter().find(|&&k| k >= n * n) {
-        return Err(RulesError::Cell { rule, cell });
-    }
+    in_grid(rule, cells, n, min)?;
     let mut sorted = cells.to_vec();
     sorted.sort_unstable();
     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
@@ -366,6 +364,14 @@ pub(crate) fn check_cells(
             rule,
             why: format!("cell {} is listed twice", w[0]),
         });
+    }
+    Ok(())
+}
+
+/// Checks cells are in the grid and that there are `min` at least.
+fn in_grid(rule: &'static str, cells: &[usize], n: usize, min: usize) -> Result<(), RulesError> {
+    if let Some(&cell) = cells.iter().find(|&&k| k >= n * n) {
+        return Err(RulesError::Cell { rule, cell });
     }
     if cells.len() < min {
         return Err(RulesError::Shape {
@@ -385,19 +391,11 @@ pub(crate) fn check_path(
     n: usize,
     min: usize,
 ) -> Result<(), RulesError> {
-    if let Some(&cell) = cells.iter().find(|&&k| k >= n * n) {
-        return Err(RulesError::Cell { rule, cell });
-    }
+    in_grid(rule, cells, n, min)?;
     if let Some(w) = cells.windows(2).find(|w| w[0] == w[1]) {
         return Err(RulesError::Shape {
             rule,
             why: format!("cell {} follows itself", w[0]),
-        });
-    }
-    if cells.len() < min {
-        return Err(RulesError::Shape {
-            rule,
-            why: format!("{} cells, at least {min} needed", cells.len()),
         });
     }
     Ok(())
