@@ -13,6 +13,19 @@ fn count(m: &Matrix, memo: &Memo) -> MemoCount {
     c
 }
 
+/// The settings every random test counts with: both orders, an 8-slot
+/// table (most states given up and counted again), threads (the cut, its
+/// paths, the shared table), and all of them at once.
+fn settings() -> [Memo; 5] {
+    [
+        Memo::new(),
+        Memo::new().order(MemoOrder::Knuth),
+        Memo::new().memory(1),
+        Memo::new().jobs(3),
+        Memo::new().jobs(2).memory(1).order(MemoOrder::Knuth),
+    ]
+}
+
 /// Up to `most` random option lines over `np` primary and `ns` secondary
 /// items, each primary and secondary item in an option with the odds of
 /// `p`, a secondary one colored (a or b) 6 times in 10.
@@ -74,15 +87,7 @@ fn random_matrices_match_brute_force_in_both_orders_and_any_cap() {
         let m = random_matrix(&mut rng);
         let want = brute_force_count(&m).unwrap();
         colored += usize::from(m.has_colors() && want > 0);
-        for memo in [
-            Memo::new(),
-            Memo::new().order(MemoOrder::Knuth),
-            // Eight slots: most states are given up and counted again.
-            Memo::new().memory(1),
-            // Threads: the cut, its paths, the shared table.
-            Memo::new().jobs(3),
-            Memo::new().jobs(2).memory(1).order(MemoOrder::Knuth),
-        ] {
+        for memo in settings() {
             let c = count(&m, &memo);
             assert_eq!(c.solutions.to_u64(), Some(want), "{memo:?}");
         }
@@ -130,13 +135,7 @@ fn multiplicities_match_brute_force_and_algorithm_m() {
         seen[want.min(2) as usize] += 1;
         // Algorithm M agrees (an independent search).
         assert_eq!(crate::dlx::Solver::new(&m).count().solutions, want);
-        for memo in [
-            Memo::new(),
-            Memo::new().order(MemoOrder::Knuth),
-            Memo::new().memory(1),
-            Memo::new().jobs(3),
-            Memo::new().jobs(2).memory(1).order(MemoOrder::Knuth),
-        ] {
+        for memo in settings() {
             let c = count(&m, &memo);
             assert_eq!(c.solutions.to_u64(), Some(want), "{memo:?}\n{m:?}");
         }
