@@ -52,6 +52,27 @@ class Estimate:
     def depth(self) -> float: ...
 
 @final
+class MemoStats:
+    """The work of a memo count: states entered, options tried, children
+    found in the table, states kept and evicted, the table's largest size
+    in bytes, and how often the count started again one width up."""
+
+    @property
+    def states(self) -> int: ...
+    @property
+    def tried(self) -> int: ...
+    @property
+    def hits(self) -> int: ...
+    @property
+    def kept(self) -> int: ...
+    @property
+    def evicted(self) -> int: ...
+    @property
+    def table_bytes(self) -> int: ...
+    @property
+    def widened(self) -> int: ...
+
+@final
 class Solutions(Iterator[List[int]]):
     """The lazy iterator of ``Problem.solutions``."""
 
@@ -126,6 +147,23 @@ class Problem:
         """The number of solutions, or ``limit`` when there are at least
         that many, on ``threads`` threads; ``SearchTimeout`` (with
         ``found``, a lower bound) when ``timeout`` seconds pass first."""
+    def count_memo(
+        self,
+        *,
+        order: str = "first-item",
+        memory: Optional[int] = None,
+        threads: int = 1,
+        timeout: Optional[float] = None,
+    ) -> int:
+        """The exact number of solutions, however large, counted with a memo
+        of states (DXZ): each state (the items covered, colors and
+        multiplicities set) is counted once. ``order`` is ``"first-item"``
+        or ``"knuth"``; ``memory`` caps the table in bytes (default 2 GiB);
+        ``SearchTimeout`` (``found`` a lower bound, ``stats`` a
+        ``MemoStats``) when ``timeout`` seconds pass first."""
+    @property
+    def memo_stats(self) -> Optional[MemoStats]:
+        """The work of the last ``count_memo``, or ``None`` before one."""
     def best(
         self, k: int = 1, *, threads: int = 1, timeout: Optional[float] = None
     ) -> List[Tuple[int, List[int]]]:

@@ -19,7 +19,7 @@
 use dlx::sudoku::{self, Alphabet, Puzzle, Sudoku};
 use dlx::{
     knuth, Best, Branching, Budget, Cancel, Config, EngineKind, Limits, Matrix, MatrixBuilder,
-    OptionId, Solver, Stats, Step,
+    Memo, MemoOrder, MemoStats, OptionId, Solver, Stats, Step,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -43,18 +43,27 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// `pydlx.SearchTimeout(message, found, stats)`.
+/// `pydlx.SearchTimeout(message, found, stats)` for a search's counters.
 fn search_timeout(py: Python<'_>, found: Py<PyAny>, stats: Stats) -> PyErr {
+    timeout_error(
+        py,
+        "the search ran out of time before its answer was known",
+        found,
+        PyStats::from(stats),
+    )
+}
+
+/// `pydlx.SearchTimeout(message, found, stats)`, `stats` any Python object.
+fn timeout_error<'py>(
+    py: Python<'py>,
+    message: &str,
+    found: Py<PyAny>,
+    stats: impl IntoPyObject<'py>,
+) -> PyErr {
     let made = py
         .import("pydlx._errors")
         .and_then(|m| m.getattr("SearchTimeout"))
-        .and_then(|cls| {
-            cls.call1((
-                "the search ran out of time before its answer was known",
-                found,
-                PyStats::from(stats),
-            ))
-        });
+        .and_then(|cls| cls.call1((message, found, stats)));
     match made {
         Ok(err) => PyErr::from_value(err),
         Err(e) => e,
@@ -235,6 +244,70 @@ impl PyEstimate {
             self.updates.__repr__(),
             self.depth
         )
+    }
+}
+
+/// The work of the last memo count (`Problem.count_memo`): states entered,
+/// options tried, children found in the table, states kept and evicted,
+/// the table's largest size in bytes, and how often the count started
+/// again one width up.
+#[pyclass(name = "MemoStats", module = "pydlx", frozen, get_all)]
+#[derive(Clone)]
+struct PyMemoStats {
+    states: u64,
+    tried: u64,
+    hits: u64,
+    kept: u64,
+    evicted: u64,
+    table_bytes: u64,
+    widened: u32,
+}
+
+impl From<MemoStats> for PyMemoStats {
+    fn from(s: MemoStats) -> Self {
+        PyMemoStats {
+            states: s.states,
+            tried: s.tried,
+            hits: s.hits,
+            kept: s.kept,
+            evicted: s.evicted,
+            table_bytes: s.table_bytes,
+            widened: s.widened,
+        }
+    }
+}
+
+#[pymethods]
+impl PyMemoStats {
+    fn __repr__(&self) -> String {
+        format!(
+            "MemoStats(states={}, tried={}, hits={}, kept={}, evicted={}, table_bytes={}, widened={})",
+            self.states, self.tried, self.hits, self.kept, self.evicted, self.table_bytes, self.widened
+        )
+    }
+}
+
+/// A memo order by name: `first-item` or `knuth`.
+fn memo_order_named(name: &str) -> PyResult<MemoOrder> {
+    [MemoOrder::FirstItem, MemoOrder::Knuth]
+        .into_iter()
+        .find(|o| o.name() == name)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "no memo order `{name}`: the orders are first-item and knuth"
+            ))
+        })
+}
+
+/// A count of any size as a Python `int` (through its decimal digits).
+fn big_int(py: Python<'_>, n: &dlx::BigCount) -> PyResult<Py<PyAny>> {
+    match n.to_u64() {
+        Some(small) => Ok(small.into_pyobject(py)?.into_any().unbind()),
+        None => Ok(py
+            .import("builtins")?
+            .getattr("int")?
+            .call1((n.to_string(),))?
+            .unbind()),
     }
 }
 
@@ -515,6 +588,7 @@ struct Problem {
     config: Config,
     last: Mutex<Stats>,
     engine: Mutex<Option<EngineKind>>,
+    memo: Mutex<Option<MemoStats>>,
 }
 
 impl Problem {
@@ -535,6 +609,7 @@ impl Problem {
             matrix,
             config,
             last: Mutex::new(Stats::default()),
+            memo: Mutex::new(None),
         })
     }
 
@@ -654,6 +729,12 @@ impl Problem {
             .unwrap_or_else(|_| PyStats::from(Stats::default()))
     }
 
+    /// The work of the last memo count (`count_memo`), or None before one.
+    #[getter]
+    fn memo_stats(&self) -> Option<PyMemoStats> {
+        self.memo.lock().ok().and_then(|m| m.map(PyMemoStats::from))
+    }
+
     /// The first solution (option indices, in the order chosen), or None.
     #[pyo3(signature = (*, timeout=None))]
     fn solve(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<Vec<usize>>> {
@@ -695,6 +776,49 @@ impl Problem {
         } else {
             let found = c.solutions.into_pyobject(py)?.into_any().unbind();
             Err(search_timeout(py, found, s.stats()))
+        }
+    }
+
+    /// The exact number of solutions, however large, counted with a memo of
+    /// states (DXZ): what remains after some options are chosen depends only
+    /// on the items they covered (and the colors and multiplicities set),
+    /// so each such state is counted once. A search of its own: `order`
+    /// picks the item to branch on (`first-item` or `knuth`), whatever the
+    /// problem's engine and rule; `memory` caps the table in bytes (default
+    /// 2 GiB; states are given up when it is full, never memory run out).
+    #[pyo3(signature = (*, order="first-item", memory=None, threads=1, timeout=None))]
+    fn count_memo(
+        &self,
+        py: Python<'_>,
+        order: &str,
+        memory: Option<usize>,
+        threads: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<Py<PyAny>> {
+        if threads == 0 {
+            return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        let cancel = Cancel::new();
+        let memo = Memo::new()
+            .order(memo_order_named(order)?)
+            .memory(memory.unwrap_or(dlx::DEFAULT_MEMO_BYTES))
+            .jobs(threads)
+            .limits(limits(timeout, &cancel)?);
+        let matrix = self.matrix.clone();
+        let counted = interruptible(py, &cancel, || memo.count(&matrix))?.map_err(value_error)?;
+        if let Ok(mut m) = self.memo.lock() {
+            *m = Some(counted.stats);
+        }
+        let n = big_int(py, &counted.solutions)?;
+        if counted.complete {
+            Ok(n)
+        } else {
+            Err(timeout_error(
+                py,
+                "the memo count ran out of time before its answer was known",
+                n,
+                PyMemoStats::from(counted.stats),
+            ))
         }
     }
 
@@ -1050,6 +1174,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStats>()?;
     m.add_class::<PyEstimate>()?;
     m.add_class::<PySpread>()?;
+    m.add_class::<PyMemoStats>()?;
     m.add_function(wrap_pyfunction!(sudoku_solve, m)?)?;
     m.add_function(wrap_pyfunction!(sudoku_count, m)?)?;
     m.add_function(wrap_pyfunction!(sudoku_check, m)?)?;

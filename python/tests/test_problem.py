@@ -218,3 +218,70 @@ def test_estimate_and_random_solutions() -> None:
     assert len(seen) > 10
     assert p.random_solution(5) == p.random_solution(5)
     assert pydlx.Problem([["A"], ["B"]], ["A", "B", "C"]).random_solution() is None
+
+
+def dominoes(rows: int, cols: int) -> List[List[str]]:
+    """Domino tilings of a rows × cols board: an item per cell."""
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols:
+                out.append([f"{r},{c}", f"{r},{c + 1}"])
+            if r + 1 < rows:
+                out.append([f"{r},{c}", f"{r + 1},{c}"])
+    return out
+
+
+def test_memo_counts_match_brute_force_in_either_order() -> None:
+    rng = random.Random(11)
+    for case in range(120):
+        options, primary, secondary = random_problem(rng, colors=case % 2 == 1)
+        want = len(brute_force(options, primary, secondary))
+        p = pydlx.Problem(options, sorted(primary), sorted(secondary))
+        for order in ("first-item", "knuth"):
+            assert p.count_memo(order=order) == want, (case, order, options)
+        stats = p.memo_stats
+        assert stats is not None and stats.states >= 1
+
+
+def test_memo_counts_multiplicities_as_algorithm_m_does() -> None:
+    rng = random.Random(5)
+    for case in range(60):
+        items = [f"p{k}" for k in range(rng.randint(1, 4))]
+        bounds = []
+        for x in items:
+            lo = rng.randint(0, 2)
+            bounds.append(f"{lo}:{lo + rng.randint(1, 2)}|{x}" if rng.random() < 0.7 else x)
+        options = [rng.sample(items, rng.randint(1, len(items))) for _ in range(rng.randint(1, 8))]
+        text = " ".join(bounds) + "\n" + "".join(" ".join(o) + "\n" for o in options)
+        p = pydlx.Problem.from_knuth(text)
+        assert p.count_memo() == p.count(), (case, text)
+
+
+def test_memo_counts_beyond_64_bits_exactly() -> None:
+    # Fibonacci: a 2 × n strip has F(n + 1) domino tilings.
+    fib = [1, 1]
+    while len(fib) < 42:
+        fib.append(fib[-1] + fib[-2])
+    assert pydlx.Problem(dominoes(2, 40)).count_memo() == fib[40]
+    # 14 × 14: OEIS A004003, above what 64 bits hold.
+    p = pydlx.Problem(dominoes(14, 14))
+    n = p.count_memo()
+    assert n == 112202208776036178000000 and n > 2**64
+    assert p.count_memo(threads=2) == n
+    assert pydlx.Problem(dominoes(6, 6)).count_memo(memory=1 << 12) == 6728
+
+
+def test_memo_refusals_and_timeout() -> None:
+    p = pydlx.Problem(dominoes(4, 4))
+    with pytest.raises(ValueError, match="no memo order"):
+        p.count_memo(order="fastest")
+    with pytest.raises(ValueError, match="threads"):
+        p.count_memo(threads=0)
+    with pytest.raises(ValueError, match="65,535"):
+        pydlx.Problem.from_knuth("70000:70000|A\nA\n").count_memo()
+    slow = queens_problem(16)
+    with pytest.raises(pydlx.SearchTimeout) as e:
+        slow.count_memo(timeout=0.05)
+    assert isinstance(e.value.found, int)
+    assert isinstance(e.value.stats, pydlx.MemoStats) and e.value.stats.states > 0

@@ -360,7 +360,6 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         (args.node_budget.is_some(), "--node-budget"),
         (args.timeout.is_some(), "--timeout"),
         (args.profile, "--profile"),
-        (best.is_some() && args.progress, "--progress with --best"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
         eprintln!("dlx cover: --jobs counts or finds the cheapest only; {flag} needs --jobs 1");
@@ -375,7 +374,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             return exit::BAD_INPUT;
         }
     };
-    let shown = (best.is_none() && show_progress(args, false)).then(|| {
+    let shown = show_progress(args, false).then(|| {
         let p = Arc::new(Progress::new());
         solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
         progress::show(p)

@@ -113,7 +113,7 @@ impl Cut {
     /// Each subtree's share of the tree below the cut, by Knuth's estimate
     /// ([`WEIGHT_PROBES`] probes each, a fixed seed); shares of equal size
     /// when every estimate is 0.
-    fn weights(&self, s: &mut impl Steps) -> Vec<f64> {
+    pub(crate) fn weights(&self, s: &mut impl Steps) -> Vec<f64> {
         use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let mut sizes: Vec<f64> = self

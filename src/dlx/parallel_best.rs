@@ -21,11 +21,14 @@
 //! from run to run.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use super::parallel::{Cut, SUBTREES_PER_JOB};
+use super::parallel::{Cut, PROGRESS_NODES, SUBTREES_PER_JOB};
+use super::search::progress::Track;
+use super::search::Steps;
 use super::{
-    Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Solver, Stats, Step,
+    Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver,
+    Stats, Step,
 };
 
 /// What [`best_parallel`] found.
@@ -111,12 +114,15 @@ pub fn best_parallel(
     jobs: usize,
     k: usize,
 ) -> Result<ParallelBest, EngineError> {
-    best_limited(matrix, engine, branching, jobs, k, &Limits::default())
+    best_limited(matrix, engine, branching, jobs, k, &Limits::default(), None)
 }
 
 /// [`best_parallel`] under `limits`: its deadline and cancel handle stop
 /// every thread (a node or update budget is one search's: give none). A
 /// stopped search answers the cheapest found so far, `complete: false`.
+/// With `progress`, each thread reports into it as the count's threads do
+/// (the fraction done weighs each subtree by Knuth's estimate; a pruned
+/// branch counts as done).
 pub(crate) fn best_limited(
     matrix: &Matrix,
     engine: Engine,
@@ -124,11 +130,16 @@ pub(crate) fn best_limited(
     jobs: usize,
     k: usize,
     limits: &Limits,
+    progress: Option<&Arc<Progress>>,
 ) -> Result<ParallelBest, EngineError> {
     engine.check(matrix, branching)?;
     let make = || {
         let mut s = Solver::borrowing(matrix, engine, branching);
         s.set_limits(limits.clone());
+        if let Some(p) = progress {
+            let depth = s.driver().choice.len();
+            s.driver_mut().track = Some(Box::new(Track::new(p.clone(), PROGRESS_NODES, depth, 0)));
+        }
         s
     };
     if jobs <= 1 {
@@ -144,6 +155,15 @@ pub(crate) fn best_limited(
     }
     let mut splitter = make();
     let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
+    let weights = match progress {
+        Some(p) => {
+            let whole = if cut.subtrees() == 0 { 1.0 } else { 0.0 };
+            p.add(cut.above.nodes, cut.above.solutions, whole);
+            cut.weights(&mut splitter)
+        }
+        None => Vec::new(),
+    };
+    let weights = &weights;
     let mut ranked = Ranked {
         k,
         kept: Vec::new(),
@@ -171,6 +191,9 @@ pub(crate) fn best_limited(
                         };
                         if stopped.load(Ordering::Relaxed) {
                             return mine;
+                        }
+                        if let Some(t) = &mut s.driver_mut().track {
+                            t.weight = weights.get(j).copied().unwrap_or(0.0);
                         }
                         // A subtree is a path of the search: entering it
                         // cannot fail.

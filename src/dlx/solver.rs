@@ -521,6 +521,7 @@ impl<'m> Solver<'m> {
         if self.on_threads() {
             self.restart();
             let limits = self.limits().clone();
+            let progress = self.driver_ref().track.as_ref().map(|t| t.to.clone());
             let par = super::parallel_best::best_limited(
                 &matrix,
                 self.engine_ref(),
@@ -528,6 +529,7 @@ impl<'m> Solver<'m> {
                 self.jobs,
                 k,
                 &limits,
+                progress.as_ref(),
             );
             // The engine and the rule are this solver's own: always taken.
             if let Ok(par) = par {

@@ -138,6 +138,29 @@ fn a_forced_progress_line_ends_at_one_hundred_percent_with_the_count() {
             "{last}"
         );
     }
+    // The cheapest, on one thread and on two: the line ends at the whole
+    // tree too (pruned branches count as done).
+    for jobs in ["1", "2"] {
+        let out = run(
+            &[
+                "cover",
+                &matrix,
+                "--progress",
+                "--best",
+                "2",
+                "--jobs",
+                jobs,
+            ],
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(0), "--jobs {jobs}");
+        let err = text(&out.stderr);
+        let last = err.lines().last().unwrap_or("");
+        assert!(
+            last.starts_with("progress: 100.0%") && last.contains("done"),
+            "--best 2 --jobs {jobs}: {err}"
+        );
+    }
     // Not on a pipe by default, nor with --quiet.
     for quiet in [&[][..], &["--quiet"]] {
         let out = run(&[&["cover", &matrix][..], quiet].concat(), b"");

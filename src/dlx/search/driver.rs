@@ -458,24 +458,38 @@ impl Driver {
         // without them, and the loop without the cut, are copies of their own;
         // so is the loop that reports progress.
         if self.bound.is_some() {
-            self.search::<K, true, false, false, true>(t, s)
+            // The cost bound of `best`, reporting progress where asked (the
+            // pruned branches count as done: their ranks move on).
+            if self.track.is_some() {
+                let step = self.search::<K, true, false, true, true>(t, s);
+                self.report_after(step);
+                step
+            } else {
+                self.search::<K, true, false, false, true>(t, s)
+            }
         } else if self.cut != usize::MAX {
             self.search::<K, true, true, false, false>(t, s)
         } else if self.track.is_some() {
             let step = self.search::<K, true, false, true, false>(t, s);
-            let (nodes, solutions) = (self.stats.nodes, self.stats.solutions);
-            if let Some(track) = &mut self.track {
-                match step {
-                    Step::Exhausted => track.report(nodes, solutions, None),
-                    _ if nodes >= track.next => track.report(nodes, solutions, Some(self.level)),
-                    _ => {}
-                }
-            }
+            self.report_after(step);
             step
         } else if self.limited {
             self.search::<K, true, false, false, false>(t, s)
         } else {
             self.search::<K, false, false, false, false>(t, s)
+        }
+    }
+
+    /// Reports progress after a tracked search returns `step`: the end of
+    /// the search, or a pause past the next report's node.
+    fn report_after(&mut self, step: Step) {
+        let (nodes, solutions) = (self.stats.nodes, self.stats.solutions);
+        if let Some(track) = &mut self.track {
+            match step {
+                Step::Exhausted => track.report(nodes, solutions, None),
+                _ if nodes >= track.next => track.report(nodes, solutions, Some(self.level)),
+                _ => {}
+            }
         }
     }
 

@@ -194,6 +194,44 @@ mod tests {
     use crate::problems;
 
     #[test]
+    fn the_cheapest_report_progress_on_one_thread_and_on_two() {
+        // Queens 8 with a cost per option: the branch and bound prunes, and
+        // the report still ends at the whole tree, its nodes the search's.
+        let q = problems::queens(8).unwrap();
+        let mut bytes = Vec::new();
+        knuth::write(&q, &mut bytes).unwrap();
+        let text: String = String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .enumerate()
+            .map(|(k, line)| match k {
+                0 => format!("{line}\n"),
+                _ => format!("{line} |{}\n", (k * 7) % 11),
+            })
+            .collect();
+        let m = knuth::read(text.as_bytes()).unwrap();
+        for jobs in [1, 2] {
+            for kind in EngineKind::ALL {
+                let config = Config::new().engine(kind).jobs(jobs);
+                let Ok(mut s) = Solver::with_config(&m, config) else {
+                    continue;
+                };
+                let p = Arc::new(Progress::new());
+                s.report_progress(Some(p.clone()), 1);
+                let best = s.best(3);
+                assert!(best.complete && best.solutions.len() == 3);
+                assert!(s.stats().pruned > 0, "{kind} {jobs}");
+                assert_eq!(p.nodes(), s.stats().nodes, "{kind} {jobs}");
+                assert!(
+                    (p.fraction() - 1.0).abs() < 1e-9,
+                    "{kind} {jobs}: {}",
+                    p.fraction()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_engine_reports_dlx1s_fraction_after_each_solution() {
         // Two items with two options each: after the solutions, DLX1's
         // estimate is 1/8, 3/8, 5/8, 7/8 (half of the current leaf), then 1.
