@@ -1,5 +1,18 @@
-//! Which engine searches a matrix: the four kinds, the rules each honours,
-//! the automatic choice, and the refusals.
+//! Which engine searches a matrix: the one list of engines, the rules each
+//! honours, the automatic choice, and the refusals.
+//!
+//! The list is one macro invocation ([`engines!`]): a line per engine (its
+//! variant, its tables' type, its solver, its name) gives [`EngineKind`],
+//! [`EngineTables`], [`Engine`] and the front door's `Inner`, with every
+//! match over them. What an engine is — the rules it takes, how its tables
+//! are built, what only it does (masks hands subtrees over and looks for
+//! intersections) — is its solver's [`Registered`] implementation, in the
+//! engine's own module. What every engine shares (limits, progress, the
+//! cost bound, the cut, estimates) is the one driver's, reached through
+//! [`Steps`]; the memo count is a search of its own (`dlx cover --memo`
+//! refuses `--engine` by name). Invariant: the front door dispatches once per query, never per
+//! node (each engine's `next_solution` runs the driver monomorphised for
+//! its kernel).
 //!
 //! The engines are four representations of the live matrix under the one
 //! driver (`search/driver.rs`): [`EngineKind::Links`] (dancing links, every
@@ -26,49 +39,386 @@
 //! multiplicities).
 
 use std::fmt;
+use std::sync::Arc;
 
-use super::{BitsMatrix, Branching, DenseMatrix, MasksMatrix, Matrix};
+use super::search::Steps;
+use super::{
+    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Intersections, LinksSolver,
+    MasksMatrix, MasksSolver, Matrix, OptionId, PreselectError, Step, Subtree,
+};
 
-/// The engines, by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum EngineKind {
+/// What the one list of engines ([`engines!`]) needs of an engine:
+/// implemented by the engine's own solver, in the engine's module. The
+/// driver and its hooks (limits, progress, the cost bound, the cut) are
+/// the engine's through [`Steps`]; this says what it takes, how its tables
+/// are built and shared, and what only some engines do (a default that
+/// does nothing says so to the caller: `false`, `None`).
+pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
+    /// The tables built once from a matrix, shared by every search of it
+    /// (`()` for an engine whose tables are the matrix itself).
+    type Tables: fmt::Debug + Send + Sync + 'static;
+    /// The rules it takes, in words, for a refusal.
+    const RULES: &'static str;
+    /// Whether it searches with `branching`.
+    fn supports(branching: Branching) -> bool;
+    /// Whether, searching with `branching`, it looks for intersections at
+    /// nodes where nothing is forced.
+    fn looks_for_intersections(_branching: Branching) -> bool {
+        false
+    }
+    /// Its tables for `matrix`, or why it cannot take the matrix.
+    fn build(matrix: &Matrix) -> Result<Self::Tables, String>;
+    /// The options of the matrix `tables` were made from (`None`: tables
+    /// that are the matrix itself).
+    fn options_of(tables: &Self::Tables) -> Option<usize>;
+    /// A solver over `tables`, made from `matrix`, searching with
+    /// `branching` (a rule it takes: the caller checked).
+    fn over(
+        matrix: Shared<'m, Matrix>,
+        tables: Shared<'m, Self::Tables>,
+        branching: Branching,
+    ) -> Self;
+    /// Its tables, for other threads to share.
+    fn tables_of(&self) -> &Self::Tables;
+    /// Chooses the rule; a rule it does not take is refused, nothing changed.
+    fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError>;
+    /// Replaces every preselection by `options`; nothing preselected on a
+    /// refusal. By default a reset and one preselection at a time.
+    fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+        one_by_one(self, options, Steps::reset)
+    }
+    /// The untried options of the shallowest branch point of the paused
+    /// search, handed over as subtrees (`None`: the engine gives none away).
+    fn hand_over(&mut self) -> Option<Vec<Subtree>> {
+        None
+    }
+    /// Intersections where `looks` says; false where the engine has none.
+    fn intersect(&mut self, _looks: Intersections) -> bool {
+        false
+    }
+}
+
+/// Replaces every preselection of `s` by `options`: `reset`, then one
+/// preselection at a time; reset again on a refusal.
+pub(crate) fn one_by_one<S: Steps + ?Sized>(
+    s: &mut S,
+    options: &[OptionId],
+    reset: fn(&mut S),
+) -> Result<(), PreselectError> {
+    reset(s);
+    let result = options.iter().try_for_each(|&o| s.preselect(o));
+    if result.is_err() {
+        reset(s);
+    }
+    result
+}
+
+/// `$t`: the binding of an engine's tables in a pattern, for the engines
+/// that have tables.
+macro_rules! bound {
+    ($tables:ty, $t:ident) => {
+        $t
+    };
+}
+
+/// The tables of an engine that has none: `()`, borrowed for as long as
+/// anything.
+macro_rules! shared_tables {
+    ($t:ident, $tables:ty) => {
+        $t
+    };
+    ($t:ident) => {
+        Shared::Borrowed(&())
+    };
+}
+
+/// The one list of engines. Each line names an engine's variant, its
+/// tables' type (none for the links engine, whose tables are the matrix),
+/// its solver (which implements [`Registered`]) and its name; from it come
+/// [`EngineKind`], [`EngineTables`], [`Engine`] and the front door's
+/// `Inner`, and every match over them. Adding an engine is its module and
+/// one line here (and its place in [`EngineTables::auto`], a policy).
+macro_rules! engines {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident $(($tables:ty))? => $solver:ident, $text:literal;
+    )*) => {
+        /// The engines, by name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum EngineKind {
+            $( $(#[$doc])* $name, )*
+        }
+
+        const ENGINES: usize = [$($text),*].len();
+
+        impl EngineKind {
+            /// Every engine.
+            pub const ALL: [EngineKind; ENGINES] = [$(EngineKind::$name),*];
+
+            /// The engine's name, as `--engine` spells it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(EngineKind::$name => $text,)*
+                }
+            }
+
+            /// Whether the engine searches with `branching` as the rule
+            /// says: links and masks every rule; dense Knuth's and
+            /// first-forced; bits Knuth's only (its choice is always the
+            /// leftmost least len, so it cannot walk first-forced's tree).
+            pub fn supports(self, branching: Branching) -> bool {
+                match self {
+                    $(EngineKind::$name =>
+                        <$solver<'static> as Registered<'static>>::supports(branching),)*
+                }
+            }
+
+            /// The rules the engine takes, in words.
+            fn rules(self) -> &'static str {
+                match self {
+                    $(EngineKind::$name => <$solver<'static> as Registered<'static>>::RULES,)*
+                }
+            }
+
+            /// Whether the engine, searching with `branching`, looks for
+            /// intersections at nodes where nothing is forced (an item with
+            /// two options left, both sharing another item): masks,
+            /// first-forced.
+            pub fn looks_for_intersections(self, branching: Branching) -> bool {
+                match self {
+                    $(EngineKind::$name =>
+                        <$solver<'static> as Registered<'static>>::looks_for_intersections(
+                            branching,
+                        ),)*
+                }
+            }
+        }
+
+        /// An engine with its tables, built once from one matrix; any
+        /// number of solvers and threads share it.
+        #[derive(Clone, Debug)]
+        #[non_exhaustive]
+        pub enum EngineTables {
+            $(
+                #[doc = concat!("The ", $text, " engine", $(" and its tables (", stringify!($tables), ")", )? ".")]
+                $name $(($tables))?,
+            )*
+        }
+
+        impl EngineTables {
+            /// The tables of `engine` for `matrix`, searched with
+            /// `branching`; an error says why the engine cannot take them.
+            pub fn build(
+                matrix: &Matrix,
+                engine: EngineKind,
+                branching: Branching,
+            ) -> Result<EngineTables, EngineError> {
+                if !engine.supports(branching) {
+                    return Err(EngineError::rule(engine, branching));
+                }
+                Ok(match engine {
+                    $(EngineKind::$name => {
+                        let _t = <$solver<'static> as Registered<'static>>::build(matrix)
+                            .map_err(|why| EngineError::matrix(engine, why))?;
+                        EngineTables::$name $((bound!($tables, _t)))?
+                    })*
+                })
+            }
+
+            /// Which engine these tables are for.
+            pub fn kind(&self) -> EngineKind {
+                match self {
+                    $(EngineTables::$name $((bound!($tables, _t)))? => EngineKind::$name,)*
+                }
+            }
+
+            /// The tables, borrowed, for [`count_parallel`](crate::dlx::count_parallel).
+            pub fn engine(&self) -> Engine<'_> {
+                match self {
+                    $(EngineTables::$name $((bound!($tables, t)))? =>
+                        Engine::$name $((bound!($tables, t)))?,)*
+                }
+            }
+        }
+
+        /// The engine that searches a matrix, with its tables when it has
+        /// any (they must be made from that matrix).
+        #[derive(Clone, Copy, Debug)]
+        pub enum Engine<'a> {
+            $(
+                #[doc = concat!("The ", $text, " engine ([`", stringify!($solver), "`](crate::engines::", stringify!($solver), ")).")]
+                $name $((&'a $tables))?,
+            )*
+        }
+
+        impl Engine<'_> {
+            /// Which engine this is.
+            pub fn kind(&self) -> EngineKind {
+                match self {
+                    $(Engine::$name $((bound!($tables, _t)))? => EngineKind::$name,)*
+                }
+            }
+
+            /// The options of the matrix the tables were made from.
+            fn options(&self) -> Option<usize> {
+                match self {
+                    $(Engine::$name $((bound!($tables, t)))? => {
+                        $( return <$solver<'static> as Registered<'static>>::options_of(
+                            bound!($tables, t),
+                        ); )?
+                        #[allow(unreachable_code)]
+                        None
+                    })*
+                }
+            }
+        }
+
+        /// A solver of the front door: one engine's own solver.
+        #[derive(Clone, Debug)]
+        pub(crate) enum Inner<'m> {
+            $( $name($solver<'m>), )*
+        }
+
+        impl<'m> Inner<'m> {
+            /// A solver by the engine of `tables`, made from `matrix`, with
+            /// `branching` (a rule the engine takes: checked by the caller).
+            pub(crate) fn owning(
+                matrix: Shared<'m, Matrix>,
+                tables: EngineTables,
+                branching: Branching,
+            ) -> Inner<'m> {
+                match tables {
+                    $(EngineTables::$name $((bound!($tables, t)))? => {
+                        $( let t = Shared::Owned(Arc::new(bound!($tables, t))); )?
+                        Inner::$name(<$solver<'m> as Registered<'m>>::over(
+                            matrix,
+                            shared_tables!(t $(, $tables)?),
+                            branching,
+                        ))
+                    })*
+                }
+            }
+
+            /// A solver by `engine`, its tables borrowed, made from `matrix`,
+            /// with `branching` (checked by the caller).
+            pub(crate) fn borrowing(
+                matrix: &'m Matrix,
+                engine: Engine<'m>,
+                branching: Branching,
+            ) -> Inner<'m> {
+                match engine {
+                    $(Engine::$name $((bound!($tables, t)))? => {
+                        $( let t = Shared::Borrowed(bound!($tables, t)); )?
+                        Inner::$name(<$solver<'m> as Registered<'m>>::over(
+                            Shared::Borrowed(matrix),
+                            shared_tables!(t $(, $tables)?),
+                            branching,
+                        ))
+                    })*
+                }
+            }
+
+            /// The engine searching.
+            pub(crate) fn kind(&self) -> EngineKind {
+                match self {
+                    $(Inner::$name(_) => EngineKind::$name,)*
+                }
+            }
+
+            /// The engine's tables, borrowed, for threads to share.
+            pub(crate) fn engine(&self) -> Engine<'_> {
+                match self {
+                    $(Inner::$name(_s) => {
+                        $( let t: &$tables = _s.tables_of(); )?
+                        Engine::$name $((bound!($tables, t)))?
+                    })*
+                }
+            }
+
+            /// The engine's next solution (matched, not called through
+            /// [`steps_mut`](Self::steps_mut): once a solution, inlined).
+            #[inline]
+            pub(crate) fn next_solution(&mut self) -> Step {
+                match self {
+                    $(Inner::$name(s) => s.next_solution(),)*
+                }
+            }
+
+            /// The option a cursor of the engine names (matched: once an
+            /// option of every solution read).
+            #[inline]
+            pub(crate) fn cursor_option(&self, cur: u32) -> Option<OptionId> {
+                match self {
+                    $(Inner::$name(s) => s.cursor_option(cur),)*
+                }
+            }
+
+            /// The engine's solver, as the queries over any engine take it
+            /// (one call a query: dynamic dispatch costs nothing there).
+            pub(crate) fn steps(&self) -> &dyn Steps {
+                match self {
+                    $(Inner::$name(s) => s,)*
+                }
+            }
+
+            /// [`steps`](Self::steps), to change.
+            pub(crate) fn steps_mut(&mut self) -> &mut dyn Steps {
+                match self {
+                    $(Inner::$name(s) => s,)*
+                }
+            }
+
+            /// See [`Registered::switch_rule`].
+            pub(crate) fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {
+                match self {
+                    $(Inner::$name(s) => s.switch_rule(branching),)*
+                }
+            }
+
+            /// See [`Registered::preselect_each`].
+            pub(crate) fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+                match self {
+                    $(Inner::$name(s) => s.preselect_each(options),)*
+                }
+            }
+
+            /// See [`Registered::hand_over`].
+            pub(crate) fn hand_over(&mut self) -> Option<Vec<Subtree>> {
+                match self {
+                    $(Inner::$name(s) => s.hand_over(),)*
+                }
+            }
+
+            /// See [`Registered::intersect`].
+            pub(crate) fn intersect(&mut self, looks: Intersections) -> bool {
+                match self {
+                    $(Inner::$name(s) => s.intersect(looks),)*
+                }
+            }
+        }
+    };
+}
+
+engines! {
     /// Dancing links (DLX1, DLX2 with colors): every matrix, every rule.
-    Links,
+    Links => LinksSolver, "links";
     /// A bitset of active options, undone by copying: no colors, a state of
     /// at most 8 KB; Knuth's rule and first-forced; multiplicities
     /// (Algorithm M) with bounds up to 65,534.
-    Dense,
+    Dense(DenseMatrix) => DenseSolver, "dense";
     /// Lens as bit-sliced counters: no colors, at most 64 primary items and
     /// 512 options; Knuth's rule only (its choice is the least len);
     /// multiplicities (Algorithm M) with lower bounds and slacks of four
     /// bits together.
-    Bits,
+    Bits(BitsMatrix) => BitsSolver, "bits";
     /// A bitmask of options per item, state saved only at branch points:
     /// no colors, no item in more than 64 options; every rule (with
     /// first-forced, forced moves first without a scan).
-    Masks,
+    Masks(MasksMatrix) => MasksSolver, "masks";
 }
 
 impl EngineKind {
-    /// Every engine.
-    pub const ALL: [EngineKind; 4] = [
-        EngineKind::Links,
-        EngineKind::Dense,
-        EngineKind::Bits,
-        EngineKind::Masks,
-    ];
-
-    /// The engine's name, as `--engine` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineKind::Links => "links",
-            EngineKind::Dense => "dense",
-            EngineKind::Bits => "bits",
-            EngineKind::Masks => "masks",
-        }
-    }
-
     /// The rule the engine searches with when none is asked for: Knuth's
     /// (every engine takes it).
     pub fn default_rule(self) -> Branching {
@@ -93,24 +443,20 @@ impl EngineKind {
             Err(EngineError::rule(self, branching))
         }
     }
+}
 
-    /// Whether the engine searches with `branching` as the rule says: links
-    /// every rule; dense Knuth's and first-forced; bits Knuth's only (its
-    /// choice is always the leftmost least len, so it cannot walk
-    /// first-forced's tree); masks every rule.
-    pub fn supports(self, branching: Branching) -> bool {
-        match (self, branching) {
-            (EngineKind::Links | EngineKind::Masks, _) => true,
-            (EngineKind::Dense, b) => b != Branching::Lookahead,
-            (EngineKind::Bits, b) => b == Branching::Knuth,
+impl Engine<'_> {
+    /// Whether the engine takes `branching`, and its tables (if any) were
+    /// made from `matrix` (by their options).
+    pub(crate) fn check(&self, matrix: &Matrix, branching: Branching) -> Result<(), EngineError> {
+        let kind = self.kind();
+        if !kind.supports(branching) {
+            return Err(EngineError::rule(kind, branching));
         }
-    }
-
-    /// Whether the engine, searching with `branching`, looks for
-    /// intersections at nodes where nothing is forced (an item with two
-    /// options left, both sharing another item): masks, first-forced.
-    pub fn looks_for_intersections(self, branching: Branching) -> bool {
-        self == EngineKind::Masks && branching == Branching::FirstForced
+        if self.options().is_some_and(|n| n != matrix.option_count()) {
+            return Err(EngineError::foreign_tables(kind));
+        }
+        Ok(())
     }
 }
 
@@ -172,12 +518,9 @@ impl fmt::Display for EngineError {
             ErrorKind::Matrix(why) => write!(f, "the {e} engine cannot take this matrix: {why}"),
             ErrorKind::Rule(b) => write!(
                 f,
-                "the {e} engine does not search with the {} rule{}",
+                "the {e} engine does not search with the {} rule (it takes {})",
                 Branching::name(*b),
-                match e {
-                    EngineKind::Bits => " (it takes Knuth's rule only)",
-                    _ => " (lookahead is the links and masks engines')",
-                }
+                e.rules()
             ),
             ErrorKind::ForeignTables => {
                 write!(f, "the {e} engine's tables were made from another matrix")
@@ -188,47 +531,7 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// An engine with its tables, built once from one matrix; any number of
-/// solvers and threads share it.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum EngineTables {
-    /// The links engine (its tables are the matrix itself).
-    Links,
-    /// The dense engine's tables.
-    Dense(DenseMatrix),
-    /// The bits engine's tables.
-    Bits(BitsMatrix),
-    /// The masks engine's tables.
-    Masks(MasksMatrix),
-}
-
 impl EngineTables {
-    /// The tables of `engine` for `matrix`, searched with `branching`; an
-    /// error says why the engine cannot take them.
-    pub fn build(
-        matrix: &Matrix,
-        engine: EngineKind,
-        branching: Branching,
-    ) -> Result<EngineTables, EngineError> {
-        if !engine.supports(branching) {
-            return Err(EngineError::rule(engine, branching));
-        }
-        let refused = |why: &dyn fmt::Display| EngineError::matrix(engine, why);
-        Ok(match engine {
-            EngineKind::Links => EngineTables::Links,
-            EngineKind::Dense => {
-                EngineTables::Dense(DenseMatrix::new(matrix).map_err(|e| refused(&e))?)
-            }
-            EngineKind::Bits => {
-                EngineTables::Bits(BitsMatrix::new(matrix).map_err(|e| refused(&e))?)
-            }
-            EngineKind::Masks => {
-                EngineTables::Masks(MasksMatrix::new(matrix).map_err(|e| refused(&e))?)
-            }
-        })
-    }
-
     /// The fastest engine that honours `branching` on `matrix` (see the
     /// module documentation), with its tables.
     pub fn auto(matrix: &Matrix, branching: Branching) -> EngineTables {
@@ -262,26 +565,6 @@ impl EngineTables {
             }
         }
         EngineTables::Links
-    }
-
-    /// Which engine these tables are for.
-    pub fn kind(&self) -> EngineKind {
-        match self {
-            EngineTables::Links => EngineKind::Links,
-            EngineTables::Dense(_) => EngineKind::Dense,
-            EngineTables::Bits(_) => EngineKind::Bits,
-            EngineTables::Masks(_) => EngineKind::Masks,
-        }
-    }
-
-    /// The tables, borrowed, for [`count_parallel`](crate::dlx::count_parallel).
-    pub fn engine(&self) -> super::Engine<'_> {
-        match self {
-            EngineTables::Links => super::Engine::Links,
-            EngineTables::Dense(d) => super::Engine::Dense(d),
-            EngineTables::Bits(b) => super::Engine::Bits(b),
-            EngineTables::Masks(m) => super::Engine::Masks(m),
-        }
     }
 }
 

@@ -76,7 +76,7 @@ pub use bits::{
 pub use dense::{
     DenseError, DenseMatrix, DenseSolutions, DenseSolver, MAX_STATE_BYTES, SMALL_STATE_BYTES,
 };
-pub use engine::{EngineError, EngineKind, EngineTables, Shared};
+pub use engine::{Engine, EngineError, EngineKind, EngineTables, Shared};
 pub use index::{ColorId, ItemId, OptionId};
 pub use links::{LinkError, LinksSolutions, LinksSolver};
 pub use masks::{
@@ -89,8 +89,8 @@ pub use matrix::{
 pub use memo::{BigCount, Memo, MemoCount, MemoError, MemoOrder, MemoStats, DEFAULT_MEMO_BYTES};
 pub(crate) use parallel::Cut;
 pub use parallel::{
-    count_parallel, count_parallel_with_progress, Engine, ParallelCount, PROGRESS_NODES,
-    SPLIT_UPDATES, SUBTREES_PER_JOB,
+    count_parallel, count_parallel_with_progress, ParallelCount, PROGRESS_NODES, SPLIT_UPDATES,
+    SUBTREES_PER_JOB,
 };
 pub use parallel_best::{best_parallel, ParallelBest};
 pub use search::{

@@ -22,8 +22,8 @@ use super::search::progress::Track;
 use super::search::split::split;
 use super::search::{count_up_to, Steps};
 use super::{
-    BitsMatrix, Branching, DenseMatrix, EngineError, EngineKind, Limits, MasksMatrix, Matrix,
-    OptionId, Progress, Solver, Split, Stats, Subtree,
+    Branching, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver, Split, Stats,
+    Subtree,
 };
 
 /// Subtrees per thread that [`count_parallel`] cuts at least (when the tree
@@ -132,55 +132,6 @@ impl Cut {
             *w /= total;
         }
         sizes
-    }
-}
-
-/// The engine that searches a matrix, with its tables when it has any (they
-/// must be made from that matrix).
-#[derive(Clone, Copy, Debug)]
-pub enum Engine<'a> {
-    /// Dancing links ([`LinksSolver`](crate::engines::LinksSolver)), the only one for colors and lookahead.
-    Links,
-    /// The dense engine ([`DenseSolver`](crate::engines::DenseSolver)).
-    Dense(&'a DenseMatrix),
-    /// The bits engine ([`BitsSolver`](crate::engines::BitsSolver)).
-    Bits(&'a BitsMatrix),
-    /// The masks engine ([`MasksSolver`](crate::engines::MasksSolver)): the same count, its own counters.
-    Masks(&'a MasksMatrix),
-}
-
-impl Engine<'_> {
-    /// Which engine this is.
-    pub fn kind(&self) -> EngineKind {
-        match self {
-            Engine::Links => EngineKind::Links,
-            Engine::Dense(_) => EngineKind::Dense,
-            Engine::Bits(_) => EngineKind::Bits,
-            Engine::Masks(_) => EngineKind::Masks,
-        }
-    }
-
-    /// Whether the engine takes `branching`, and its tables (if any) were
-    /// made from `matrix` (by their options).
-    pub(crate) fn check(&self, matrix: &Matrix, branching: Branching) -> Result<(), EngineError> {
-        let kind = self.kind();
-        if !kind.supports(branching) {
-            return Err(EngineError::rule(kind, branching));
-        }
-        if self.options().is_some_and(|n| n != matrix.option_count()) {
-            return Err(EngineError::foreign_tables(kind));
-        }
-        Ok(())
-    }
-
-    /// The options of the matrix the tables were made from.
-    fn options(&self) -> Option<usize> {
-        match self {
-            Engine::Links => None,
-            Engine::Dense(d) => Some(d.option_count()),
-            Engine::Bits(b) => Some(b.option_count()),
-            Engine::Masks(m) => Some(m.option_count()),
-        }
     }
 }
 

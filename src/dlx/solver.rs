@@ -14,14 +14,11 @@
 //! [`DenseSolver`], [`BitsSolver`], [`MasksSolver`]) stay available for
 //! what only one of them offers (the links engine's `check_links`, say).
 
-use std::sync::Arc;
-
-use super::engine::Shared;
+use super::engine::{Inner, Shared};
 use super::search::driver::Driver;
-use super::search::Steps;
 use super::{
-    BitsSolver, Branching, Budget, DenseSolver, EngineError, EngineKind, EngineTables, Estimate,
-    LinksSolver, MasksSolver, Matrix, OptionId, PreselectError, Stats, Step,
+    Branching, Budget, EngineError, EngineKind, EngineTables, Estimate, Matrix, OptionId,
+    PreselectError, Stats, Step,
 };
 
 /// How long a search would take ([`Solver::forecast`]): Knuth's estimate of
@@ -159,26 +156,6 @@ pub struct Solver<'m> {
     cut: Option<(usize, usize)>,
 }
 
-#[derive(Clone, Debug)]
-enum Inner<'m> {
-    Links(LinksSolver<'m>),
-    Dense(DenseSolver<'m>),
-    Bits(BitsSolver<'m>),
-    Masks(MasksSolver<'m>),
-}
-
-/// `$e` with `$s` bound to the engine's own solver, whichever it is.
-macro_rules! each {
-    ($inner:expr, $s:ident => $e:expr) => {
-        match $inner {
-            Inner::Links($s) => $e,
-            Inner::Dense($s) => $e,
-            Inner::Bits($s) => $e,
-            Inner::Masks($s) => $e,
-        }
-    };
-}
-
 impl<'m> Solver<'m> {
     /// A solver for `matrix` by the fastest engine that honours Knuth's rule
     /// (its counters are DLX1's). This builds the engine's tables. The
@@ -223,34 +200,10 @@ impl<'m> Solver<'m> {
     /// A solver by the engine of `tables`, made from `matrix` and taking
     /// `branching` (checked by the caller).
     fn over(matrix: Shared<'m, Matrix>, tables: EngineTables, branching: Branching) -> Solver<'m> {
-        let inner = match tables {
-            EngineTables::Dense(d) => {
-                // The tables were built for this rule, so the engine takes it.
-                Inner::Dense(DenseSolver::with_rule(
-                    Shared::Owned(Arc::new(d)),
-                    branching,
-                ))
-            }
-            EngineTables::Bits(b) => {
-                Inner::Bits(BitsSolver::with_tables(Shared::Owned(Arc::new(b))))
-            }
-            EngineTables::Masks(m) => Inner::Masks(MasksSolver::with_rule(
-                Shared::Owned(Arc::new(m)),
-                branching,
-            )),
-            EngineTables::Links => {
-                let mut s = LinksSolver::shared(matrix.clone());
-                // The rule was checked for the matrix by the caller (links
-                // takes every rule but lookahead with multiplicities, which
-                // `with_rule` turns first-forced and `with_config` refuses).
-                let _ = s.set_branching(branching);
-                Inner::Links(s)
-            }
-        };
         Solver {
+            inner: Inner::owning(matrix.clone(), tables, branching),
             matrix,
             branching,
-            inner,
             jobs: 1,
             cut: None,
         }
@@ -264,27 +217,10 @@ impl<'m> Solver<'m> {
         engine: super::Engine<'m>,
         branching: Branching,
     ) -> Solver<'m> {
-        use super::Engine;
-        let inner = match engine {
-            Engine::Links => {
-                let mut s = LinksSolver::new(matrix);
-                // Checked by the caller (`Engine::check`, or this solver's
-                // own rule).
-                let _ = s.set_branching(branching);
-                Inner::Links(s)
-            }
-            Engine::Dense(d) => {
-                Inner::Dense(DenseSolver::with_rule(Shared::Borrowed(d), branching))
-            }
-            Engine::Bits(b) => Inner::Bits(BitsSolver::with_tables(Shared::Borrowed(b))),
-            Engine::Masks(m) => {
-                Inner::Masks(MasksSolver::with_rule(Shared::Borrowed(m), branching))
-            }
-        };
         Solver {
+            inner: Inner::borrowing(matrix, engine, branching),
             matrix: Shared::Borrowed(matrix),
             branching,
-            inner,
             jobs: 1,
             cut: None,
         }
@@ -292,12 +228,7 @@ impl<'m> Solver<'m> {
 
     /// The engine searching.
     pub fn engine(&self) -> EngineKind {
-        match &self.inner {
-            Inner::Links(_) => EngineKind::Links,
-            Inner::Dense(_) => EngineKind::Dense,
-            Inner::Bits(_) => EngineKind::Bits,
-            Inner::Masks(_) => EngineKind::Masks,
-        }
+        self.inner.kind()
     }
 
     /// The branching rule.
@@ -331,12 +262,7 @@ impl<'m> Solver<'m> {
 
     /// The engine's tables, borrowed, for threads to share.
     fn engine_ref(&self) -> super::Engine<'_> {
-        match &self.inner {
-            Inner::Links(_) => super::Engine::Links,
-            Inner::Dense(s) => super::Engine::Dense(s.tables()),
-            Inner::Bits(s) => super::Engine::Bits(s.tables()),
-            Inner::Masks(s) => super::Engine::Masks(s.tables()),
-        }
+        self.inner.engine()
     }
 
     /// [`count_up_to`](Self::count_up_to) on threads, where it may run
@@ -387,12 +313,7 @@ impl<'m> Solver<'m> {
                 "lookahead does not take multiplicities (DLX3's u:v|); knuth and first-forced do",
             ));
         }
-        match &mut self.inner {
-            Inner::Links(s) => s.set_branching(branching)?,
-            Inner::Dense(s) => s.set_branching(branching)?,
-            Inner::Bits(s) => s.set_branching(branching)?,
-            Inner::Masks(s) => s.set_branching(branching)?,
-        }
+        self.inner.switch_rule(branching)?;
         self.branching = branching;
         Ok(())
     }
@@ -401,25 +322,19 @@ impl<'m> Solver<'m> {
     /// (masks: `MasksSolver::set_intersections`); false, and nothing
     /// changed, where it does not.
     pub(crate) fn set_intersections(&mut self, looks: crate::dlx::Intersections) -> bool {
-        match &mut self.inner {
-            Inner::Masks(s) => {
-                s.set_intersections(looks);
-                true
-            }
-            _ => false,
-        }
+        self.inner.intersect(looks)
     }
 
     /// Undoes everything: the search in progress and all preselected options.
     /// Zeroes the counters.
     pub fn reset(&mut self) {
-        each!(&mut self.inner, s => s.reset())
+        self.inner.steps_mut().reset()
     }
 
     /// Abandons the search in progress (keeping preselected options), so the
     /// next query starts from the root.
     pub fn restart(&mut self) {
-        each!(&mut self.inner, s => s.restart())
+        self.inner.steps_mut().restart()
     }
 
     /// Knuth's estimate from `probes` random probes
@@ -491,7 +406,7 @@ impl<'m> Solver<'m> {
     /// [`reset`](Self::reset). An unknown option, one with no primary item,
     /// or one that clashes with an option preselected before is refused.
     pub fn preselect(&mut self, option: OptionId) -> Result<(), PreselectError> {
-        each!(&mut self.inner, s => s.preselect(option))
+        self.inner.steps_mut().preselect(option)
     }
 
     /// Replaces every preselection by `options`, as [`reset`](Self::reset)
@@ -500,14 +415,9 @@ impl<'m> Solver<'m> {
     /// (Sudoku givens): the links engine copies its links back from the
     /// matrix and preselects one by one, measured cheaper than undoing the
     /// last puzzle's or rebuilding all links in one pass
-    /// ([`LinksSolver::preselect_all`]).
+    /// ([`LinksSolver::preselect_all`](crate::dlx::LinksSolver::preselect_all)).
     pub fn preselect_all(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
-        match &mut self.inner {
-            Inner::Links(s) => one_by_one(s, options, LinksSolver::reset_by_copy),
-            Inner::Masks(s) => s.preselect_all(options),
-            Inner::Dense(s) => one_by_one(s, options, DenseSolver::reset),
-            Inner::Bits(s) => one_by_one(s, options, BitsSolver::reset),
-        }
+        self.inner.preselect_each(options)
     }
 
     /// The `k` cheapest solutions of a fresh search (options' costs, DLX5's
@@ -578,12 +488,12 @@ impl<'m> Solver<'m> {
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
-        each!(&mut self.inner, s => s.next_solution())
+        self.inner.next_solution()
     }
 
     #[inline]
     fn cursor_option(&self, cur: u32) -> Option<OptionId> {
-        each!(&self.inner, s => s.cursor_option(cur))
+        self.inner.cursor_option(cur)
     }
 
     /// Starts over below `sub`, a subtree of [`split`](Self::split) (or a
@@ -594,7 +504,7 @@ impl<'m> Solver<'m> {
     /// and dense engines exclude and retire (subtrees with multiplicities
     /// need it; bits and masks refuse such a matrix anyway).
     pub fn preselect_subtree(&mut self, sub: &super::Subtree) -> Result<(), PreselectError> {
-        each!(&mut self.inner, s => s.preselect_subtree(sub))
+        self.inner.steps_mut().preselect_subtree(sub)
     }
 
     /// Hands over the untried options of the shallowest branch point of the
@@ -604,40 +514,23 @@ impl<'m> Solver<'m> {
     /// [`preselect_subtree`](Self::preselect_subtree) in a solver of the
     /// same matrix to search it.
     pub(crate) fn give_away(&mut self) -> Option<Vec<super::Subtree>> {
-        match &mut self.inner {
-            Inner::Masks(s) => s.give_away(),
-            _ => None,
-        }
+        self.inner.hand_over()
     }
 
     fn subtree_path(&self, into: &mut super::Subtree) {
-        each!(&self.inner, s => s.subtree_path(into))
+        self.inner.steps().subtree_path(into)
     }
 
     pub(crate) fn driver_ref(&self) -> &Driver {
-        each!(&self.inner, s => s.driver_ref())
+        self.inner.steps().driver()
     }
 
     pub(crate) fn driver_mut_ref(&mut self) -> &mut Driver {
-        each!(&mut self.inner, s => s.driver_mut_ref())
+        self.inner.steps_mut().driver_mut()
     }
 }
 
 super::search::engine_queries!(Solver, Solutions);
-
-/// [`Solver::preselect_all`] by `reset` and one preselection at a time.
-fn one_by_one<S: Steps>(
-    s: &mut S,
-    options: &[OptionId],
-    reset: fn(&mut S),
-) -> Result<(), PreselectError> {
-    reset(s);
-    let result = options.iter().try_for_each(|&o| s.preselect(o));
-    if result.is_err() {
-        reset(s);
-    }
-    result
-}
 
 #[cfg(test)]
 mod tests {

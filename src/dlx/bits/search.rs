@@ -279,6 +279,39 @@ engine_queries!(BitsSolver, BitsSolutions, |_s, r| (r
     != crate::dlx::search::NULL_MOVE)
     .then(|| OptionId::must(r as usize)));
 
+impl<'m> crate::dlx::engine::Registered<'m> for BitsSolver<'m> {
+    type Tables = BitsMatrix;
+    const RULES: &'static str = "knuth only: its choice is the leftmost least len";
+
+    fn supports(branching: Branching) -> bool {
+        branching == Branching::Knuth
+    }
+
+    fn build(matrix: &crate::dlx::Matrix) -> Result<BitsMatrix, String> {
+        BitsMatrix::new(matrix).map_err(|e| e.to_string())
+    }
+
+    fn options_of(tables: &BitsMatrix) -> Option<usize> {
+        Some(tables.option_count())
+    }
+
+    fn over(
+        _matrix: Shared<'m, crate::dlx::Matrix>,
+        tables: Shared<'m, BitsMatrix>,
+        _branching: Branching,
+    ) -> Self {
+        BitsSolver::with_tables(tables)
+    }
+
+    fn tables_of(&self) -> &BitsMatrix {
+        self.tables()
+    }
+
+    fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {
+        self.set_branching(branching)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Small searches over every path of the bits engine (several shapes of

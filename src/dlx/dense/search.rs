@@ -520,6 +520,39 @@ engine_queries!(DenseSolver, DenseSolutions, |_s, r| (r
     != super::mult::NULL)
     .then(|| OptionId::must(r as usize)));
 
+impl<'m> crate::dlx::engine::Registered<'m> for DenseSolver<'m> {
+    type Tables = DenseMatrix;
+    const RULES: &'static str = "knuth and first-forced";
+
+    fn supports(branching: Branching) -> bool {
+        branching != Branching::Lookahead
+    }
+
+    fn build(matrix: &crate::dlx::Matrix) -> Result<DenseMatrix, String> {
+        DenseMatrix::new(matrix).map_err(|e| e.to_string())
+    }
+
+    fn options_of(tables: &DenseMatrix) -> Option<usize> {
+        Some(tables.option_count())
+    }
+
+    fn over(
+        _matrix: Shared<'m, crate::dlx::Matrix>,
+        tables: Shared<'m, DenseMatrix>,
+        branching: Branching,
+    ) -> Self {
+        DenseSolver::with_rule(tables, branching)
+    }
+
+    fn tables_of(&self) -> &DenseMatrix {
+        self.tables()
+    }
+
+    fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {
+        self.set_branching(branching)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Small searches over every path of the dense engine (uniform and mixed

@@ -512,6 +512,50 @@ engine_queries!(LinksSolver, LinksSolutions, |s, p| {
         .then(|| s.matrix.option_of_node(p))
 });
 
+impl<'m> crate::dlx::engine::Registered<'m> for LinksSolver<'m> {
+    type Tables = ();
+    const RULES: &'static str = "every rule";
+
+    fn supports(_branching: Branching) -> bool {
+        true
+    }
+
+    fn build(_matrix: &Matrix) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn options_of(_tables: &()) -> Option<usize> {
+        None
+    }
+
+    fn over(matrix: Shared<'m, Matrix>, _tables: Shared<'m, ()>, branching: Branching) -> Self {
+        let mut s = LinksSolver::shared(matrix);
+        // The rule was checked for the matrix by the caller (links takes
+        // every rule but lookahead with multiplicities, which
+        // `Solver::with_rule` turns first-forced and `with_config` refuses).
+        let _ = s.set_branching(branching);
+        s
+    }
+
+    fn tables_of(&self) -> &() {
+        &()
+    }
+
+    fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {
+        self.set_branching(branching)
+    }
+
+    /// Copies the links back from the matrix and preselects one by one:
+    /// measured cheaper than undoing the last puzzle's givens or rebuilding
+    /// all links in one pass ([`LinksSolver::preselect_all`]).
+    fn preselect_each(
+        &mut self,
+        options: &[crate::dlx::OptionId],
+    ) -> Result<(), crate::dlx::PreselectError> {
+        crate::dlx::engine::one_by_one(self, options, LinksSolver::reset_by_copy)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Small searches over every path of the dancing (uncolored, colored,

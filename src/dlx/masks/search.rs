@@ -527,6 +527,56 @@ engine_queries!(MasksSolver, MasksSolutions, |_s, r| Some(OptionId::must(
 )));
 crate::dlx::search::plain_subtrees!(MasksSolver, EngineKind::Masks);
 
+impl<'m> crate::dlx::engine::Registered<'m> for MasksSolver<'m> {
+    type Tables = MasksMatrix;
+    const RULES: &'static str = "every rule";
+
+    fn supports(_branching: Branching) -> bool {
+        true
+    }
+
+    fn looks_for_intersections(branching: Branching) -> bool {
+        branching == Branching::FirstForced
+    }
+
+    fn build(matrix: &crate::dlx::Matrix) -> Result<MasksMatrix, String> {
+        MasksMatrix::new(matrix).map_err(|e| e.to_string())
+    }
+
+    fn options_of(tables: &MasksMatrix) -> Option<usize> {
+        Some(tables.option_count())
+    }
+
+    fn over(
+        _matrix: Shared<'m, crate::dlx::Matrix>,
+        tables: Shared<'m, MasksMatrix>,
+        branching: Branching,
+    ) -> Self {
+        MasksSolver::with_rule(tables, branching)
+    }
+
+    fn tables_of(&self) -> &MasksMatrix {
+        self.tables()
+    }
+
+    fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {
+        self.set_branching(branching)
+    }
+
+    fn preselect_each(&mut self, options: &[OptionId]) -> Result<(), PreselectError> {
+        self.preselect_all(options)
+    }
+
+    fn hand_over(&mut self) -> Option<Vec<Subtree>> {
+        self.give_away()
+    }
+
+    fn intersect(&mut self, looks: Intersections) -> bool {
+        self.set_intersections(looks);
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Small searches over every path of the masks engine (each mask width,
