@@ -380,6 +380,11 @@ impl RulesMatrix {
         for c in order {
             c.encode(&mut e);
         }
+        // What the 45 rule derives from the cages, implied by the rules:
+        // more cages and sums for the search, never part of the rules.
+        for derived in constraints::derive::constraints(&rules) {
+            derived.encode(&mut e);
+        }
         let voids: Vec<constraints::Item> = e.voids().collect();
         let pin = (!voids.is_empty()).then(|| e.primary_items(1));
         let primary = 4 * nn + e.primary;

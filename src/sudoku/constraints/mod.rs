@@ -41,6 +41,10 @@
 //!   arrow and pill-arrow puzzles over 5 s each where the linked items take
 //!   0.2–0.7 s (BENCHMARKS.md, "Constraints").
 //!
+//! **Derived** constraints ([`derive`]): what the rules imply, added to the
+//! matrix only (never to the rules, so what is written back is the
+//! puzzle's own): the cages the 45 rule gives a killer puzzle.
+//!
 //! Invariants: a constraint's encoding admits exactly the grids its
 //! [`check`](Constraint::check) accepts (the tests compare both with a
 //! brute force on small grids); the order of items follows [`KINDS`], so a
@@ -56,6 +60,7 @@ use serde_json::{Map, Value};
 
 use super::rules::{Broken, Rules, RulesError};
 
+pub(crate) mod derive;
 mod killer;
 mod kropki;
 mod lines;

@@ -450,3 +450,149 @@ fn a_whispers_line_may_close_a_loop_but_no_cell_follows_itself() {
     let err = side.with(whispers(vec![0, 1, 1, 5])).unwrap_err();
     assert!(err.to_string().contains("follows itself"), "{err}");
 }
+
+/// Killer cages tiling most of the grid: random connected cages of one to
+/// four cells (a few cells left out), sums from `sol`, a few without one,
+/// and now and then a sum off by one (no solution, or other ones).
+fn killer_tiling(n: usize, sol: &[u8], rng: &mut StdRng) -> Vec<Cage> {
+    let mut free = vec![true; n * n];
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.shuffle(rng);
+    let mut cages = Vec::new();
+    for start in order {
+        if !free[start] || rng.gen_bool(0.1) {
+            continue;
+        }
+        let mut cells = vec![start];
+        free[start] = false;
+        let len = rng.gen_range(1..=4);
+        while cells.len() < len {
+            let next: Vec<usize> = cells
+                .iter()
+                .flat_map(|&k| neighbours(k, n))
+                .filter(|&k| free[k])
+                .collect();
+            let Some(&k) = next.choose(rng) else { break };
+            free[k] = false;
+            cells.push(k);
+        }
+        let mut sum: u32 = cells.iter().map(|&k| sol[k] as u32).sum();
+        if rng.gen_bool(0.05) {
+            sum += 1;
+        }
+        cages.push(Cage {
+            sum: (!rng.gen_bool(0.1)).then_some(sum),
+            cells,
+        });
+    }
+    cages
+}
+
+#[test]
+fn derived_cages_lose_no_solution_and_admit_none() {
+    // The 45 rule's cages are in the matrix, not the rules: the matrix's
+    // count must still be the brute force's (which checks the rules alone).
+    let mut rng = StdRng::seed_from_u64(42);
+    let cases = if cfg!(miri) { 4 } else { 300 };
+    let (mut derived, mut sums, mut unique, mut several) = (0, 0, 0, 0);
+    for case in 0..cases {
+        let (rows, cols) = if case % 3 == 2 { (2, 3) } else { (2, 2) };
+        let n = rows * cols;
+        let sol = solution(rows, cols, &mut rng);
+        let mut rules = Rules::boxes(rows, cols).unwrap();
+        for cage in killer_tiling(n, &sol, &mut rng) {
+            rules = rules.clone().with(cage).unwrap_or(rules);
+        }
+        let made = derive::constraints(&rules);
+        derived += usize::from(!made.is_empty());
+        sums += made
+            .iter()
+            .filter(|c| c.as_any().is::<LittleKiller>())
+            .count();
+        let keep = if n == 4 { 0.0 } else { 0.4 };
+        let givens: Vec<u8> = sol
+            .iter()
+            .map(|&d| if rng.gen_bool(keep) { d } else { 0 })
+            .collect();
+        let (count, grid) = rules.matrix().unwrap().count(&givens, u64::MAX);
+        let want = brute_force(&rules, &givens, usize::MAX).len() as u64;
+        assert_eq!(count.solutions, want, "case {case}: {rules:?} {givens:?}");
+        if let Some(grid) = grid {
+            check(&rules, &givens, &grid).unwrap();
+        }
+        unique += usize::from(want == 1);
+        several += usize::from(want > 1);
+    }
+    if !cfg!(miri) {
+        assert!(
+            derived > cases * 3 / 4,
+            "{derived} of {cases} derived cages"
+        );
+        assert!(sums > 20, "{sums} derived sums");
+        assert!(
+            unique > 20 && several > 20,
+            "{unique} unique, {several} several"
+        );
+    }
+}
+
+#[test]
+fn innies_and_outies_of_a_house() {
+    // 4×4, houses of sum 10. Row 1: a cage R1C1+R1C2 of 3 inside it, a cage
+    // R1C3+R2C3 of 7 leaving it, R1C4 in no cage: the innies R1C3, R1C4
+    // sum to 7. Column 1: R1C1..R4C1 all in cages (the row cage leaving
+    // it, a cage R2C1+R3C1 of 7 inside, R4C1+R4C2 of 4 leaving): the innies
+    // R1C1, R4C1 sum to 3, the outies R1C2, R4C2 (one column) to
+    // 3 + 7 + 4 − 10 = 4.
+    let rules = Rules::boxes(2, 2)
+        .unwrap()
+        .with(Cage {
+            cells: vec![0, 1],
+            sum: Some(3),
+        })
+        .unwrap()
+        .with(Cage {
+            cells: vec![2, 6],
+            sum: Some(7),
+        })
+        .unwrap()
+        .with(Cage {
+            cells: vec![4, 8],
+            sum: Some(7),
+        })
+        .unwrap()
+        .with(Cage {
+            cells: vec![12, 13],
+            sum: Some(4),
+        })
+        .unwrap();
+    let derived = derive::constraints(&rules);
+    let has = |cells: &[usize], sum: u32| {
+        derived.iter().any(|c| {
+            c.as_any()
+                .downcast_ref::<Cage>()
+                .is_some_and(|c| c.cells == cells && c.sum == Some(sum))
+        })
+    };
+
+    assert!(has(&[2, 3], 7), "{derived:?}");
+    assert!(has(&[0, 12], 3), "{derived:?}");
+    assert!(has(&[1, 13], 4), "{derived:?}");
+    // Rows 1 and 2 (20): the cages inside, R1C1+R1C2 (3) and R1C3+R2C3
+    // (7), leave R1C4, R2C1, R2C2, R2C4 (two rows: digits may repeat) to
+    // 10 — four cells, more than a derived sum takes.
+    const { assert!(derive::MAX_LOOSE < 4) };
+    assert!(!derived.iter().any(|c| {
+        c.as_any()
+            .downcast_ref::<LittleKiller>()
+            .is_some_and(|l| l.cells == [3, 4, 5, 7])
+    }));
+    // Overlapping cages derive nothing (a cell would count twice).
+    let overlapping = rules
+        .with(Cage {
+            cells: vec![0, 4],
+            sum: Some(5),
+        })
+        .unwrap();
+    assert!(derive::constraints(&overlapping).is_empty());
+}

@@ -1,0 +1,193 @@
+//! Derived constraints: what the 45 rule gives a killer puzzle, added to
+//! its cover matrix as more cages.
+//!
+//! Every row, column and region holds each digit once, so its digits add
+//! up to n(n+1)/2 (45 on 9×9). Take a house and the summed cages:
+//!
+//! * *Innies*: the cages wholly inside the house add up to S; the house's
+//!   other cells (the innies) then add up to 45 − S, and, being in one
+//!   house, hold distinct digits — a cage.
+//! * *Outies*: when every cell of the house is in a summed cage, the cages
+//!   that touch it add up to S ≥ 45; the cells of those cages outside the
+//!   house (the outies) add up to S − 45. They form a cage when they see
+//!   each other (one row, column or region).
+//! * The same over k adjacent rows or columns (their digits add up to
+//!   45k). Innies or outies there may repeat a digit: unless they see each
+//!   other, they become a sum over cells that may repeat — a little
+//!   killer's encoding (a finite automaton over the partial sums), kept to
+//!   at most [`MAX_LOOSE`] cells (each adds items and options the search
+//!   pays for at every node).
+//!
+//! Invariant: a derived cage holds in every solution of the puzzle (it
+//! follows from the rules), so adding it loses no solution and admits none
+//! that the rules refuse — it only lets the search see sooner what the
+//! rules imply: a killer puzzle's house with three cages and two loose cells
+//! becomes a two-cell cage of known sum. The derived cages go into the
+//! matrix only; the rules (what is written back, checked, drawn) are the
+//! puzzle's own. A sum out of reach (S > 45 for innies) makes a cage with no
+//! digit set: the matrix then has no solution, as the puzzle has none.
+//!
+//! Why cages and sums: the cage's encoding (one option per digit set)
+//! already prunes by the sets a sum allows, and the exact-cover search sees
+//! it as one more primary item to choose; the little killer's automaton
+//! does the same for cells that may repeat. ISS (the Interactive Sudoku
+//! Solver) derives more (hidden cages, sum gaps, intersections of sums) and
+//! propagates sum bounds at every node, which a matrix cannot say: that is
+//! a propagation hook's work (issue 42, part 2).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::killer::Cage;
+use super::sums::LittleKiller;
+use super::Constraint;
+use crate::sudoku::rules::Rules;
+
+/// The largest side derived cages are made for: beyond it a remainder's
+/// digit sets are too many to list (25×25: millions for half a house;
+/// 16×16: at most 12,870).
+pub(crate) const MAX_SIDE: usize = 16;
+
+/// The most cells of a derived sum whose digits may repeat.
+pub(crate) const MAX_LOOSE: usize = 3;
+
+/// The constraints the 45 rule derives from `rules` (see the module
+/// documentation): innies and outies of every row, column and region and
+/// of every run of adjacent rows or columns, each set of cells once, none
+/// that repeats a cage of the puzzle; cages where the cells see each
+/// other, sums otherwise.
+pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
+    let n = rules.side();
+    let summed: Vec<(&[usize], u32)> = rules
+        .cages()
+        .into_iter()
+        .filter_map(|c| c.sum.map(|s| (&c.cells[..], s)))
+        .collect();
+    let nn = n * n;
+    // Cages that share a cell would count its digit twice: then nothing is
+    // derived.
+    let mut cages_of = vec![0u8; nn];
+    for (cells, _) in &summed {
+        for &k in *cells {
+            cages_of[k] = cages_of[k].saturating_add(1);
+        }
+    }
+    if summed.is_empty() || n > MAX_SIDE || cages_of.iter().any(|&c| c > 1) {
+        return Vec::new();
+    }
+    let total = (n * (n + 1) / 2) as i64;
+    let regions = rules.regions();
+    // The areas: each house, then each run of 2 to n - 1 adjacent rows or
+    // columns, with the sum of their digits.
+    let mut houses: Vec<(Vec<usize>, i64)> = Vec::with_capacity(3 * n + n * n);
+    let mut by_region: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, &x) in regions.iter().enumerate() {
+        if let Some(h) = by_region.get_mut(x) {
+            h.push(k);
+        }
+    }
+    for len in 1..n {
+        for first in 0..=n - len {
+            let lines = first..first + len;
+            let rows = lines.clone().flat_map(|r| (0..n).map(move |c| r * n + c));
+            let cols = lines.flat_map(|c| (0..n).map(move |r| r * n + c));
+            houses.push((rows.collect(), total * len as i64));
+            houses.push((cols.collect(), total * len as i64));
+        }
+        if len == 1 {
+            houses.extend(
+                by_region
+                    .iter()
+                    .filter(|h| h.len() == n)
+                    .map(|h| (h.clone(), total)),
+            );
+        }
+    }
+    let mut seen: HashSet<Vec<usize>> = summed
+        .iter()
+        .map(|(cells, _)| {
+            let mut c = cells.to_vec();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+    let mut push = |mut cells: Vec<usize>, sum: i64| {
+        cells.sort_unstable();
+        if cells.is_empty() || seen.contains(&cells) {
+            return;
+        }
+        // A sum no digits reach (negative) is kept as 0, which none reach
+        // either: the matrix then has no solution, as the puzzle has none.
+        let sum = u32::try_from(sum).unwrap_or(0);
+        if see_each_other(&cells, n, regions) {
+            seen.insert(cells.clone());
+            out.push(Arc::new(Cage {
+                cells,
+                sum: Some(sum),
+            }));
+        } else if cells.len() <= MAX_LOOSE {
+            seen.insert(cells.clone());
+            out.push(Arc::new(LittleKiller { cells, sum }));
+        }
+    };
+    // `inner`: in a cage wholly inside the house; `covered`: in any
+    // summed cage.
+    let mut in_house = vec![false; nn];
+    let mut inner = vec![false; nn];
+    let mut covered = vec![false; nn];
+    for (h, total) in &houses {
+        let total = *total;
+        for &k in h {
+            in_house[k] = true;
+        }
+        let (mut inside_sum, mut touching_sum) = (0i64, 0i64);
+        let mut inside = false;
+        let mut outies: Vec<usize> = Vec::new();
+        for &(cells, s) in &summed {
+            let ins = cells.iter().filter(|&&k| in_house[k]).count();
+            if ins == 0 {
+                continue;
+            }
+            let whole = ins == cells.len();
+            for &k in cells {
+                covered[k] = true;
+                inner[k] = whole;
+            }
+            if whole {
+                inside = true;
+                inside_sum += i64::from(s);
+            } else {
+                touching_sum += i64::from(s);
+                outies.extend(cells.iter().copied().filter(|&k| !in_house[k]));
+            }
+        }
+        if inside {
+            let innies: Vec<usize> = h.iter().copied().filter(|&k| !inner[k]).collect();
+            push(innies, total - inside_sum);
+        }
+        let whole_house = h.iter().all(|&k| covered[k]);
+        if whole_house && !outies.is_empty() {
+            push(outies, inside_sum + touching_sum - total);
+        }
+        for &(cells, _) in &summed {
+            for &k in cells {
+                covered[k] = false;
+                inner[k] = false;
+            }
+        }
+        for &k in h {
+            in_house[k] = false;
+        }
+    }
+    out
+}
+
+/// Whether `cells` (distinct, at least one) lie in one row, one column or
+/// one region.
+fn see_each_other(cells: &[usize], n: usize, regions: &[usize]) -> bool {
+    let first = cells[0];
+    cells.iter().all(|&k| k / n == first / n)
+        || cells.iter().all(|&k| k % n == first % n)
+        || cells.iter().all(|&k| regions[k] == regions[first])
+}
