@@ -544,26 +544,19 @@ fn innies_and_outies_of_a_house() {
     // it, a cage R2C1+R3C1 of 7 inside, R4C1+R4C2 of 4 leaving): the innies
     // R1C1, R4C1 sum to 3, the outies R1C2, R4C2 (one column) to
     // 3 + 7 + 4 − 10 = 4.
-    let rules = Rules::boxes(2, 2)
-        .unwrap()
-        .with(Cage {
-            cells: vec![0, 1],
-            sum: Some(3),
-        })
-        .unwrap()
-        .with(Cage {
-            cells: vec![2, 6],
-            sum: Some(7),
-        })
-        .unwrap()
-        .with(Cage {
-            cells: vec![4, 8],
-            sum: Some(7),
-        })
-        .unwrap()
-        .with(Cage {
-            cells: vec![12, 13],
-            sum: Some(4),
+    let cages = [
+        (vec![0, 1], 3),
+        (vec![2, 6], 7),
+        (vec![4, 8], 7),
+        (vec![12, 13], 4),
+    ];
+    let rules = cages
+        .into_iter()
+        .try_fold(Rules::boxes(2, 2).unwrap(), |rules, (cells, sum)| {
+            rules.with(Cage {
+                cells,
+                sum: Some(sum),
+            })
         })
         .unwrap();
     let derived = derive::constraints(&rules);
