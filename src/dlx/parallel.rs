@@ -110,10 +110,26 @@ impl Cut {
         self.subtrees.len()
     }
 
+    /// With `progress`: reports what the cut itself searched (all of the
+    /// tree when it left no subtree) and gives each subtree's share of the
+    /// tree ([`weights`](Self::weights)); without, no weights.
+    pub(crate) fn reported(
+        &self,
+        splitter: &mut impl Steps,
+        progress: Option<&Arc<Progress>>,
+    ) -> Vec<f64> {
+        let Some(p) = progress else {
+            return Vec::new();
+        };
+        let whole = if self.subtrees() == 0 { 1.0 } else { 0.0 };
+        p.add(self.above.nodes, self.above.solutions, whole);
+        self.weights(splitter)
+    }
+
     /// Each subtree's share of the tree below the cut, by Knuth's estimate
     /// ([`WEIGHT_PROBES`] probes each, a fixed seed); shares of equal size
     /// when every estimate is 0.
-    pub(crate) fn weights(&self, s: &mut impl Steps) -> Vec<f64> {
+    fn weights(&self, s: &mut impl Steps) -> Vec<f64> {
         use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);
         let mut sizes: Vec<f64> = self
@@ -143,6 +159,14 @@ pub const PROGRESS_NODES: u64 = 1 << 14;
 
 /// Probes per subtree for the weights of [`count_parallel_with_progress`].
 const WEIGHT_PROBES: u64 = 4;
+
+/// Makes `s` report its progress into `progress`, when there is one.
+pub(crate) fn report_into(s: &mut impl Steps, progress: Option<&Arc<Progress>>) {
+    if let Some(p) = progress {
+        let depth = s.driver().choice.len();
+        s.driver_mut().track = Some(Box::new(Track::new(p.clone(), PROGRESS_NODES, depth, 0)));
+    }
+}
 
 /// Counts `sub` in `s`, a part `weight` of the whole tree for its progress
 /// report; returns its counters (the preselecting not included) and
@@ -240,10 +264,7 @@ fn count_with<S: Steps>(
 ) -> (ParallelCount, bool) {
     let reporting = || {
         let mut s = make();
-        if let Some(p) = progress {
-            let depth = s.driver().choice.len();
-            s.driver_mut().track = Some(Box::new(Track::new(p.clone(), PROGRESS_NODES, depth, 0)));
-        }
+        report_into(&mut s, progress);
         s
     };
     if jobs <= 1 {
@@ -259,15 +280,7 @@ fn count_with<S: Steps>(
     let mut splitter = make();
     let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
     let subtrees = cut.subtrees();
-    let weights = match progress {
-        Some(p) => {
-            let whole = if subtrees == 0 { 1.0 } else { 0.0 };
-            p.add(cut.above.nodes, cut.above.solutions, whole);
-            cut.weights(&mut splitter)
-        }
-        None => Vec::new(),
-    };
-    let weights = &weights;
+    let weights = &cut.reported(&mut splitter, progress);
     let depth = cut.depth;
     let next = AtomicUsize::new(0);
     let stopped = AtomicBool::new(false);

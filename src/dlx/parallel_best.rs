@@ -23,8 +23,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::parallel::{Cut, PROGRESS_NODES, SUBTREES_PER_JOB};
-use super::search::progress::Track;
+use super::parallel::{report_into, Cut, SUBTREES_PER_JOB};
 use super::search::Steps;
 use super::{
     Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver,
@@ -136,10 +135,7 @@ pub(crate) fn best_limited(
     let make = || {
         let mut s = Solver::borrowing(matrix, engine, branching);
         s.set_limits(limits.clone());
-        if let Some(p) = progress {
-            let depth = s.driver().choice.len();
-            s.driver_mut().track = Some(Box::new(Track::new(p.clone(), PROGRESS_NODES, depth, 0)));
-        }
+        report_into(&mut s, progress);
         s
     };
     if jobs <= 1 {
@@ -155,15 +151,7 @@ pub(crate) fn best_limited(
     }
     let mut splitter = make();
     let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
-    let weights = match progress {
-        Some(p) => {
-            let whole = if cut.subtrees() == 0 { 1.0 } else { 0.0 };
-            p.add(cut.above.nodes, cut.above.solutions, whole);
-            cut.weights(&mut splitter)
-        }
-        None => Vec::new(),
-    };
-    let weights = &weights;
+    let weights = &cut.reported(&mut splitter, progress);
     let mut ranked = Ranked {
         k,
         kept: Vec::new(),
