@@ -96,7 +96,9 @@ pub(crate) struct CommonArgs {
     engine: super::EngineArg,
     /// Start a puzzle over with lookahead after N search nodes without a new
     /// solution ("never" to keep the chosen rule; default 100000). Puzzles
-    /// plain DLX cannot finish (minimal 25×25) need it.
+    /// plain DLX cannot finish (minimal 25×25) need it. Killer puzzles
+    /// whose derived sums the search bounds (masks engine) never start
+    /// over: lookahead's probes do not bound sums.
     #[arg(long, value_name = "N|never", value_parser = parse_after)]
     lookahead_after: Option<After>,
     /// Look for intersections (locked candidates: an item with two options
@@ -105,8 +107,10 @@ pub(crate) struct CommonArgs {
     /// where nothing is forced, above the first N branch points of a
     /// puzzle's search (0: never), or `auto`: above the first, and below
     /// it while the looks have hidden 3 options or more a look on average
-    /// (default 1 for classic grids, auto for variants). The masks engine
-    /// (first-forced) looks; the answers are the same, the guesses fewer.
+    /// (default 1 for classic grids, auto for variants, every node for
+    /// killer puzzles whose derived sums the search bounds). The masks
+    /// engine (first-forced) looks; the answers are the same, the guesses
+    /// fewer.
     #[arg(long, value_name = "N|auto")]
     intersections: Option<Intersections>,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).

@@ -43,8 +43,9 @@ use std::sync::Arc;
 
 use super::search::Steps;
 use super::{
-    BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver, Intersections, LinksSolver,
-    MasksMatrix, MasksSolver, Matrix, OptionId, PreselectError, Step, Subtree,
+    propagate::Propagator, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver,
+    Intersections, LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, PreselectError, Step,
+    Subtree,
 };
 
 /// What the one list of engines ([`engines!`]) needs of an engine:
@@ -94,6 +95,15 @@ pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
     }
     /// Intersections where `looks` says; false where the engine has none.
     fn intersect(&mut self, _looks: Intersections) -> bool {
+        false
+    }
+    /// Whether, searching with `branching`, it runs a [`Propagator`].
+    fn propagates(_branching: Branching) -> bool {
+        false
+    }
+    /// Runs `propagator` (or none) from the next search on; false, and
+    /// nothing changed, where the engine runs none.
+    fn propagate(&mut self, _propagator: Option<Arc<dyn Propagator>>) -> bool {
         false
     }
 }
@@ -191,6 +201,16 @@ macro_rules! engines {
                         <$solver<'static> as Registered<'static>>::looks_for_intersections(
                             branching,
                         ),)*
+                }
+            }
+
+            /// Whether the engine, searching with `branching`, runs a
+            /// [`Propagator`] at nodes where nothing is forced: masks,
+            /// first-forced and lookahead.
+            pub fn propagates(self, branching: Branching) -> bool {
+                match self {
+                    $(EngineKind::$name =>
+                        <$solver<'static> as Registered<'static>>::propagates(branching),)*
                 }
             }
         }
@@ -396,6 +416,13 @@ macro_rules! engines {
                     $(Inner::$name(s) => s.intersect(looks),)*
                 }
             }
+
+            /// See [`Registered::propagate`].
+            pub(crate) fn propagate(&mut self, propagator: Option<Arc<dyn Propagator>>) -> bool {
+                match self {
+                    $(Inner::$name(s) => s.propagate(propagator.clone()),)*
+                }
+            }
         }
     };
 }
@@ -481,6 +508,8 @@ enum ErrorKind {
     Rule(Branching),
     /// The engine's tables were made from a matrix of another size.
     ForeignTables,
+    /// The engine runs no propagator with this rule.
+    Propagation(Branching),
 }
 
 impl EngineError {
@@ -503,6 +532,13 @@ impl EngineError {
         }
     }
 
+    pub(crate) fn propagation(engine: EngineKind, branching: Branching) -> EngineError {
+        EngineError {
+            engine,
+            kind: ErrorKind::Propagation(branching),
+        }
+    }
+
     pub(crate) fn foreign_tables(engine: EngineKind) -> EngineError {
         EngineError {
             engine,
@@ -521,6 +557,11 @@ impl fmt::Display for EngineError {
                 "the {e} engine does not search with the {} rule (it takes {})",
                 Branching::name(*b),
                 e.rules()
+            ),
+            ErrorKind::Propagation(b) => write!(
+                f,
+                "the {e} engine runs no propagator with the {} rule (masks does, first-forced or lookahead)",
+                Branching::name(*b)
             ),
             ErrorKind::ForeignTables => {
                 write!(f, "the {e} engine's tables were made from another matrix")

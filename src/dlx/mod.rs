@@ -64,6 +64,7 @@ mod matrix;
 mod memo;
 mod parallel;
 mod parallel_best;
+mod propagate;
 mod search;
 mod solver;
 mod stats;
@@ -93,6 +94,7 @@ pub use parallel::{
     SUBTREES_PER_JOB,
 };
 pub use parallel_best::{best_parallel, ParallelBest};
+pub use propagate::{Live, Propagator};
 pub use search::{
     Best, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits, PreselectError,
     Progress, Split, Spread, Step, Stop, Subtree, LOOK_NODES, LOOK_UPDATES,

@@ -325,6 +325,24 @@ impl<'m> Solver<'m> {
         self.inner.intersect(looks)
     }
 
+    /// Runs `propagator` at the nodes where nothing is forced, from the next
+    /// search on (`None`: none); see [`Propagator`](crate::dlx::Propagator)
+    /// for its contract (it hides only options in no solution, so the
+    /// answers are the matrix's). Refused by name, nothing changed, where
+    /// the engine runs none with the solver's rule
+    /// ([`EngineKind::propagates`]: masks, first-forced or lookahead).
+    pub fn set_propagator(
+        &mut self,
+        propagator: Option<std::sync::Arc<dyn crate::dlx::Propagator>>,
+    ) -> Result<(), EngineError> {
+        let (engine, rule) = (self.engine(), self.branching());
+        if propagator.is_some() && !engine.propagates(rule) {
+            return Err(EngineError::propagation(engine, rule));
+        }
+        self.inner.propagate(propagator);
+        Ok(())
+    }
+
     /// Undoes everything: the search in progress and all preselected options.
     /// Zeroes the counters.
     pub fn reset(&mut self) {

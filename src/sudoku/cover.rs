@@ -103,6 +103,8 @@ pub struct DlxSudoku<'m> {
     lookahead_after: Option<u64>,
     /// Where the search looks for intersections.
     intersections: Intersections,
+    /// Whether the solver runs the matrix's propagator.
+    propagates: bool,
 }
 
 /// Where classic grids look for intersections
@@ -114,6 +116,13 @@ pub const INTERSECTIONS: Intersections = Intersections::Depth(1);
 /// first branch point, and below it while the looks pay; measured in
 /// BENCHMARKS.md ("Intersections while they pay").
 pub const VARIANT_INTERSECTIONS: Intersections = Intersections::Auto;
+
+/// Where searches that propagate sums (killer puzzles) look for
+/// intersections: at every node where nothing is forced. On TAREK_ALL,
+/// with sum bounds, 9.5 s against 16 s for [`Intersections::Auto`]
+/// (BENCHMARKS.md, "Sum bounds"): the propagator hides the options that
+/// make the looks pay, so `Auto` judges them by too little.
+pub const PROPAGATING_INTERSECTIONS: Intersections = Intersections::Depth(usize::MAX);
 
 /// The least grid side whose puzzles, searched with lookahead from the
 /// first node, are searched on the residual matrix of their givens: there
@@ -155,9 +164,31 @@ impl<'m> DlxSudoku<'m> {
             givens: Vec::with_capacity(primary),
             lookahead_after: Some(LOOKAHEAD_AFTER),
             intersections: Intersections::Depth(0),
+            propagates: false,
         };
-        s.set_intersections(VARIANT_INTERSECTIONS);
+        // Where the engine runs none (links, Knuth's rule) the search goes
+        // without: the propagator is redundant (the answers are the same).
+        s.propagates =
+            s.solver.set_propagator(s.cover.propagator()).is_ok() && s.cover.propagator().is_some();
+        s.set_intersections(s.default_intersections());
         s
+    }
+
+    /// Where this solver looks for intersections unless told: at every
+    /// node where nothing is forced when it propagates sums
+    /// ([`PROPAGATING_INTERSECTIONS`]), else [`VARIANT_INTERSECTIONS`].
+    pub fn default_intersections(&self) -> Intersections {
+        if self.propagates {
+            PROPAGATING_INTERSECTIONS
+        } else {
+            VARIANT_INTERSECTIONS
+        }
+    }
+
+    /// Whether the search runs a propagator (the sum bounds of a killer
+    /// puzzle's derived sums, on the masks engine).
+    pub fn propagates(&self) -> bool {
+        self.propagates
     }
 
     /// A solver over `cover` as `config` asks (an engine, a rule), or why
@@ -492,10 +523,12 @@ impl DlxSudoku<'_> {
             None => {
                 let look = match &mut self.look {
                     Some(look) => look,
-                    None => self.look.insert(Solver::with_rule(
-                        matrix_of(&self.cover),
-                        Branching::Lookahead,
-                    )),
+                    None => {
+                        let mut look =
+                            Solver::with_rule(matrix_of(&self.cover), Branching::Lookahead);
+                        let _ = look.set_propagator(self.cover.propagator());
+                        self.look.insert(look)
+                    }
                 };
                 if look.preselect_all(&self.givens).is_err() {
                     answer.complete = true;
@@ -540,7 +573,11 @@ impl DlxSudoku<'_> {
                 return Phase::Done(answer);
             }
         }
-        let switch_after = self.lookahead_after.filter(|_| !looking);
+        // A search that propagates (killer sums) never starts over: the
+        // probes of lookahead do not propagate, and starting over cost
+        // TAREK_ALL 45 s against 9.5 s (BENCHMARKS.md, "Sum bounds").
+        let propagates = self.propagates;
+        let switch_after = self.lookahead_after.filter(|_| !looking && !propagates);
         if self.solver.preselect_all(&self.givens).is_err() {
             // Contradicting givens: no solution (callers check first).
             answer.complete = true;

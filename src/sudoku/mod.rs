@@ -48,8 +48,8 @@ mod threads;
 pub use crate::dlx::Intersections;
 pub use candidates::{candidates, Candidates};
 pub use cover::{
-    DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, RESIDUAL_FROM_SIDE,
-    VARIANT_INTERSECTIONS,
+    DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, PROPAGATING_INTERSECTIONS,
+    RESIDUAL_FROM_SIDE, VARIANT_INTERSECTIONS,
 };
 pub use grid::{check_solution, Alphabet, Conflict, Grid, SolutionError, Unit};
 pub use puzzle::{GivensError, Puzzle, ReadError};

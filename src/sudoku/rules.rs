@@ -38,7 +38,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::dlx::{BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId};
+use crate::dlx::{BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId, Propagator};
 use crate::sudoku::constraints::{
     self, AntiKing, AntiKnight, Constraint, Encoder, ExtraRegion, NonConsecutive,
 };
@@ -367,6 +367,10 @@ pub struct RulesMatrix {
     matrix: Arc<Matrix>,
     /// The options preselected with every puzzle's givens (the pin).
     pins: Vec<OptionId>,
+    /// What the search runs at nodes where nothing is forced: bounds on
+    /// the sums the 45 rule derives that the matrix does not take
+    /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), if any.
+    propagator: Option<Arc<dyn Propagator>>,
 }
 
 impl RulesMatrix {
@@ -382,9 +386,12 @@ impl RulesMatrix {
         }
         // What the 45 rule derives from the cages, implied by the rules:
         // more cages and sums for the search, never part of the rules.
-        for derived in constraints::derive::constraints(&rules) {
+        let (derived, sums) = constraints::derive::derive(&rules);
+        for derived in derived {
             derived.encode(&mut e);
         }
+        let propagator = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums)
+            .map(|p| Arc::new(p) as Arc<dyn Propagator>);
         let voids: Vec<constraints::Item> = e.voids().collect();
         let pin = (!voids.is_empty()).then(|| e.primary_items(1));
         let primary = 4 * nn + e.primary;
@@ -425,7 +432,14 @@ impl RulesMatrix {
             rules,
             matrix: Arc::new(b.build()?),
             pins,
+            propagator,
         })
+    }
+
+    /// What the search runs at nodes where nothing is forced, beyond the
+    /// matrix (sum bounds on a killer puzzle's derived sums), if anything.
+    pub(crate) fn propagator(&self) -> Option<Arc<dyn Propagator>> {
+        self.propagator.clone()
     }
 
     /// The options preselected with every puzzle's givens: the pin that

@@ -23,7 +23,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::cover::{DlxSudoku, INTERSECTIONS, LOOKAHEAD_AFTER, VARIANT_INTERSECTIONS};
+use super::cover::{DlxSudoku, INTERSECTIONS, LOOKAHEAD_AFTER};
 use super::grid::Grid;
 use super::puzzle::Puzzle;
 use super::rules::Rules;
@@ -41,8 +41,11 @@ pub const THREADS_FROM_SIDE: usize = 25;
 /// where to look for intersections. The default is the library's: DLX,
 /// first-forced on the engine the library chooses, lookahead after
 /// [`LOOKAHEAD_AFTER`] nodes without a solution, intersections where they
-/// pay ([`INTERSECTIONS`] for classic grids, [`VARIANT_INTERSECTIONS`] for
-/// the others).
+/// pay ([`INTERSECTIONS`] for classic grids,
+/// [`VARIANT_INTERSECTIONS`](super::VARIANT_INTERSECTIONS) for the others,
+/// [`PROPAGATING_INTERSECTIONS`](super::PROPAGATING_INTERSECTIONS) where the
+/// search bounds a killer puzzle's derived sums, which never starts over
+/// with lookahead).
 ///
 /// ```
 /// use dlx::sudoku::{Settings, SolverKind};
@@ -390,7 +393,7 @@ fn variant_solver(rules: &Rules, settings: &Settings) -> Result<DlxSudoku<'stati
     let mut s = DlxSudoku::for_rules(matrix, settings.config()).map_err(SolveError::Engine)?;
     s.set_lookahead_after(settings.lookahead_after);
     let asked = settings.intersections;
-    s.set_intersections(asked.unwrap_or(VARIANT_INTERSECTIONS));
+    s.set_intersections(asked.unwrap_or(s.default_intersections()));
     if asked.is_some_and(Intersections::looks)
         && !s.engine().looks_for_intersections(settings.rule())
     {

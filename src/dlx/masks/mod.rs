@@ -62,6 +62,16 @@
 //! than they save where they find little (classic grids, anti-king,
 //! anti-knight): BENCHMARKS.md, "Intersections while they pay".
 //!
+//! Where a [`Propagator`](crate::dlx::Propagator) is set
+//! (`MasksSolver::set_propagator`; the Sudoku layer's sum bounds on killer
+//! puzzles), every node where nothing is forced runs it first, with
+//! first-forced or lookahead (never by Knuth's rule): it reads items'
+//! masks and the option that covered an item (`States::chosen`, written by
+//! every commit while a propagator is set) and hides options as
+//! intersections do, pushing what they force; the node runs it again until
+//! it hides nothing, and again after each look for intersections that hid
+//! something.
+//!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced
 //! probes the active options of its short items (len 4 or less; all of
@@ -621,6 +631,17 @@ impl MasksMatrix {
             updates += (to - from - 1) as u64;
         }
         updates
+    }
+
+    /// Notes in `chosen` that option `r` covers each of its items.
+    /// # Safety
+    /// `r` is an option of this matrix and `chosen` has a slot per item.
+    #[inline(always)]
+    unsafe fn note_chosen<const K: usize>(&self, chosen: &mut [u32], r: usize) {
+        let (from, to) = self.span::<K>(r);
+        for t in from..to {
+            set(chosen, at(&self.opt_item, t) as usize, r as u32);
+        }
     }
 
     /// Intersections, at a node where nothing is forced: for each

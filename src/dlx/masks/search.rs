@@ -4,15 +4,17 @@
 
 #![allow(unsafe_code)]
 
-use super::state::{choose, States};
+use super::state::{choose, Push, States};
 use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
+use crate::dlx::propagate::{Live, Propagator};
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
 use crate::dlx::search::{engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, set};
 use crate::dlx::{EngineError, EngineKind, Subtree};
+use std::sync::Arc;
 
 /// The states, in the mask type the matrix needs.
 #[derive(Clone, Debug)]
@@ -87,7 +89,9 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         match len {
             0 => Enter::DEAD,
             1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
-            _ if s.branches.top < s.intersect_depth => looking::<M, K, A>(m, s, l, i, stats),
+            _ if s.branches.top < s.intersect_depth || s.propagator.is_some() => {
+                looking::<M, K, A>(m, s, l, i, stats)
+            }
             _ => branch(m, s, l, i, len),
         }
     }
@@ -110,6 +114,9 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
             let (from, to) = m.span::<K>(r);
             updates + (to - from - 1) as u64 - at(&s.cover, l)
         } else {
+            if s.propagator.is_some() {
+                m.note_chosen::<K>(&mut s.chosen, r);
+            }
             m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r)
         };
         // Whether that covered the last primary item is found by the next
@@ -228,7 +235,8 @@ pub(super) unsafe fn branch<M: Mask>(
 }
 
 /// A node where nothing is forced and the search looks before it branches
-/// (on item `i`, unless the look says otherwise): when it looks ahead, at
+/// (on item `i`, unless the look says otherwise): the propagator first,
+/// where one is set ([`propagated`]); then, when it looks ahead, at
 /// every such node, the probes
 /// ([`lookahead::look_ahead`](super::lookahead::look_ahead)); else, near the
 /// root, intersections ([`look`]), then what the looks so far say of the
@@ -242,9 +250,19 @@ unsafe fn looking<M: Mask, const K: usize, const A: bool>(
     m: &MasksMatrix,
     s: &mut States<M>,
     l: usize,
-    i: usize,
+    mut i: usize,
     stats: &mut Stats,
 ) -> Enter {
+    if s.propagator.is_some() {
+        i = match propagated::<M, K>(m, s, i, stats) {
+            Ok(j) => j,
+            Err(enter) => return enter,
+        };
+        if s.probes.is_none() && s.branches.top >= s.intersect_depth {
+            let len = at(&s.lens, i);
+            return branch(m, s, l, i, len);
+        }
+    }
     if let Some(mut probes) = s.probes.take() {
         let enter = super::lookahead::look_ahead::<M, K, A>(m, s, &mut probes, l, stats);
         s.probes = Some(probes);
@@ -255,9 +273,143 @@ unsafe fn looking<M: Mask, const K: usize, const A: bool>(
     enter
 }
 
+/// What the state says after options were hidden at a node: a dead end, a
+/// forced move, a solution, or (`Ok`) the item of least len to branch on.
+#[inline(always)]
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn after_hiding<M: Mask>(m: &MasksMatrix, s: &mut States<M>) -> Result<usize, Enter> {
+    let f = &mut s.forced;
+    if f.dead {
+        return Err(Enter::DEAD);
+    }
+    while let Some(j) = f.pop() {
+        let j = j as usize;
+        if at(&s.lens, j) == 1 {
+            return Err(Enter::forced(Some(
+                m.option_at(j, at(&s.masks, j).lowest()) as u32,
+            )));
+        }
+    }
+    match choose(&s.lens[..m.scan]) {
+        None => Err(Enter::Solved),
+        Some((_, 0)) => Err(Enter::DEAD),
+        Some((j, 1)) => Err(Enter::forced(Some(
+            m.option_at(j, at(&s.masks, j).lowest()) as u32,
+        ))),
+        Some((j, _)) => Ok(j),
+    }
+}
+
+/// Runs the state's propagator until it hides nothing more or leaves
+/// something forced or a dead end: `Ok` with the item to branch on (`i`,
+/// or the item of least len it left), else what to enter.
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds; a propagator is set.
+unsafe fn propagated<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    mut i: usize,
+    stats: &mut Stats,
+) -> Result<usize, Enter> {
+    let Some(p) = s.propagator.take() else {
+        return Ok(i);
+    };
+    let result = loop {
+        let mut live = MasksLive::<M, K> {
+            m,
+            masks: &mut s.masks,
+            lens: &mut s.lens,
+            chosen: &s.chosen,
+            push: Push {
+                items: &mut s.forced.items,
+                top: s.forced.top,
+                zero: false,
+            },
+            updates: 0,
+            hidden: 0,
+        };
+        let alive = p.propagate(&mut live);
+        let (top, zero, updates, hidden) =
+            (live.push.top, live.push.zero, live.updates, live.hidden);
+        s.forced.top = top;
+        s.forced.dead |= zero || !alive;
+        stats.updates += updates;
+        if hidden == 0 && alive {
+            break Ok(i);
+        }
+        match after_hiding(m, s) {
+            Ok(j) => i = j,
+            Err(enter) => break Err(enter),
+        }
+    };
+    s.propagator = Some(p);
+    result
+}
+
+/// The masks state as a [`Propagator`] sees it ([`Live`]): the search's
+/// masks and lens, hiding as intersections do.
+struct MasksLive<'a, M, const K: usize> {
+    m: &'a MasksMatrix,
+    masks: &'a mut [M],
+    lens: &'a mut [u8],
+    chosen: &'a [u32],
+    push: Push<'a>,
+    /// Updates (an item an option leaves) and options hidden so far.
+    updates: u64,
+    hidden: u64,
+}
+
+impl<M: Mask, const K: usize> Live for MasksLive<'_, M, K> {
+    fn options(&self, item: usize) -> u64 {
+        self.masks.get(item).map_or(0, |x| x.to_u64())
+    }
+
+    fn option_at(&self, item: usize, bit: u32) -> Option<OptionId> {
+        let m = self.m;
+        let from = *m.item_start.get(item)? as usize;
+        let to = *m.item_start.get(item + 1)? as usize;
+        let k = from.checked_add(bit as usize).filter(|&k| k < to)?;
+        Some(OptionId::must(m.item_opt[k] as usize))
+    }
+
+    fn chosen(&self, item: usize) -> Option<OptionId> {
+        let covered = item < self.m.primary && usize::from(self.lens[item]) > MAX_MASK_OPTIONS;
+        covered.then(|| OptionId::must(self.chosen[item] as usize))
+    }
+
+    fn hide(&mut self, item: usize, options: u64) {
+        let Some(&mask) = self.masks.get(item) else {
+            return;
+        };
+        let mut gone = mask & M::from_u64(options);
+        self.hidden += u64::from(gone.to_u64().count_ones());
+        while !gone.is_zero() {
+            // SAFETY: `item` is an item of the matrix (its mask exists) and
+            // `gone` holds active options of it only, whose bits are below
+            // its option count; hiding them keeps the module's invariants
+            // (the forced stack has room for every len that falls to 1 or
+            // 0 between two saved states), as intersections do.
+            unsafe {
+                let q = self.m.option_at(item, gone.lowest());
+                gone = gone.drop_lowest();
+                let (qf, qt) = self.m.span::<K>(q);
+                self.updates += (qt - qf) as u64;
+                for u in qf..qt {
+                    self.m
+                        .hide_slot::<M, true>(self.masks, self.lens, &mut self.push, u);
+                }
+            }
+        }
+    }
+}
+
 /// Intersections until they hide nothing more, or leave something forced
 /// or a dead end, then the branch point on item `i` (or on the item of
-/// least len they left).
+/// least len they left); the propagator, where one is set, runs again
+/// after each look that hid something.
 #[inline(always)]
 /// # Safety
 /// The arguments hold this module's invariants (its documentation):
@@ -278,24 +430,15 @@ unsafe fn look<M: Mask, const K: usize>(
             return branch(m, s, l, i, len);
         }
         stats.updates += hidden;
-        // What the state is now, as `Kernel::enter` reads it.
-        let f = &mut s.forced;
-        if f.dead {
-            return Enter::DEAD;
-        }
-        while let Some(j) = f.pop() {
-            let j = j as usize;
-            if at(&s.lens, j) == 1 {
-                return Enter::forced(Some(m.option_at(j, at(&s.masks, j).lowest()) as u32));
-            }
-        }
-        match choose(&s.lens[..m.scan]) {
-            None => return Enter::Solved,
-            Some((_, 0)) => return Enter::DEAD,
-            Some((j, 1)) => {
-                return Enter::forced(Some(m.option_at(j, at(&s.masks, j).lowest()) as u32))
-            }
-            Some((j, _)) => i = j,
+        i = match after_hiding(m, s) {
+            Ok(j) => j,
+            Err(enter) => return enter,
+        };
+        if s.propagator.is_some() {
+            i = match propagated::<M, K>(m, s, i, stats) {
+                Ok(j) => j,
+                Err(enter) => return enter,
+            };
         }
     }
 }
@@ -396,6 +539,13 @@ impl<'m> MasksSolver<'m> {
             s.while_paying = while_paying;
             s.intersect_depth = s.first_depth();
         });
+    }
+
+    /// Runs `propagator` at the nodes where nothing is forced, searching
+    /// first-forced or with lookahead (never by Knuth's rule, whose tree is
+    /// DLX1's); `None` for none. See [`Propagator`] for its contract.
+    pub fn set_propagator(&mut self, propagator: Option<Arc<dyn Propagator>>) {
+        by_width!(&mut self.states, s => s.propagator = propagator.clone());
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.
@@ -573,6 +723,15 @@ impl<'m> crate::dlx::engine::Registered<'m> for MasksSolver<'m> {
 
     fn intersect(&mut self, looks: Intersections) -> bool {
         self.set_intersections(looks);
+        true
+    }
+
+    fn propagates(branching: Branching) -> bool {
+        branching != Branching::Knuth
+    }
+
+    fn propagate(&mut self, propagator: Option<Arc<dyn Propagator>>) -> bool {
+        self.set_propagator(propagator);
         true
     }
 }
@@ -810,6 +969,172 @@ mod tests {
             other_trees += usize::from(plain.stats() != looking.stats());
         }
         assert!(other_trees > 0, "no intersection was ever found");
+    }
+
+    /// A propagator for the tests: hides every active option that clashes
+    /// with all the active options of some uncovered primary item (one of
+    /// them covers it, so that option is in no solution: redundant); counts
+    /// its runs, what it hid, and `chosen` answers that name an option
+    /// without the item (none expected).
+    #[derive(Debug)]
+    struct Clashes {
+        matrix: Matrix,
+        runs: std::sync::atomic::AtomicU64,
+        hid: std::sync::atomic::AtomicU64,
+        chosen_seen: std::sync::atomic::AtomicU64,
+        chosen_wrong: std::sync::atomic::AtomicU64,
+    }
+
+    impl Clashes {
+        fn new(matrix: &Matrix) -> Arc<Clashes> {
+            Arc::new(Clashes {
+                matrix: matrix.clone(),
+                runs: 0.into(),
+                hid: 0.into(),
+                chosen_seen: 0.into(),
+                chosen_wrong: 0.into(),
+            })
+        }
+
+        fn items(&self, o: OptionId) -> Vec<usize> {
+            self.matrix
+                .option_items(o)
+                .map(|(i, _)| i.as_usize())
+                .collect()
+        }
+
+        fn count(c: &std::sync::atomic::AtomicU64) -> u64 {
+            c.load(std::sync::atomic::Ordering::Relaxed)
+        }
+    }
+
+    impl Propagator for Clashes {
+        fn propagate(&self, live: &mut dyn Live) -> bool {
+            use std::sync::atomic::Ordering::Relaxed;
+            self.runs.fetch_add(1, Relaxed);
+            let m = &self.matrix;
+            let active = |live: &dyn Live, i: usize| -> Vec<OptionId> {
+                let mask = live.options(i);
+                (0..64)
+                    .filter(|b| mask >> b & 1 == 1)
+                    .filter_map(|b| live.option_at(i, b))
+                    .collect()
+            };
+            for i in 0..m.primary_count() {
+                if let Some(o) = live.chosen(i) {
+                    self.chosen_seen.fetch_add(1, Relaxed);
+                    if !self.items(o).contains(&i) {
+                        self.chosen_wrong.fetch_add(1, Relaxed);
+                    }
+                    continue;
+                }
+                let mine = active(live, i);
+                if mine.is_empty() {
+                    return false;
+                }
+                let mine: Vec<Vec<usize>> = mine.iter().map(|&o| self.items(o)).collect();
+                for j in 0..m.item_count() {
+                    let mask = live.options(j);
+                    let mut gone = 0u64;
+                    for (b, o) in (0..64)
+                        .filter(|b| mask >> b & 1 == 1)
+                        .filter_map(|b| live.option_at(j, b).map(|o| (b, o)))
+                    {
+                        let theirs = self.items(o);
+                        if !theirs.contains(&i)
+                            && mine.iter().all(|p| p.iter().any(|x| theirs.contains(x)))
+                        {
+                            gone |= 1 << b;
+                        }
+                    }
+                    if gone != 0 {
+                        self.hid.fetch_add(u64::from(gone.count_ones()), Relaxed);
+                        live.hide(j, gone);
+                    }
+                }
+            }
+            true
+        }
+    }
+
+    #[test]
+    fn a_propagator_keeps_every_solution_and_prunes() {
+        use rand::SeedableRng;
+        // Random matrices, Sudoku 4×4 and the small problems, first-forced
+        // and with lookahead: with the clash propagator, the links engine's
+        // solutions; it runs, hides options, and `chosen` names the
+        // options that covered items.
+        let cases = if cfg!(miri) { 3 } else { 400 };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let mut matrices = vec![];
+        if !cfg!(miri) {
+            matrices.push(sudoku.matrix().clone());
+            matrices.extend(engine_tests::small_problems().into_iter().map(|(m, _)| m));
+        }
+        matrices.extend((0..cases).map(|_| dense_random(&mut rng)));
+        let (mut runs, mut hid, mut seen) = (0, 0, 0);
+        for m in &matrices {
+            let mm = MasksMatrix::new(m).unwrap();
+            for rule in [Branching::FirstForced, Branching::Lookahead] {
+                let p = Clashes::new(m);
+                let mut s = MasksSolver::new(&mm);
+                s.set_branching(rule).unwrap();
+                s.set_propagator(Some(p.clone()));
+                same_solutions_as_links(m, &mut s);
+                runs += Clashes::count(&p.runs);
+                hid += Clashes::count(&p.hid);
+                seen += Clashes::count(&p.chosen_seen);
+                assert_eq!(Clashes::count(&p.chosen_wrong), 0);
+            }
+        }
+        if !cfg!(miri) {
+            assert!(
+                runs > 100 && hid > 20 && seen > 20,
+                "{runs} runs, {hid} hidden, {seen} chosen"
+            );
+        }
+    }
+
+    /// A propagator that finds every node a dead end.
+    #[derive(Debug)]
+    struct Dead;
+
+    impl Propagator for Dead {
+        fn propagate(&self, _live: &mut dyn Live) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_dead_end_from_a_propagator_is_one_and_knuth_runs_none() {
+        // Queens 6 has 4 solutions and branch points: a propagator that
+        // says "dead" everywhere leaves none, first-forced; the front door
+        // refuses one for Knuth's rule and for the links engine, by name.
+        let m = problems::queens(6).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut s = first_forced(&mm);
+        s.set_propagator(Some(Arc::new(Dead)));
+        assert_eq!(s.count().solutions, 0);
+        s.set_propagator(None);
+        assert_eq!(s.count().solutions, 4);
+        let mut knuth = crate::dlx::Solver::new(&m);
+        let e = knuth.set_propagator(Some(Arc::new(Dead))).unwrap_err();
+        assert!(e.to_string().contains("knuth"), "{e}");
+        assert_eq!(knuth.count().solutions, 4);
+        let config = crate::dlx::Config::new()
+            .engine(EngineKind::Links)
+            .branching(Branching::FirstForced);
+        let mut links = crate::dlx::Solver::with_config(&m, config).unwrap();
+        let e = links.set_propagator(Some(Arc::new(Dead))).unwrap_err();
+        assert!(e.to_string().contains("links"), "{e}");
+        let config = crate::dlx::Config::new().branching(Branching::FirstForced);
+        let mut masks = crate::dlx::Solver::with_config(&m, config).unwrap();
+        assert_eq!(masks.engine(), EngineKind::Masks);
+        masks.set_propagator(Some(Arc::new(Dead))).unwrap();
+        assert_eq!(masks.count().solutions, 0);
+        assert!(EngineKind::Masks.propagates(Branching::Lookahead));
+        assert!(!EngineKind::Masks.propagates(Branching::Knuth));
     }
 
     #[test]

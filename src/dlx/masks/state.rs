@@ -4,8 +4,10 @@
 
 use super::*;
 use crate::dlx::index::OptionId;
+use crate::dlx::propagate::Propagator;
 use crate::dlx::search::{conflict, PreselectError};
 use crate::dlx::unchecked::{at, set};
+use std::sync::Arc;
 
 /// Knuth's choice over `lens` (whole chunks of [`CHUNK`]): the leftmost
 /// least len and its item, or `None` when every item is covered. A minimum
@@ -218,6 +220,14 @@ pub(super) struct States<M> {
     /// item entered there (`MasksMatrix::cover_cost`), which a commit of
     /// one of its options counts already.
     pub(super) cover: Vec<u64>,
+    /// The propagator run at nodes where nothing is forced (first-forced
+    /// and lookahead; never by Knuth's rule), if any.
+    pub(super) propagator: Option<Arc<dyn Propagator>>,
+    /// Per item, the option that covered it last: right for every item
+    /// covered in the state being searched (an item is covered once on a
+    /// path, and a backtrack uncovers what was covered below), written by
+    /// every commit while a propagator is set, and by preselection.
+    pub(super) chosen: Vec<u32>,
 }
 
 impl<M: Mask> States<M> {
@@ -246,6 +256,8 @@ impl<M: Mask> States<M> {
             probes: None,
             knuth: false,
             cover: vec![0; m.max_depth + 2],
+            propagator: None,
+            chosen: vec![0; m.items],
         }
     }
 
@@ -332,6 +344,7 @@ impl<M: Mask> States<M> {
                 &mut self.forced,
                 r,
             );
+            m.note_chosen::<K>(&mut self.chosen, r);
             held.push(option);
         }
         Ok(())

@@ -27,13 +27,24 @@
 //! puzzle's own. A sum out of reach (S > 45 for innies) makes a cage with no
 //! digit set: the matrix then has no solution, as the puzzle has none.
 //!
+//! * *Innies less outies*: an area whose cells are not all in cages, with
+//!   cages leaving it: its free cells (in no cage inside it nor touching
+//!   it) less the touching cages' cells outside add up to the area's sum
+//!   less every cage that touches it; and the same with one touching cage
+//!   at a time (the cells of the area in no cage inside it nor in that
+//!   one, less that cage's cells outside) — what ISS's hidden cages with
+//!   one outie say. These, and innies or outies of more loose cells than
+//!   the matrix takes, are [`SignedSum`]s of at most [`MAX_SUM_CELLS`]
+//!   cells, for the search to bound ([`SumBounds`](super::sum_bounds)).
+//!
 //! Why cages and sums: the cage's encoding (one option per digit set)
 //! already prunes by the sets a sum allows, and the exact-cover search sees
 //! it as one more primary item to choose; the little killer's automaton
-//! does the same for cells that may repeat. ISS (the Interactive Sudoku
-//! Solver) derives more (hidden cages, sum gaps, intersections of sums) and
-//! propagates sum bounds at every node, which a matrix cannot say: that is
-//! a propagation hook's work (issue 42, part 2).
+//! does the same for cells that may repeat. What a matrix cannot say — a
+//! sum's bounds over cells that may repeat, or with cells subtracted — the
+//! search's propagator does, at every node (ISS, the Interactive Sudoku
+//! Solver, propagates sum bounds the same way; it derives more still:
+//! sum gaps, intersections of sums, combined sums).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -48,15 +59,30 @@ use crate::sudoku::rules::Rules;
 /// 16×16: at most 12,870).
 pub(crate) const MAX_SIDE: usize = 16;
 
-/// The most cells of a derived sum whose digits may repeat.
+/// The most cells of a derived sum whose digits may repeat, in the matrix.
 pub(crate) const MAX_LOOSE: usize = 3;
+
+/// The most cells of a sum for [`SumBounds`](super::sum_bounds::SumBounds):
+/// the Interactive Sudoku Solver's cap (`_MAX_SUM_SIZE`). Measured on
+/// TAREK_ALL (BENCHMARKS.md, "Sum bounds"): 5 cells 8.7 s, 6 9.5 s, 7 11.5
+/// s, 16 22 s — more sums prune more and cost every node more.
+pub(crate) const MAX_SUM_CELLS: usize = 6;
 
 /// The constraints the 45 rule derives from `rules` (see the module
 /// documentation): innies and outies of every row, column and region and
 /// of every run of adjacent rows or columns, each set of cells once, none
 /// that repeats a cage of the puzzle; cages where the cells see each
 /// other, sums otherwise.
+#[cfg(test)]
 pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
+    derive(rules).0
+}
+
+/// The 45 rule's constraints for the matrix ([`constraints`]) and its sums
+/// for [`SumBounds`]: each set of innies and outies the matrix does not
+/// take (loose cells past [`MAX_LOOSE`]), and the mixed ones (cells inside
+/// an area less cells outside it, up to n cells in all).
+pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>) {
     let n = rules.side();
     let summed: Vec<(&[usize], u32)> = rules
         .cages()
@@ -73,7 +99,7 @@ pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
         }
     }
     if summed.is_empty() || n > MAX_SIDE || cages_of.iter().any(|&c| c > 1) {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let total = (n * (n + 1) / 2) as i64;
     let regions = rules.regions();
@@ -112,25 +138,40 @@ pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
         })
         .collect();
     let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
-    let mut push = |mut cells: Vec<usize>, sum: i64| {
-        cells.sort_unstable();
-        if cells.is_empty() || seen.contains(&cells) {
+    let mut sums: Vec<SignedSum> = Vec::new();
+    let mut seen_sums: HashSet<(Vec<usize>, Vec<usize>)> = HashSet::new();
+    let mut push_sum = |mut plus: Vec<usize>, mut minus: Vec<usize>, total: i64| {
+        plus.sort_unstable();
+        minus.sort_unstable();
+        if plus.len() + minus.len() > MAX_SUM_CELLS.min(n) || plus.is_empty() && minus.is_empty() {
             return;
         }
-        // A sum no digits reach (negative) is kept as 0, which none reach
-        // either: the matrix then has no solution, as the puzzle has none.
-        let sum = u32::try_from(sum).unwrap_or(0);
-        if see_each_other(&cells, n, regions) {
-            seen.insert(cells.clone());
-            out.push(Arc::new(Cage {
-                cells,
-                sum: Some(sum),
-            }));
-        } else if cells.len() <= MAX_LOOSE {
-            seen.insert(cells.clone());
-            out.push(Arc::new(LittleKiller { cells, sum }));
+        if seen_sums.insert((plus.clone(), minus.clone())) {
+            sums.push(SignedSum { plus, minus, total });
         }
     };
+    let mut push =
+        |mut cells: Vec<usize>, sum: i64, sums: &mut dyn FnMut(Vec<usize>, Vec<usize>, i64)| {
+            cells.sort_unstable();
+            if cells.is_empty() || seen.contains(&cells) {
+                return;
+            }
+            // A sum no digits reach (negative) is kept as 0, which none reach
+            // either: the matrix then has no solution, as the puzzle has none.
+            let sum = u32::try_from(sum).unwrap_or(0);
+            if see_each_other(&cells, n, regions) {
+                seen.insert(cells.clone());
+                out.push(Arc::new(Cage {
+                    cells,
+                    sum: Some(sum),
+                }));
+            } else if cells.len() <= MAX_LOOSE {
+                seen.insert(cells.clone());
+                out.push(Arc::new(LittleKiller { cells, sum }));
+            } else {
+                sums(cells, Vec::new(), i64::from(sum));
+            }
+        };
     // `inner`: in a cage wholly inside the house; `covered`: in any
     // summed cage.
     let mut in_house = vec![false; nn];
@@ -164,11 +205,31 @@ pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
         }
         if inside {
             let innies: Vec<usize> = h.iter().copied().filter(|&k| !inner[k]).collect();
-            push(innies, total - inside_sum);
+            push(innies, total - inside_sum, &mut push_sum);
         }
         let whole_house = h.iter().all(|&k| covered[k]);
         if whole_house && !outies.is_empty() {
-            push(outies, inside_sum + touching_sum - total);
+            push(outies, inside_sum + touching_sum - total, &mut push_sum);
+        } else if !outies.is_empty() {
+            // Innies less outies: the cells of the area in no cage inside
+            // it nor touching it, less the touching cages' cells outside.
+            let free: Vec<usize> = h.iter().copied().filter(|&k| !covered[k]).collect();
+            push_sum(free, outies.clone(), total - inside_sum - touching_sum);
+        }
+        // One touching cage at a time: the area's cells in no cage inside
+        // it nor in that one, less that cage's cells outside.
+        for &(cells, s) in &summed {
+            let ins = cells.iter().filter(|&&k| in_house[k]).count();
+            if ins == 0 || ins == cells.len() {
+                continue;
+            }
+            let plus: Vec<usize> = h
+                .iter()
+                .copied()
+                .filter(|&k| !inner[k] && !cells.contains(&k))
+                .collect();
+            let minus: Vec<usize> = cells.iter().copied().filter(|&k| !in_house[k]).collect();
+            push_sum(plus, minus, total - inside_sum - i64::from(s));
         }
         for &(cells, _) in &summed {
             for &k in cells {
@@ -180,7 +241,16 @@ pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
             in_house[k] = false;
         }
     }
-    out
+    (out, sums)
+}
+
+/// A sum the 45 rule derives for [`SumBounds`]: the digits of `plus` less
+/// those of `minus` make `total`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SignedSum {
+    pub(crate) plus: Vec<usize>,
+    pub(crate) minus: Vec<usize>,
+    pub(crate) total: i64,
 }
 
 /// Whether `cells` (distinct, at least one) lie in one row, one column or

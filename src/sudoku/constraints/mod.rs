@@ -67,6 +67,7 @@ mod lines;
 mod neighbours;
 mod regions;
 mod single;
+pub(crate) mod sum_bounds;
 mod sums;
 #[cfg(test)]
 pub(crate) mod tests;

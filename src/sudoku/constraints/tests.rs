@@ -490,11 +490,14 @@ fn killer_tiling(n: usize, sol: &[u8], rng: &mut StdRng) -> Vec<Cage> {
 
 #[test]
 fn derived_cages_lose_no_solution_and_admit_none() {
-    // The 45 rule's cages are in the matrix, not the rules: the matrix's
-    // count must still be the brute force's (which checks the rules alone).
+    // The 45 rule's cages are in the matrix, not the rules, and its other
+    // sums bounded by the search's propagator: the matrix's count must
+    // still be the brute force's (which checks the rules alone).
     let mut rng = StdRng::seed_from_u64(42);
     let cases = if cfg!(miri) { 4 } else { 300 };
     let (mut derived, mut sums, mut unique, mut several) = (0, 0, 0, 0);
+    // Matrices whose search bounds derived sums (the propagator runs).
+    let mut propagating = 0;
     for case in 0..cases {
         let (rows, cols) = if case % 3 == 2 { (2, 3) } else { (2, 2) };
         let n = rows * cols;
@@ -514,7 +517,9 @@ fn derived_cages_lose_no_solution_and_admit_none() {
             .iter()
             .map(|&d| if rng.gen_bool(keep) { d } else { 0 })
             .collect();
-        let (count, grid) = rules.matrix().unwrap().count(&givens, u64::MAX);
+        let matrix = rules.matrix().unwrap();
+        propagating += usize::from(matrix.propagator().is_some());
+        let (count, grid) = matrix.count(&givens, u64::MAX);
         let want = brute_force(&rules, &givens, usize::MAX).len() as u64;
         assert_eq!(count.solutions, want, "case {case}: {rules:?} {givens:?}");
         if let Some(grid) = grid {
@@ -529,6 +534,10 @@ fn derived_cages_lose_no_solution_and_admit_none() {
             "{derived} of {cases} derived cages"
         );
         assert!(sums > 20, "{sums} derived sums");
+        assert!(
+            propagating > cases / 4,
+            "{propagating} of {cases} bound sums"
+        );
         assert!(
             unique > 20 && several > 20,
             "{unique} unique, {several} several"
@@ -580,6 +589,15 @@ fn innies_and_outies_of_a_house() {
             .downcast_ref::<LittleKiller>()
             .is_some_and(|l| l.cells == [3, 4, 5, 7])
     }));
+    // Row 1 less the cage leaving it: R1C4 less R2C3 (outside) is
+    // 10 − 3 − 7 = 0, a sum for the search's bounds.
+    let (_, sums) = derive::derive(&rules);
+    let mixed = derive::SignedSum {
+        plus: vec![3],
+        minus: vec![6],
+        total: 0,
+    };
+    assert!(sums.contains(&mixed), "{sums:?}");
     // Overlapping cages derive nothing (a cell would count twice).
     let overlapping = rules
         .with(Cage {

@@ -1,0 +1,58 @@
+//! Propagation hooks: reasoning a matrix cannot say, run by the search at
+//! the nodes where nothing is forced.
+//!
+//! A [`Propagator`] looks at the live matrix through [`Live`] (an item's
+//! active options as a bitmask, the option that covered an item) and hides
+//! options that belong to no solution extending the partial one: a sum
+//! whose bounds a digit would break, say, where the matrix lists digit
+//! sets but cannot add. The engine hides them as its own search does, so
+//! what they force is committed next and the node looks again; a
+//! backtrack restores them with the rest of the state.
+//!
+//! Invariant (the contract every propagator keeps): it hides only options
+//! that are in no solution of the matrix extending the options chosen so
+//! far, and says "dead" only where there is none. A propagator is then
+//! *redundant*: the solutions are the matrix's, with or without it, and
+//! only the tree shrinks. Knuth's rule keeps DLX1's tree, so it runs
+//! none.
+//!
+//! Which engines run propagators: masks, searching first-forced or with
+//! lookahead ([`EngineKind::propagates`](crate::dlx::EngineKind::propagates)).
+//! [`Solver::set_propagator`](crate::dlx::Solver::set_propagator) refuses
+//! the others by name, never silently.
+//!
+//! Why bitmasks: the masks engine keeps each item's active options as one
+//! word (an item there has at most 64 options), so a propagator reads a
+//! Sudoku cell's candidates in one call, as the item's options in matrix
+//! order, and hides a digit by its bit.
+
+use std::fmt;
+
+use super::index::OptionId;
+
+/// The live matrix at a node, as a [`Propagator`] sees it. Bit `k` of an
+/// item's mask stands for the item's `k`-th option in matrix order
+/// (ignored options included: they are never active).
+pub trait Live {
+    /// The active options of `item`: 0 for an item covered, for an item
+    /// past the matrix's, and for a secondary item.
+    fn options(&self, item: usize) -> u64;
+    /// The option at bit `bit` of `item`'s mask (`None` past them).
+    fn option_at(&self, item: usize, bit: u32) -> Option<OptionId>;
+    /// The option that covered primary item `item` in the partial
+    /// solution, or `None` while it is uncovered (or not primary).
+    fn chosen(&self, item: usize) -> Option<OptionId>;
+    /// Hides the options of `item` whose bits `options` holds (those still
+    /// active; the others are left alone): they leave every item they
+    /// are in, for the rest of this subtree.
+    fn hide(&mut self, item: usize, options: u64);
+}
+
+/// Propagation the search runs at each node where nothing is forced (see
+/// the module documentation for the contract).
+pub trait Propagator: fmt::Debug + Send + Sync {
+    /// Hides options of `live` that are in no solution extending the
+    /// partial one; false when it finds there is no such solution at all
+    /// (a dead end).
+    fn propagate(&self, live: &mut dyn Live) -> bool;
+}
