@@ -46,6 +46,11 @@ pub trait Live {
     /// active; the others are left alone): they leave every item they
     /// are in, for the rest of this subtree.
     fn hide(&mut self, item: usize, options: u64);
+    /// Memory the propagator may keep from one call to the next in this
+    /// search (empty at first): a cache, never restored with the state on
+    /// a backtrack, so what it holds must be true of any node (a sum's
+    /// bounds given its cells' candidates, say).
+    fn scratch(&mut self) -> &mut Vec<u64>;
 }
 
 /// Propagation the search runs at each node where nothing is forced (see

@@ -323,6 +323,7 @@ unsafe fn propagated<M: Mask, const K: usize>(
             masks: &mut s.masks,
             lens: &mut s.lens,
             chosen: &s.chosen,
+            scratch: &mut s.scratch,
             push: Push {
                 items: &mut s.forced.items,
                 top: s.forced.top,
@@ -356,6 +357,7 @@ struct MasksLive<'a, M, const K: usize> {
     masks: &'a mut [M],
     lens: &'a mut [u8],
     chosen: &'a [u32],
+    scratch: &'a mut Vec<u64>,
     push: Push<'a>,
     /// Updates (an item an option leaves) and options hidden so far.
     updates: u64,
@@ -378,6 +380,10 @@ impl<M: Mask, const K: usize> Live for MasksLive<'_, M, K> {
     fn chosen(&self, item: usize) -> Option<OptionId> {
         let covered = item < self.m.primary && usize::from(self.lens[item]) > MAX_MASK_OPTIONS;
         covered.then(|| OptionId::must(self.chosen[item] as usize))
+    }
+
+    fn scratch(&mut self) -> &mut Vec<u64> {
+        self.scratch
     }
 
     fn hide(&mut self, item: usize, options: u64) {
@@ -545,7 +551,10 @@ impl<'m> MasksSolver<'m> {
     /// first-forced or with lookahead (never by Knuth's rule, whose tree is
     /// DLX1's); `None` for none. See [`Propagator`] for its contract.
     pub fn set_propagator(&mut self, propagator: Option<Arc<dyn Propagator>>) {
-        by_width!(&mut self.states, s => s.propagator = propagator.clone());
+        by_width!(&mut self.states, s => {
+            s.propagator = propagator.clone();
+            s.scratch.clear();
+        });
     }
 
     /// Undoes everything, preselected options included; zeroes the counters.

@@ -228,6 +228,9 @@ pub(super) struct States<M> {
     /// path, and a backtrack uncovers what was covered below), written by
     /// every commit while a propagator is set, and by preselection.
     pub(super) chosen: Vec<u32>,
+    /// The propagator's memory between calls (`Live::scratch`): kept
+    /// across backtracks and puzzles, emptied with a new propagator.
+    pub(super) scratch: Vec<u64>,
 }
 
 impl<M: Mask> States<M> {
@@ -258,6 +261,7 @@ impl<M: Mask> States<M> {
             cover: vec![0; m.max_depth + 2],
             propagator: None,
             chosen: vec![0; m.items],
+            scratch: Vec::new(),
         }
     }
 

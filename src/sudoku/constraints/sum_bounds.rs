@@ -15,6 +15,12 @@
 //! bounds, the total is out of reach; a sum out of reach with every
 //! candidate is a dead end.
 //!
+//! A sum whose cells' candidates are what they were when it last cut
+//! nothing is passed over (the bounds are a function of the candidates
+//! alone): its cells' masks side by side are kept in the engine's scratch
+//! for the propagator ([`Live::scratch`]), which no backtrack needs to
+//! restore.
+//!
 //! Invariant: only candidates in no solution go — a digit is removed only
 //! when no choice of the other cells' candidates meets the total — so the
 //! propagator is redundant (its sums follow from the rules) and the
@@ -179,15 +185,14 @@ impl SumBounds {
     }
 
     /// Bounds one sum: hides the candidates out of reach; false at a dead
-    /// end.
-    fn bound(&self, s: &Sum, live: &mut dyn Live) -> bool {
+    /// end. `memo`: the sum's cells' masks, side by side, when it last cut
+    /// nothing (0: never); the same masks again cut nothing again, so the
+    /// bounds are not worked out anew.
+    fn bound(&self, s: &Sum, live: &mut dyn Live, memo: &mut [u64]) -> bool {
         let mut masks = [0u32; MOST_CELLS];
-        let mut at = [Bounds::default(); MOST_CELLS];
-        let (mut lo, mut hi) = (0i32, 0i32);
+        let (n, mut key, mut next) = (self.tables.n, 0u128, 0);
         let mut open = false;
-        let mut next = 0;
-        for (t, g) in s.groups.iter().enumerate() {
-            let first = next;
+        for g in &s.groups {
             for &k in &g.cells {
                 let m = self.candidates(live, k);
                 if m == 0 {
@@ -196,10 +201,40 @@ impl SumBounds {
                 open |= m & (m - 1) != 0;
                 masks[next] = m;
                 next += 1;
+                key = key << n | u128::from(m);
             }
-            let Some((glo, ghi)) = self.group_bounds(&masks[first..next]) else {
-                return false;
-            };
+        }
+        let keyed = next * n <= 128;
+        let key = [key as u64, (key >> 64) as u64];
+        if keyed && memo == key {
+            return true;
+        }
+        let cut = match self.cut(s, &masks, open, live) {
+            Some(cut) => cut,
+            None => return false,
+        };
+        if keyed && !cut {
+            memo.copy_from_slice(&key);
+        }
+        true
+    }
+
+    /// Bounds one sum whose cells' candidates are `masks` (group by
+    /// group): `None` at a dead end, else whether it hid something.
+    fn cut(
+        &self,
+        s: &Sum,
+        masks: &[u32; MOST_CELLS],
+        open: bool,
+        live: &mut dyn Live,
+    ) -> Option<bool> {
+        let mut at = [Bounds::default(); MOST_CELLS];
+        let (mut lo, mut hi) = (0i32, 0i32);
+        let mut next = 0;
+        for (t, g) in s.groups.iter().enumerate() {
+            let first = next;
+            next += g.cells.len();
+            let (glo, ghi) = self.group_bounds(&masks[first..next])?;
             if g.sign > 0 {
                 lo += glo;
                 hi += ghi;
@@ -214,11 +249,12 @@ impl SumBounds {
             };
         }
         if s.total < lo || s.total > hi {
-            return false;
+            return None;
         }
         if !open {
-            return true;
+            return Some(false);
         }
+        let mut cut = false;
         // A cell's digit is at most what the total leaves once the rest of
         // the sum and the other cells of its group are at their least (and
         // at least what it leaves with them at their most).
@@ -251,22 +287,21 @@ impl SumBounds {
                 if m & (m - 1) == 0 {
                     continue;
                 }
-                let Some((olo, ohi)) = self.others_bounds(cells, x, others) else {
-                    return false;
-                };
+                let (olo, ohi) = self.others_bounds(cells, x, others)?;
                 let most = need_hi - olo;
                 let least = need_lo - ohi;
                 let keep = digits_between(least, most);
                 let gone = m & !keep;
                 if gone != 0 {
                     if gone == m {
-                        return false;
+                        return None;
                     }
                     live.hide(g.cells[x], u64::from(gone));
+                    cut = true;
                 }
             }
         }
-        true
+        Some(cut)
     }
 
     /// Bounds of a group's cells but the `x`-th, whose candidates'
@@ -302,7 +337,15 @@ fn digits_between(least: i32, most: i32) -> u32 {
 
 impl Propagator for SumBounds {
     fn propagate(&self, live: &mut dyn Live) -> bool {
-        self.sums.iter().all(|s| self.bound(s, live))
+        let mut memo = std::mem::take(live.scratch());
+        memo.resize(2 * self.sums.len(), 0);
+        let alive = self
+            .sums
+            .iter()
+            .zip(memo.chunks_exact_mut(2))
+            .all(|(s, m)| self.bound(s, live, m));
+        *live.scratch() = memo;
+        alive
     }
 }
 
@@ -318,6 +361,7 @@ mod tests {
         n: usize,
         masks: Vec<u64>,
         placed: Vec<Option<usize>>,
+        scratch: Vec<u64>,
     }
 
     impl Cells {
@@ -326,6 +370,7 @@ mod tests {
                 n,
                 masks: vec![(1 << n) - 1; n * n],
                 placed: vec![None; n * n],
+                scratch: Vec::new(),
             }
         }
 
@@ -352,6 +397,9 @@ mod tests {
         }
         fn hide(&mut self, item: usize, options: u64) {
             self.masks[item] &= !options;
+        }
+        fn scratch(&mut self) -> &mut Vec<u64> {
+            &mut self.scratch
         }
     }
 
@@ -485,6 +533,7 @@ mod tests {
                 n: 9,
                 masks: c.masks.clone(),
                 placed: c.placed.clone(),
+                scratch: Vec::new(),
             };
             let any = cells.iter().any(|&k| {
                 before
