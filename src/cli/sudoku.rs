@@ -97,8 +97,8 @@ pub(crate) struct CommonArgs {
     /// Start a puzzle over with lookahead after N search nodes without a new
     /// solution ("never" to keep the chosen rule; default 100000). Puzzles
     /// plain DLX cannot finish (minimal 25×25) need it. Killer puzzles
-    /// whose derived sums the search bounds (masks engine) never start
-    /// over: lookahead's probes do not bound sums.
+    /// whose derived sums the search bounds (masks engine) start over only
+    /// when this is given: lookahead's probes do not bound sums.
     #[arg(long, value_name = "N|never", value_parser = parse_after)]
     lookahead_after: Option<After>,
     /// Look for intersections (locked candidates: an item with two options
@@ -151,11 +151,10 @@ impl CommonArgs {
         let mut settings = Settings::default()
             .solver(self.solver.into())
             .engine(self.engine.kind())
-            .branching(self.rule())
-            .lookahead_after(
-                self.lookahead_after
-                    .map_or(Some(dlx::sudoku::LOOKAHEAD_AFTER), |a| a.0),
-            );
+            .branching(self.rule());
+        if let Some(after) = self.lookahead_after {
+            settings = settings.lookahead_after(after.0);
+        }
         if let Some(looks) = self.intersections {
             settings = settings.intersections(looks);
         }

@@ -171,6 +171,12 @@ impl<'m> DlxSudoku<'m> {
         s.propagates =
             s.solver.set_propagator(s.cover.propagator()).is_ok() && s.cover.propagator().is_some();
         s.set_intersections(s.default_intersections());
+        // A search that propagates (killer sums) does not start over unless
+        // asked: the probes of lookahead do not propagate, and starting over
+        // cost TAREK_ALL 45 s against 9.5 s (BENCHMARKS.md, "Sum bounds").
+        if s.propagates {
+            s.lookahead_after = None;
+        }
         s
     }
 
@@ -248,7 +254,8 @@ impl<'m> DlxSudoku<'m> {
 
     /// After how many search nodes without a new solution a puzzle's search
     /// starts over with [`Branching::Lookahead`] (`None`: never; default
-    /// [`LOOKAHEAD_AFTER`]).
+    /// [`LOOKAHEAD_AFTER`], and never for a search that
+    /// [`propagates`](Self::propagates)).
     /// Solutions found before are counted again, so counts stay exact.
     pub fn set_lookahead_after(&mut self, nodes: Option<u64>) {
         self.lookahead_after = nodes;
@@ -573,11 +580,7 @@ impl DlxSudoku<'_> {
                 return Phase::Done(answer);
             }
         }
-        // A search that propagates (killer sums) never starts over: the
-        // probes of lookahead do not propagate, and starting over cost
-        // TAREK_ALL 45 s against 9.5 s (BENCHMARKS.md, "Sum bounds").
-        let propagates = self.propagates;
-        let switch_after = self.lookahead_after.filter(|_| !looking && !propagates);
+        let switch_after = self.lookahead_after.filter(|_| !looking);
         if self.solver.preselect_all(&self.givens).is_err() {
             // Contradicting givens: no solution (callers check first).
             answer.complete = true;

@@ -44,8 +44,8 @@ pub const THREADS_FROM_SIDE: usize = 25;
 /// pay ([`INTERSECTIONS`] for classic grids,
 /// [`VARIANT_INTERSECTIONS`](super::VARIANT_INTERSECTIONS) for the others,
 /// [`PROPAGATING_INTERSECTIONS`](super::PROPAGATING_INTERSECTIONS) where the
-/// search bounds a killer puzzle's derived sums, which never starts over
-/// with lookahead).
+/// search bounds a killer puzzle's derived sums, which starts over with
+/// lookahead only when asked).
 ///
 /// ```
 /// use dlx::sudoku::{Settings, SolverKind};
@@ -68,8 +68,13 @@ pub struct Settings {
     /// it does not take first-forced).
     pub branching: Option<Branching>,
     /// Nodes without a new solution after which a puzzle's search starts
-    /// over with lookahead (`None`: never).
+    /// over with lookahead (`None`: never). Searches that bound a killer
+    /// puzzle's sums start over only where it was asked for
+    /// (`lookahead_asked`): lookahead's probes do not bound sums.
     pub lookahead_after: Option<u64>,
+    /// Whether `lookahead_after` was asked for ([`lookahead_after`](Self::lookahead_after)),
+    /// not the default.
+    pub lookahead_asked: bool,
     /// Where to look for intersections (`None`: the library's default for
     /// the rules).
     pub intersections: Option<Intersections>,
@@ -82,6 +87,7 @@ impl Default for Settings {
             engine: None,
             branching: None,
             lookahead_after: Some(LOOKAHEAD_AFTER),
+            lookahead_asked: false,
             intersections: None,
         }
     }
@@ -110,6 +116,7 @@ impl Settings {
     /// new solution (`None`: never).
     pub fn lookahead_after(mut self, nodes: Option<u64>) -> Settings {
         self.lookahead_after = nodes;
+        self.lookahead_asked = true;
         self
     }
 
@@ -391,7 +398,10 @@ impl Sudoku {
 fn variant_solver(rules: &Rules, settings: &Settings) -> Result<DlxSudoku<'static>, SolveError> {
     let matrix = Arc::new(rules.matrix().map_err(SolveError::Rules)?);
     let mut s = DlxSudoku::for_rules(matrix, settings.config()).map_err(SolveError::Engine)?;
-    s.set_lookahead_after(settings.lookahead_after);
+    // A search that bounds sums keeps its own default (never) unless asked.
+    if settings.lookahead_asked || !s.propagates() {
+        s.set_lookahead_after(settings.lookahead_after);
+    }
     let asked = settings.intersections;
     s.set_intersections(asked.unwrap_or(s.default_intersections()));
     if asked.is_some_and(Intersections::looks)

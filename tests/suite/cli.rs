@@ -263,6 +263,26 @@ fn variants_look_for_intersections_while_they_pay() {
                 links_guesses > plain_guesses,
                 "{set}: guesses without sum bounds {links_guesses}, with {plain_guesses}"
             );
+            // It does not start over with lookahead unless asked; asked, it
+            // does: the nodes of the search before are counted too.
+            let nodes = |after: &[&str]| {
+                let out = run(
+                    &[&["sudoku", "solve", "--stats"][..], after].concat(),
+                    &input,
+                );
+                assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+                let stats = text(&out.stderr);
+                let n = stats.split("search nodes: ").nth(1).unwrap();
+                let n: u64 = n[..n.find(' ').unwrap()].parse().unwrap();
+                (text(&out.stdout), n)
+            };
+            let (first, first_nodes) = nodes(&[]);
+            let (again, again_nodes) = nodes(&["--lookahead-after", "1"]);
+            assert_eq!(first, again);
+            assert!(
+                again_nodes > first_nodes,
+                "{set}: --lookahead-after 1: {again_nodes} nodes, {first_nodes} without"
+            );
         } else {
             assert_eq!(default_guesses, auto_guesses, "{set}: the default is auto");
             assert!(
