@@ -36,6 +36,9 @@
 //!   one outie say. These, and innies or outies of more loose cells than
 //!   the matrix takes, are [`SignedSum`]s of at most [`MAX_SUM_CELLS`]
 //!   cells, for the search to bound ([`SumBounds`](super::sum_bounds)).
+//! * Every summed cage, the puzzle's and the derived ones, goes to the
+//!   search as well, as a sum of distinct digits ([`SignedSum::distinct`]):
+//!   the search keeps its cells to the digits of the sets still possible.
 //!
 //! Why cages and sums: the cage's encoding (one option per digit set)
 //! already prunes by the sets a sum allows, and the exact-cover search sees
@@ -80,8 +83,11 @@ pub(crate) fn constraints(rules: &Rules) -> Vec<Arc<dyn Constraint>> {
 
 /// The 45 rule's constraints for the matrix ([`constraints`]) and its sums
 /// for [`SumBounds`]: each set of innies and outies the matrix does not
-/// take (loose cells past [`MAX_LOOSE`]), and the mixed ones (cells inside
-/// an area less cells outside it, up to n cells in all).
+/// take (loose cells past [`MAX_LOOSE`]), the mixed ones (cells inside
+/// an area less cells outside it, up to n cells in all), and every summed
+/// cage, the puzzle's and the derived ones, as a sum of distinct digits
+/// (first). Nothing when no cage has a sum, the side is past
+/// [`MAX_SIDE`] or cages overlap.
 pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>) {
     let n = rules.side();
     let summed: Vec<(&[usize], u32)> = rules
@@ -139,6 +145,15 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
         .collect();
     let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
     let mut sums: Vec<SignedSum> = Vec::new();
+    let mut cages: Vec<SignedSum> = summed
+        .iter()
+        .map(|&(cells, s)| SignedSum {
+            plus: cells.to_vec(),
+            minus: Vec::new(),
+            total: i64::from(s),
+            distinct: true,
+        })
+        .collect();
     let mut seen_sums: HashSet<(Vec<usize>, Vec<usize>)> = HashSet::new();
     let mut push_sum = |mut plus: Vec<usize>, mut minus: Vec<usize>, total: i64| {
         plus.sort_unstable();
@@ -147,7 +162,12 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
             return;
         }
         if seen_sums.insert((plus.clone(), minus.clone())) {
-            sums.push(SignedSum { plus, minus, total });
+            sums.push(SignedSum {
+                plus,
+                minus,
+                total,
+                distinct: false,
+            });
         }
     };
     let mut push =
@@ -161,6 +181,12 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
             let sum = u32::try_from(sum).unwrap_or(0);
             if see_each_other(&cells, n, regions) {
                 seen.insert(cells.clone());
+                cages.push(SignedSum {
+                    plus: cells.clone(),
+                    minus: Vec::new(),
+                    total: i64::from(sum),
+                    distinct: true,
+                });
                 out.push(Arc::new(Cage {
                     cells,
                     sum: Some(sum),
@@ -241,7 +267,8 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
             in_house[k] = false;
         }
     }
-    (out, sums)
+    cages.extend(sums);
+    (out, cages)
 }
 
 /// A sum the 45 rule derives for [`SumBounds`]: the digits of `plus` less
@@ -251,6 +278,9 @@ pub(crate) struct SignedSum {
     pub(crate) plus: Vec<usize>,
     pub(crate) minus: Vec<usize>,
     pub(crate) total: i64,
+    /// `plus`'s digits are distinct (a cage; `minus` is empty): the
+    /// search may keep only the digits of the sets that make the total.
+    pub(crate) distinct: bool,
 }
 
 /// Whether `cells` (distinct, at least one) lie in one row, one column or
