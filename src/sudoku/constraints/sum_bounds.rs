@@ -15,6 +15,13 @@
 //! bounds, the total is out of reach; a sum out of reach with every
 //! candidate is a dead end.
 //!
+//! A sum with at most three open cells (candidates left to choose from)
+//! is bounded exactly instead: each keeps the digits some assignment of
+//! the open cells makes the total with, the placed ones as they are and
+//! cells that see each other distinct (ISS's `_enforceFewRemainingCells`;
+//! at most 9 · 9 choices, the last cell's digit being what the others
+//! leave).
+//!
 //! A *cage* (cells of distinct digits, whether they see each other or
 //! not: a killer cage, or a derived one) is one group, and more: its
 //! digit sets of its size that make the total are listed once, and at a
@@ -139,6 +146,10 @@ pub(crate) struct SumBounds {
     /// itself), one bit a cell.
     peers: Vec<[u64; 4]>,
 }
+
+/// The most open cells of a sum bounded exactly ([`SumBounds::few_cut`]):
+/// beyond them, by their bounds.
+const FEW: usize = 3;
 
 /// The most cells of a sum (the derived sums have at most n, n ≤ 16).
 const MOST_CELLS: usize = 16;
@@ -322,6 +333,14 @@ impl SumBounds {
         if !open {
             return Some(false);
         }
+        if let Some(cut) = self.few_cut(s, masks, grid) {
+            let cut = cut?;
+            return Some(if s.sets.is_empty() {
+                cut
+            } else {
+                cut | self.sets_cut(s, grid)?
+            });
+        }
         let mut cut = false;
         // A cell's digit is at most what the total leaves once the rest of
         // the sum and the other cells of its group are at their least (and
@@ -373,6 +392,83 @@ impl SumBounds {
             cut |= self.sets_cut(s, grid)?;
         }
         Some(cut)
+    }
+
+    /// A sum with at most [`FEW`] open cells, exactly: each open cell keeps
+    /// the digits some assignment of the open cells makes the total with,
+    /// the placed cells as they are, cells that see each other or share a
+    /// group holding distinct digits. `None` when more cells are open, else
+    /// as [`cut`](Self::cut).
+    fn few_cut(
+        &self,
+        s: &Sum,
+        masks: &[u32; MOST_CELLS],
+        grid: &mut Grid<'_>,
+    ) -> Option<Option<bool>> {
+        let sees = |a: usize, b: usize| self.peers[a][b / 64] >> (b % 64) & 1 == 1;
+        let mut open = [Open::default(); FEW];
+        let mut placed = [(0usize, 0usize, 0u32); MOST_CELLS];
+        let (mut count, mut fixed, mut rest, mut next) = (0, 0, s.total, 0);
+        for (t, g) in s.groups.iter().enumerate() {
+            for &k in &g.cells {
+                let m = masks[next];
+                next += 1;
+                if m & (m - 1) == 0 {
+                    let clash = |&(j, u, b): &(usize, usize, u32)| b == m && (u == t || sees(j, k));
+                    if placed[..fixed].iter().any(clash) {
+                        return Some(None);
+                    }
+                    placed[fixed] = (k, t, m);
+                    fixed += 1;
+                    rest -= g.sign * (m.trailing_zeros() as i32 + 1);
+                } else {
+                    if count == FEW {
+                        return None;
+                    }
+                    open[count] = Open {
+                        mask: m,
+                        cell: k,
+                        sign: g.sign,
+                        group: t,
+                        clash: 0,
+                    };
+                    count += 1;
+                }
+            }
+        }
+        let open = &mut open[..count];
+        if open.is_empty() {
+            return Some(Some(false));
+        }
+        for t in 0..open.len() {
+            let o = open[t];
+            for &(k, group, bit) in &placed[..fixed] {
+                if group == o.group || sees(o.cell, k) {
+                    open[t].mask &= !bit;
+                }
+            }
+            for u in 0..t {
+                if open[u].group == o.group || sees(open[u].cell, o.cell) {
+                    open[t].clash |= 1 << u;
+                }
+            }
+        }
+        let mut keep = [0u32; FEW];
+        let mut chosen = [0u32; FEW];
+        let n = self.tables.n as i32;
+        assign(open, 0, rest, n, &mut chosen, &mut keep);
+        let mut cut = false;
+        for (o, &kept) in open.iter().zip(&keep) {
+            if kept == 0 {
+                return Some(None);
+            }
+            let gone = grid.cells[o.cell] & !kept;
+            if gone != 0 {
+                grid.hide(o.cell, gone);
+                cut = true;
+            }
+        }
+        Some(Some(cut))
     }
 
     /// A cage's digits: a cell keeps only the digits of the sets that
@@ -492,6 +588,59 @@ impl SumBounds {
         let low = self.tables.low(union, k)?;
         Some((lo.max(low), hi.min(self.tables.high(union, k))))
     }
+}
+
+/// An open cell of a sum bounded exactly: its candidates (less the
+/// placed digits it may not repeat), cell, sign and group, and the open
+/// cells before it whose digit it may not repeat (bit `u` for the `u`-th).
+#[derive(Clone, Copy, Debug, Default)]
+struct Open {
+    mask: u32,
+    cell: usize,
+    sign: i32,
+    group: usize,
+    clash: u8,
+}
+
+/// Every assignment of the open cells `open[t..]` that makes `rest`, the
+/// cells before `t` holding `chosen`: each cell's digits in one go into
+/// `keep`; whether there is one. The last cell's digit is what the others
+/// leave.
+fn assign(
+    open: &[Open],
+    t: usize,
+    rest: i32,
+    n: i32,
+    chosen: &mut [u32; FEW],
+    keep: &mut [u32; FEW],
+) -> bool {
+    let o = open[t];
+    let taken =
+        |bit: u32, chosen: &[u32; FEW]| (0..t).any(|u| o.clash >> u & 1 == 1 && chosen[u] == bit);
+    if t + 1 == open.len() {
+        let d = o.sign * rest;
+        if !(1..=n).contains(&d) || o.mask >> (d - 1) & 1 == 0 || taken(1 << (d - 1), chosen) {
+            return false;
+        }
+        keep[t] |= 1 << (d - 1);
+        for u in 0..t {
+            keep[u] |= chosen[u];
+        }
+        return true;
+    }
+    let mut any = false;
+    let mut left = o.mask;
+    while left != 0 {
+        let bit = left & left.wrapping_neg();
+        left &= left - 1;
+        if taken(bit, chosen) {
+            continue;
+        }
+        chosen[t] = bit;
+        let d = bit.trailing_zeros() as i32 + 1;
+        any |= assign(open, t + 1, rest - o.sign * d, n, chosen, keep);
+    }
+    any
 }
 
 /// The mask of digits `least..=most` (bit `d` = digit `d + 1`).
@@ -705,9 +854,10 @@ mod tests {
     fn bounds_never_cut_a_supported_digit() {
         // Random signed sums of up to 5 cells over random candidates:
         // every digit cut has no assignment making the sum (brute force),
-        // and "dead" only where none exists; something is cut in many.
+        // and "dead" only where none exists; something is cut in many; a
+        // sum of at most three open cells keeps only supported digits.
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        let (mut cut, mut dead) = (0, 0);
+        let (mut cut, mut dead, mut exact) = (0, 0, 0);
         for _ in 0..if cfg!(miri) { 20 } else { 3000 } {
             let mut cells: Vec<usize> = Vec::new();
             let size = rng.gen_range(1..=5);
@@ -748,19 +898,33 @@ mod tests {
                 dead += 1;
                 continue;
             }
+            // With at most three open cells, exactly the supported digits
+            // stay.
+            let open = cells.iter().filter(|&&k| before.digits(k).len() > 1);
+            let few = open.count() <= FEW;
             for &k in &cells {
                 for d in before.digits(k) {
+                    let fine = supported(&before, plus, minus, total, k, d);
                     if !c.digits(k).contains(&d) {
                         cut += 1;
                         assert!(
-                            !supported(&before, plus, minus, total, k, d),
+                            !fine,
                             "{d} cut from cell {k} of {plus:?} − {minus:?} = {total}"
                         );
+                    } else if few && before.digits(k).len() > 1 {
+                        assert!(
+                            fine,
+                            "{d} kept in cell {k} of {plus:?} − {minus:?} = {total}"
+                        );
+                        exact += 1;
                     }
                 }
             }
         }
-        assert!(cut > 1000 && dead > 100, "{cut} cut, {dead} dead");
+        assert!(
+            cut > 1000 && dead > 100 && exact > 1000,
+            "{cut} cut, {dead} dead, {exact} kept exactly"
+        );
     }
 
     fn cage(cells: &[usize], total: i64) -> SumBounds {
