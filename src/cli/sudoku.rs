@@ -84,7 +84,9 @@ pub(crate) struct CommonArgs {
     /// digits first, on the masks engine, the fastest), knuth (DLX1's: the
     /// fewest options, leftmost on ties), or lookahead from the first node
     /// (dead ends pruned at branch points). With an engine named that does
-    /// not take first-forced (bits), its own rule.
+    /// not take first-forced (bits), its own rule. Killer puzzles whose sums
+    /// the search bounds branch first-forced where dead ends were met most
+    /// (conflict scores, per option), not at the fewest options.
     #[arg(long, value_enum)]
     branching: Option<super::BranchingArg>,
     /// DLX search engine, as for `dlx cover` (see its --help): `auto`, the

@@ -21,6 +21,16 @@
 //! [`Solver::set_propagator`](crate::dlx::Solver::set_propagator) refuses
 //! the others by name, never silently.
 //!
+//! Where a search that propagates branches: first-forced, not at the
+//! leftmost least len but at the item of most *conflict score* per option
+//! (the dead ends met below branch points on it, halved every 16,384 dead
+//! ends; the leftmost least len while none scores), the weighted-degree
+//! rule the Interactive Sudoku Solver branches by. Propagation makes dead
+//! ends cheap to meet and the scores steer the search to where they are
+//! met: on ISS's killer collections the guesses fell 2.3× (TAREK_ALL) to
+//! 30× (EXTREME_KILLERS), BENCHMARKS.md, "Conflict scores". The scores are
+//! zeroed as a search starts, so a search's tree is its own.
+//!
 //! Why bitmasks: the masks engine keeps each item's active options as one
 //! word (an item there has at most 64 options), so a propagator reads a
 //! Sudoku cell's candidates in one call, as the item's options in matrix

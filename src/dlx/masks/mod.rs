@@ -70,7 +70,10 @@
 //! every commit while a propagator is set) and hides options as
 //! intersections do, pushing what they force; the node runs it again until
 //! it hides nothing, and again after each look for intersections that hid
-//! something.
+//! something. A first-forced search with a propagator then branches on the
+//! item of most conflict score per option (`States::scores`: dead ends met
+//! below a branch point on the item, noted by `enter`; `search::pick`), not
+//! the leftmost least len; see [`crate::dlx::propagate`].
 //!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced

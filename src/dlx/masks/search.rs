@@ -66,34 +66,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     /// near the root, where asked).
     #[inline(always)]
     unsafe fn enter(m: &MasksMatrix, s: &mut States<M>, l: usize, stats: &mut Stats) -> Enter {
-        let forced = |r: usize| Enter::forced(Some(r as u32));
-        if s.knuth {
-            return knuth::<M, K>(m, s, l, stats);
-        }
-        // A dead end first: no forced move in a dead state.
-        let f = &mut s.forced;
-        if f.dead {
-            return Enter::DEAD;
-        }
-        while let Some(j) = f.pop() {
-            let j = j as usize;
-            let len = at(&s.lens, j);
-            debug_assert_ne!(len, 0, "a len of 0 marks the state dead");
-            if len == 1 {
-                return forced(m.option_at(j, at(&s.masks, j).lowest()));
-            }
-        }
-        let Some((i, len)) = choose(&s.lens[..m.scan]) else {
-            return Enter::Solved;
-        };
-        match len {
-            0 => Enter::DEAD,
-            1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
-            _ if s.branches.top < s.intersect_depth || s.propagator.is_some() => {
-                looking::<M, K, A>(m, s, l, i, stats)
-            }
-            _ => branch(m, s, l, i, len),
-        }
+        enter_node::<M, K, A>(m, s, l, stats)
     }
 
     #[inline(always)]
@@ -170,6 +143,76 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         }
         Some((b.level[t] as usize, options))
     }
+}
+
+/// The kernel's `enter`: the next option to commit, a forced one, else
+/// the first option of a new branch point (after intersections near the
+/// root, where asked). Its dead ends are noted for the conflict scores
+/// where a propagator is set (a check on the dead-end paths only, not at
+/// every node).
+#[inline(always)]
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+unsafe fn enter_node<M: Mask, const K: usize, const A: bool>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    l: usize,
+    stats: &mut Stats,
+) -> Enter {
+    let forced = |r: usize| Enter::forced(Some(r as u32));
+    if s.knuth {
+        return knuth::<M, K>(m, s, l, stats);
+    }
+    // A dead end first: no forced move in a dead state.
+    let f = &mut s.forced;
+    if f.dead {
+        return s.dead_end();
+    }
+    while let Some(j) = f.pop() {
+        let j = j as usize;
+        let len = at(&s.lens, j);
+        debug_assert_ne!(len, 0, "a len of 0 marks the state dead");
+        if len == 1 {
+            return forced(m.option_at(j, at(&s.masks, j).lowest()));
+        }
+    }
+    let Some((i, len)) = choose(&s.lens[..m.scan]) else {
+        return Enter::Solved;
+    };
+    match len {
+        0 => s.dead_end(),
+        1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
+        _ if s.branches.top < s.intersect_depth || s.propagator.is_some() => {
+            let e = looking::<M, K, A>(m, s, l, i, stats);
+            if e == Enter::DEAD {
+                return s.dead_end();
+            }
+            e
+        }
+        _ => branch(m, s, l, i, len),
+    }
+}
+
+/// Where a search that propagates branches: the item of most conflict
+/// score per option among those with two options or more (the Interactive
+/// Sudoku Solver's rule, a weighted degree), the first such on a tie; `i`
+/// (the leftmost least len) while no item has a score, and without scores.
+pub(super) fn pick<M>(m: &MasksMatrix, s: &States<M>, i: usize) -> usize {
+    if s.scores.is_empty() {
+        return i;
+    }
+    let (mut best, mut score, mut len) = (i, 0u64, 1u64);
+    for (j, (&x, &n)) in s.scores.iter().zip(&s.lens[..m.scan]).enumerate() {
+        if n < 2 || usize::from(n) > MAX_MASK_OPTIONS {
+            continue;
+        }
+        // score / len above the best's, without dividing.
+        if u64::from(x) * len > score * u64::from(n) {
+            (best, score, len) = (j, u64::from(x), u64::from(n));
+        }
+    }
+    best
 }
 
 /// A node entered by Knuth's rule alone (DLX1's tree): the leftmost item
@@ -259,6 +302,7 @@ unsafe fn looking<M: Mask, const K: usize, const A: bool>(
             Err(enter) => return enter,
         };
         if s.probes.is_none() && s.branches.top >= s.intersect_depth {
+            let i = pick(m, s, i);
             let len = at(&s.lens, i);
             return branch(m, s, l, i, len);
         }
@@ -432,6 +476,7 @@ unsafe fn look<M: Mask, const K: usize>(
         let (hidden, options) = m.intersect::<M, K>(&mut s.masks, &mut s.lens, &mut s.forced);
         s.looks_hid += options;
         if hidden == 0 {
+            let i = pick(m, s, i);
             let len = at(&s.lens, i);
             return branch(m, s, l, i, len);
         }
@@ -551,9 +596,15 @@ impl<'m> MasksSolver<'m> {
     /// first-forced or with lookahead (never by Knuth's rule, whose tree is
     /// DLX1's); `None` for none. See [`Propagator`] for its contract.
     pub fn set_propagator(&mut self, propagator: Option<Arc<dyn Propagator>>) {
+        let m = &*self.matrix;
         by_width!(&mut self.states, s => {
             s.propagator = propagator.clone();
             s.scratch.clear();
+            s.scores = if propagator.is_some() {
+                vec![0; m.scan]
+            } else {
+                Vec::new()
+            };
         });
     }
 
@@ -1103,6 +1154,45 @@ mod tests {
                 "{runs} runs, {hid} hidden, {seen} chosen"
             );
         }
+    }
+
+    #[test]
+    fn conflict_scores_choose_where_to_branch() {
+        // `pick`: the most score per option among items of len 2 or more,
+        // the first on a tie; the leftmost least len while none scores.
+        let m = problems::queens(6).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut st = States::<u64>::new(&mm);
+        st.lens.fill(u8::MAX);
+        (st.lens[0], st.lens[1], st.lens[2], st.lens[5]) = (3, 2, 4, 1);
+        st.scores = vec![0; mm.scan];
+        assert_eq!(pick(&mm, &st, 1), 1);
+        (st.scores[0], st.scores[2]) = (3, 8);
+        assert_eq!(pick(&mm, &st, 1), 2);
+        st.scores[1] = 4; // 4 / 2 = 8 / 4: the first
+        assert_eq!(pick(&mm, &st, 1), 1);
+        st.scores[5] = 100; // forced: never
+        st.scores[7] = 100; // covered: never
+        assert_eq!(pick(&mm, &st, 1), 1);
+        st.scores.clear();
+        assert_eq!(pick(&mm, &st, 0), 0);
+        // A search with a propagator scores its dead ends; one without
+        // keeps none; each search starts from nothing (the same search
+        // twice, the same scores).
+        let m = problems::queens(8).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut s = first_forced(&mm);
+        let scored =
+            |s: &MasksSolver<'_>| by_width!(&s.states, st => st.scores.iter().sum::<u32>());
+        assert_eq!(s.count().solutions, 92);
+        assert_eq!(scored(&s), 0);
+        s.set_propagator(Some(Clashes::new(&m)));
+        assert_eq!(s.count().solutions, 92);
+        let once = scored(&s);
+        assert!(once > 10, "{once}");
+        s.restart();
+        assert_eq!(s.count().solutions, 92);
+        assert_eq!(scored(&s), once);
     }
 
     /// A propagator that finds every node a dead end.

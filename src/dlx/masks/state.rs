@@ -5,6 +5,7 @@
 use super::*;
 use crate::dlx::index::OptionId;
 use crate::dlx::propagate::Propagator;
+use crate::dlx::search::driver::Enter;
 use crate::dlx::search::{conflict, PreselectError};
 use crate::dlx::unchecked::{at, set};
 use std::sync::Arc;
@@ -231,7 +232,20 @@ pub(super) struct States<M> {
     /// The propagator's memory between calls (`Live::scratch`): kept
     /// across backtracks and puzzles, emptied with a new propagator.
     pub(super) scratch: Vec<u64>,
+    /// With a propagator: per item (of the `scan` lens), how many dead ends
+    /// were met below a branch point on it, halved every
+    /// [`SCORE_DECAY`] dead ends; where to branch is the item of most
+    /// score per option (`pick`). Empty without a propagator. Zeroed as a
+    /// search starts, so a puzzle's tree is its own.
+    pub(super) scores: Vec<u32>,
+    /// Dead ends left before the scores are halved.
+    pub(super) decay: u32,
 }
+
+/// How many dead ends between two halvings of the conflict scores (the
+/// Interactive Sudoku Solver's `DECAY_FREQUENCY`): recent conflicts weigh
+/// more.
+pub(super) const SCORE_DECAY: u32 = 1 << 14;
 
 impl<M: Mask> States<M> {
     pub(super) fn new(m: &MasksMatrix) -> Self {
@@ -262,6 +276,8 @@ impl<M: Mask> States<M> {
             propagator: None,
             chosen: vec![0; m.items],
             scratch: Vec::new(),
+            scores: Vec::new(),
+            decay: SCORE_DECAY,
         }
     }
 
@@ -306,6 +322,33 @@ impl<M: Mask> States<M> {
         self.looks = 0;
         self.looks_hid = 0;
         self.intersect_depth = self.first_depth();
+        self.scores.fill(0);
+        self.decay = SCORE_DECAY;
+    }
+
+    /// A dead end: with a propagator set, the score of the innermost
+    /// branch point's item goes up. `Enter::DEAD`, for the caller to return.
+    #[inline(always)]
+    pub(super) fn dead_end(&mut self) -> Enter {
+        let top = self.branches.top;
+        if !self.scores.is_empty() && top > 0 {
+            self.note_dead_end(top);
+        }
+        Enter::DEAD
+    }
+
+    fn note_dead_end(&mut self, top: usize) {
+        let i = self.branches.item[top - 1] as usize;
+        if let Some(x) = self.scores.get_mut(i) {
+            *x = x.saturating_add(1);
+        }
+        self.decay -= 1;
+        if self.decay == 0 {
+            self.decay = SCORE_DECAY;
+            for x in &mut self.scores {
+                *x >>= 1;
+            }
+        }
     }
 
     /// Whether option `r` (not ignored) is active at the root.
