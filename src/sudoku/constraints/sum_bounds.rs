@@ -706,6 +706,7 @@ mod tests {
 
     /// A grid's cells as a [`Live`]: cell `k`'s item is `k`, its options
     /// `k·n + d` (digit `d + 1`), as in the Sudoku layer's matrix.
+    #[derive(Clone)]
     struct Cells {
         n: usize,
         masks: Vec<u64>,
@@ -720,6 +721,18 @@ mod tests {
                 masks: vec![(1 << n) - 1; n * n],
                 placed: vec![None; n * n],
                 scratch: Vec::new(),
+            }
+        }
+
+        /// Random candidates for `cells`, a fifth of them placed.
+        fn shuffle(&mut self, cells: &[usize], rng: &mut impl Rng) {
+            for &k in cells {
+                if rng.gen_bool(0.2) {
+                    self.masks[k] = 0;
+                    self.placed[k] = Some(rng.gen_range(0..self.n));
+                } else {
+                    self.masks[k] = rng.gen_range(1..1 << self.n);
+                }
             }
         }
 
@@ -871,21 +884,9 @@ mod tests {
             let split = rng.gen_range(0..=size);
             let (plus, minus) = cells.split_at(split);
             let mut c = Cells::new(9);
-            for &k in &cells {
-                if rng.gen_bool(0.2) {
-                    c.masks[k] = 0;
-                    c.placed[k] = Some(rng.gen_range(0..9));
-                } else {
-                    c.masks[k] = rng.gen_range(1..512);
-                }
-            }
+            c.shuffle(&cells, &mut rng);
             let total = rng.gen_range(-20..=40);
-            let before = Cells {
-                n: 9,
-                masks: c.masks.clone(),
-                placed: c.placed.clone(),
-                scratch: Vec::new(),
-            };
+            let before = c.clone();
             let any = cells.iter().any(|&k| {
                 before
                     .digits(k)
@@ -1006,21 +1007,9 @@ mod tests {
                 }
             }
             let mut c = Cells::new(9);
-            for &k in &cells {
-                if rng.gen_bool(0.2) {
-                    c.masks[k] = 0;
-                    c.placed[k] = Some(rng.gen_range(0..9));
-                } else {
-                    c.masks[k] = rng.gen_range(1..512);
-                }
-            }
+            c.shuffle(&cells, &mut rng);
             let total = rng.gen_range(size * (size + 1) / 2..=45 - (9 - size) * (10 - size) / 2);
-            let before = Cells {
-                n: 9,
-                masks: c.masks.clone(),
-                placed: c.placed.clone(),
-                scratch: Vec::new(),
-            };
+            let before = c.clone();
             let any = cells.iter().any(|&k| {
                 before
                     .digits(k)
