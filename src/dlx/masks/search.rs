@@ -1179,19 +1179,21 @@ mod tests {
         // A search with a propagator scores its dead ends; one without
         // keeps none; each search starts from nothing (the same search
         // twice, the same scores).
-        let m = problems::queens(8).unwrap();
+        // (Queens 5 under Miri, 10 solutions.)
+        let (n, all) = if cfg!(miri) { (5, 10) } else { (8, 92) };
+        let m = problems::queens(n).unwrap();
         let mm = MasksMatrix::new(&m).unwrap();
         let mut s = first_forced(&mm);
         let scored =
             |s: &MasksSolver<'_>| by_width!(&s.states, st => st.scores.iter().sum::<u32>());
-        assert_eq!(s.count().solutions, 92);
+        assert_eq!(s.count().solutions, all);
         assert_eq!(scored(&s), 0);
         s.set_propagator(Some(Clashes::new(&m)));
-        assert_eq!(s.count().solutions, 92);
+        assert_eq!(s.count().solutions, all);
         let once = scored(&s);
-        assert!(once > 10, "{once}");
+        assert!(once > 0, "{once}");
         s.restart();
-        assert_eq!(s.count().solutions, 92);
+        assert_eq!(s.count().solutions, all);
         assert_eq!(scored(&s), once);
     }
 
