@@ -34,8 +34,20 @@
 //!   at a time (the cells of the area in no cage inside it nor in that
 //!   one, less that cage's cells outside) — what ISS's hidden cages with
 //!   one outie say. These, and innies or outies of more loose cells than
-//!   the matrix takes, are [`SignedSum`]s of at most [`MAX_SUM_CELLS`]
-//!   cells, for the search to bound ([`SumBounds`](super::sum_bounds)).
+//!   the matrix takes, are [`SignedSum`]s (of few cells: see below), for
+//!   the search to bound ([`SumBounds`](super::sum_bounds)).
+//! * *Growing areas* (the Interactive Sudoku Solver's
+//!   `_makeInnieOutieSumHandlers`): the first 2, 3, … n − 1 rows from the
+//!   top and from the bottom, the columns from either side, the regions in
+//!   order; a cage belongs to the area when most of its cells lie in it.
+//!   The area's cells in none of its cages less its cages' cells outside
+//!   make the area's sum less its cages' (skipped when both sides have
+//!   more than two cells). Where the cages inside a house and those
+//!   touching it are all the houses above see, these add what lies
+//!   between: some touching cages in, others out.
+//! * A sum with a cell in no summed cage may have up to n cells (that
+//!   cell has no other sum to help it; ISS's rule too); one over caged
+//!   cells alone at most [`MAX_SUM_CELLS`].
 //! * Every summed cage, the puzzle's and the derived ones, goes to the
 //!   search as well, as a sum of distinct digits ([`SignedSum::distinct`]):
 //!   the search keeps its cells to the digits of the sets still possible.
@@ -65,7 +77,8 @@ pub(crate) const MAX_SIDE: usize = 16;
 /// The most cells of a derived sum whose digits may repeat, in the matrix.
 pub(crate) const MAX_LOOSE: usize = 3;
 
-/// The most cells of a sum for [`SumBounds`](super::sum_bounds::SumBounds):
+/// The most cells of a sum for [`SumBounds`](super::sum_bounds::SumBounds)
+/// whose cells are all in summed cages (one with a cell in none may have n):
 /// the Interactive Sudoku Solver's cap (`_MAX_SUM_SIZE`). Measured on
 /// TAREK_ALL (BENCHMARKS.md, "Sum bounds"): 5 cells 8.7 s, 6 9.5 s, 7 11.5
 /// s, 16 22 s — more sums prune more and cost every node more.
@@ -155,10 +168,14 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
         })
         .collect();
     let mut seen_sums: HashSet<(Vec<usize>, Vec<usize>)> = HashSet::new();
+    // A cell in no summed cage has no other sum to help it: a sum over
+    // one may have up to n cells.
     let mut push_sum = |mut plus: Vec<usize>, mut minus: Vec<usize>, total: i64| {
         plus.sort_unstable();
         minus.sort_unstable();
-        if plus.len() + minus.len() > MAX_SUM_CELLS.min(n) || plus.is_empty() && minus.is_empty() {
+        let loose = plus.iter().chain(&minus).any(|&k| cages_of[k] == 0);
+        let most = if loose { n } else { MAX_SUM_CELLS.min(n) };
+        if plus.len() + minus.len() > most || plus.is_empty() && minus.is_empty() {
             return;
         }
         if seen_sums.insert((plus.clone(), minus.clone())) {
@@ -266,6 +283,59 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
         for &k in h {
             in_house[k] = false;
         }
+    }
+    // Growing areas (ISS's `_makeInnieOutieSumHandlers`): the first 2, 3,
+    // … n − 1 rows from the top and from the bottom, columns from either
+    // side, regions in order; a cage belongs to the area when most of its
+    // cells are in it. The area's cells in none of its cages less its
+    // cages' cells outside add up to the area's sum less its cages'.
+    let mut orders: Vec<Vec<Vec<usize>>> = Vec::new();
+    let rows: Vec<Vec<usize>> = (0..n).map(|r| (r * n..r * n + n).collect()).collect();
+    let cols: Vec<Vec<usize>> = (0..n)
+        .map(|c| (0..n).map(|r| r * n + c).collect())
+        .collect();
+    for lines in [rows, cols] {
+        orders.push(lines.iter().rev().cloned().collect());
+        orders.push(lines);
+    }
+    if by_region.iter().all(|h| h.len() == n) {
+        orders.push(by_region);
+    }
+    for order in &orders {
+        let mut used = vec![false; summed.len()];
+        let (mut pieces, mut pieces_sum) = (vec![false; nn], 0i64);
+        for (i, house) in order.iter().enumerate().take(n - 1) {
+            for &k in house {
+                in_house[k] = true;
+            }
+            for (j, &(cells, s)) in summed.iter().enumerate() {
+                let ins = cells.iter().filter(|&&k| in_house[k]).count();
+                if !used[j] && 2 * ins > cells.len() {
+                    used[j] = true;
+                    pieces_sum += i64::from(s);
+                    for &k in cells {
+                        pieces[k] = true;
+                    }
+                }
+            }
+            if i == 0 {
+                continue;
+            }
+            let plus: Vec<usize> = (0..nn).filter(|&k| in_house[k] && !pieces[k]).collect();
+            let minus: Vec<usize> = (0..nn).filter(|&k| pieces[k] && !in_house[k]).collect();
+            let sum = total * (i as i64 + 1) - pieces_sum;
+            if plus.len() > 2 && minus.len() > 2 {
+                continue;
+            }
+            if minus.is_empty() {
+                push(plus, sum, &mut push_sum);
+            } else if plus.is_empty() {
+                push(minus, -sum, &mut push_sum);
+            } else {
+                push_sum(plus, minus, sum);
+            }
+        }
+        in_house.fill(false);
     }
     cages.extend(sums);
     (out, cages)

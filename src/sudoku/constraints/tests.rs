@@ -611,3 +611,74 @@ fn innies_and_outies_of_a_house() {
         .unwrap();
     assert!(derive::constraints(&overlapping).is_empty());
 }
+
+/// The rules of side `rows · cols` with `cages` (cells, sum).
+fn killer(rows: usize, cols: usize, cages: &[(&[usize], u32)]) -> Rules {
+    cages
+        .iter()
+        .try_fold(Rules::boxes(rows, cols).unwrap(), |rules, (cells, sum)| {
+            rules.with(Cage {
+                cells: cells.to_vec(),
+                sum: Some(*sum),
+            })
+        })
+        .unwrap()
+}
+
+#[test]
+fn growing_areas_take_the_cages_mostly_inside() {
+    // 6×6, rows 1 and 2 (cells 0–11, sum 42): cages R1C1+R2C1+R3C1 (6)
+    // and R1C2+R2C2+R3C2 (9) are mostly inside, R2C6+R3C6+R4C6 (12)
+    // mostly outside, R1C3..R1C6 (14) and R2C3..R2C5 (15) wholly inside.
+    // The area's cells in none of its cages (R2C6) less its cages' cells
+    // outside (R3C1, R3C2) make 42 − 6 − 9 − 14 − 15 = −2: what the
+    // Interactive Sudoku Solver's growing areas give, and no house alone.
+    let rules = killer(
+        2,
+        3,
+        &[
+            (&[0, 6, 12], 6),
+            (&[1, 7, 13], 9),
+            (&[11, 17, 23], 12),
+            (&[2, 3, 4, 5], 14),
+            (&[8, 9, 10], 15),
+        ],
+    );
+    let (_, sums) = derive::derive(&rules);
+    let mixed = derive::SignedSum {
+        plus: vec![11],
+        minus: vec![12, 13],
+        total: -2,
+        distinct: false,
+    };
+    assert!(sums.contains(&mixed), "{sums:?}");
+}
+
+#[test]
+fn a_sum_over_cells_in_no_cage_may_have_n_cells() {
+    // 9×9, rows 1 and 2 (sum 90): cages R1C1..R1C4 (10), R2C1..R2C4 (26)
+    // and R1C5+R1C6 (11) leave R1C7..R1C9 and R2C5..R2C9 to 43 — eight
+    // cells in no cage, in no one house: a sum for the search's bounds,
+    // past the cap of sums over caged cells alone.
+    let rules = killer(
+        3,
+        3,
+        &[(&[0, 1, 2, 3], 10), (&[9, 10, 11, 12], 26), (&[4, 5], 11)],
+    );
+    let (_, sums) = derive::derive(&rules);
+    let innies = derive::SignedSum {
+        plus: vec![6, 7, 8, 13, 14, 15, 16, 17],
+        minus: vec![],
+        total: 43,
+        distinct: false,
+    };
+    const { assert!(derive::MAX_SUM_CELLS < 8) };
+    assert!(sums.contains(&innies), "{sums:?}");
+    // Every sum past the cap has a cell in no cage.
+    let caged: Vec<usize> = [0, 1, 2, 3, 9, 10, 11, 12, 4, 5].into();
+    for s in &sums {
+        if s.plus.len() + s.minus.len() > derive::MAX_SUM_CELLS {
+            assert!(s.plus.iter().chain(&s.minus).any(|k| !caged.contains(k)));
+        }
+    }
+}
