@@ -45,6 +45,9 @@
 //!   more than two cells). Where the cages inside a house and those
 //!   touching it are all the houses above see, these add what lies
 //!   between: some touching cages in, others out.
+//! * Each sum is derived once: a sum and its negation are one (areas grown
+//!   from either side meet), and a house's cells adding up to the house's
+//!   total say nothing the rules do not.
 //! * A sum with a cell in no summed cage may have up to n cells (that
 //!   cell has no other sum to help it; ISS's rule too); one over caged
 //!   cells alone at most [`MAX_SUM_CELLS`].
@@ -148,6 +151,13 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
             );
         }
     }
+    // A house's own cells summing to its digits say nothing new.
+    let whole: HashSet<&[usize]> = houses
+        .iter()
+        .filter(|(h, _)| h.len() == n)
+        .map(|(h, _)| &h[..])
+        .collect();
+    let says_nothing = |cells: &[usize], sum: i64| sum == total && whole.contains(cells);
     let mut seen: HashSet<Vec<usize>> = summed
         .iter()
         .map(|(cells, _)| {
@@ -170,9 +180,17 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
     let mut seen_sums: HashSet<(Vec<usize>, Vec<usize>)> = HashSet::new();
     // A cell in no summed cage has no other sum to help it: a sum over
     // one may have up to n cells.
-    let mut push_sum = |mut plus: Vec<usize>, mut minus: Vec<usize>, total: i64| {
+    let mut push_sum = |mut plus: Vec<usize>, mut minus: Vec<usize>, mut sum: i64| {
         plus.sort_unstable();
         minus.sort_unstable();
+        // A sum and its negation are one: a side of cells, the first in
+        // order, is plus.
+        if plus.is_empty() || !minus.is_empty() && minus < plus {
+            (plus, minus, sum) = (minus, plus, -sum);
+        }
+        if minus.is_empty() && says_nothing(&plus, sum) {
+            return;
+        }
         let loose = plus.iter().chain(&minus).any(|&k| cages_of[k] == 0);
         let most = if loose { n } else { MAX_SUM_CELLS.min(n) };
         if plus.len() + minus.len() > most || plus.is_empty() && minus.is_empty() {
@@ -182,7 +200,7 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
             sums.push(SignedSum {
                 plus,
                 minus,
-                total,
+                total: sum,
                 distinct: false,
             });
         }
@@ -190,7 +208,7 @@ pub(crate) fn derive(rules: &Rules) -> (Vec<Arc<dyn Constraint>>, Vec<SignedSum>
     let mut push =
         |mut cells: Vec<usize>, sum: i64, sums: &mut dyn FnMut(Vec<usize>, Vec<usize>, i64)| {
             cells.sort_unstable();
-            if cells.is_empty() || seen.contains(&cells) {
+            if cells.is_empty() || seen.contains(&cells) || says_nothing(&cells, sum) {
                 return;
             }
             // A sum no digits reach (negative) is kept as 0, which none reach

@@ -36,6 +36,12 @@
 //! this: a set option stays active while its digits have left the cells,
 //! until the search branches on it.
 //!
+//! A cage wholly inside a house (a row, column or region of n cells)
+//! holds every digit the rest of the house cannot take, so its live sets
+//! hold them too (ISS's complement cells: `setComplementCells`). What the
+//! cage cuts then depends on the union of the rest's candidates as well,
+//! and that union goes into the cage's key (below).
+//!
 //! A sum whose cells' candidates are what they were when it last cut
 //! nothing is passed over (the bounds are a function of the candidates
 //! alone): its cells' masks side by side are kept in the engine's scratch
@@ -130,6 +136,9 @@ struct Sum {
     /// For a cage (one group, distinct digits): the digit sets of its size
     /// that make the total; empty otherwise, or when they are too many.
     sets: Vec<u32>,
+    /// For a cage with sets: the rest of each house that holds it whole
+    /// (its row, column or region less the cage's cells).
+    rests: Vec<Vec<usize>>,
 }
 
 /// The most digit sets a cage keeps for the search to check (a 16×16
@@ -182,17 +191,37 @@ impl SumBounds {
                 let sets = u32::try_from(s.total)
                     .map(|t| super::killer::digit_sets(n, s.plus.len(), t))
                     .unwrap_or_default();
+                let sets: Vec<u32> = if sets.len() <= MOST_SETS {
+                    sets.into_iter().map(|m| m as u32).collect()
+                } else {
+                    Vec::new()
+                };
+                let first = s.plus[0];
+                let houses: [&dyn Fn(usize) -> bool; 3] =
+                    [&|k| k / n == first / n, &|k| k % n == first % n, &|k| {
+                        regions[k] == regions[first]
+                    }];
+                let rests = houses
+                    .iter()
+                    .filter(|_| !sets.is_empty())
+                    .filter(|inside| s.plus.iter().all(|&k| inside(k)))
+                    .map(|inside| {
+                        (0..n * n)
+                            .filter(|&k| inside(k) && !s.plus.contains(&k))
+                            .collect::<Vec<usize>>()
+                    })
+                    // A region smaller than n (a jigsaw's misfit) holds
+                    // not every digit.
+                    .filter(|rest| rest.len() + s.plus.len() == n && !rest.is_empty())
+                    .collect();
                 out.push(Sum {
                     groups: vec![Group {
                         cells: s.plus.clone(),
                         sign: 1,
                     }],
                     total,
-                    sets: if sets.len() <= MOST_SETS {
-                        sets.into_iter().map(|m| m as u32).collect()
-                    } else {
-                        Vec::new()
-                    },
+                    sets,
+                    rests,
                 });
                 continue;
             }
@@ -216,6 +245,7 @@ impl SumBounds {
                 groups,
                 total,
                 sets: Vec::new(),
+                rests: Vec::new(),
             });
         }
         let peers = (0..n * n)
@@ -261,9 +291,10 @@ impl SumBounds {
     }
 
     /// Bounds one sum: hides the candidates out of reach; false at a dead
-    /// end. `memo`: the sum's cells' masks, side by side, when it last cut
-    /// nothing (0: never); the same masks again cut nothing again, so the
-    /// bounds are not worked out anew.
+    /// end. `memo`: the sum's cells' masks side by side (then, for a cage
+    /// in a house, the union of the rest's) when it last cut nothing (0:
+    /// never); the same again cut nothing again, so the bounds are not
+    /// worked out anew.
     fn bound(&self, s: &Sum, grid: &mut Grid<'_>, memo: &mut [u64]) -> bool {
         let mut masks = [0u32; MOST_CELLS];
         let (n, mut key, mut next) = (self.tables.n, 0u128, 0);
@@ -280,13 +311,22 @@ impl SumBounds {
                 key = key << n | u128::from(m);
             }
         }
-        let keyed = next * n <= 128;
+        // The digits the rest of a house holding the cage cannot take are
+        // in the cage (its sets must hold them): a function of the rest's
+        // candidates' union, which goes into the key.
+        let (mut must, full) = (0u32, (1u32 << n) - 1);
+        for rest in &s.rests {
+            let outside = rest.iter().fold(0, |u, &k| u | grid.cells[k]);
+            must |= full & !outside;
+            key = key << n | u128::from(outside);
+        }
+        let keyed = (next + s.rests.len()) * n <= 128;
         let key = [key as u64, (key >> 64) as u64];
         if keyed && memo == key {
             return true;
         }
         grid.outside = false;
-        let cut = match self.cut(s, &masks, open, grid) {
+        let cut = match self.cut(s, &masks, open, must, grid) {
             Some(cut) => cut,
             None => return false,
         };
@@ -299,12 +339,14 @@ impl SumBounds {
     }
 
     /// Bounds one sum whose cells' candidates are `masks` (group by
-    /// group): `None` at a dead end, else whether it hid something.
+    /// group), a cage's sets holding `must`: `None` at a dead end, else
+    /// whether it hid something.
     fn cut(
         &self,
         s: &Sum,
         masks: &[u32; MOST_CELLS],
         open: bool,
+        must: u32,
         grid: &mut Grid<'_>,
     ) -> Option<bool> {
         let mut at = [Bounds::default(); MOST_CELLS];
@@ -338,7 +380,7 @@ impl SumBounds {
             return Some(if s.sets.is_empty() {
                 cut
             } else {
-                cut | self.sets_cut(s, grid)?
+                cut | self.sets_cut(s, must, grid)?
             });
         }
         let mut cut = false;
@@ -389,7 +431,7 @@ impl SumBounds {
             }
         }
         if !s.sets.is_empty() {
-            cut |= self.sets_cut(s, grid)?;
+            cut |= self.sets_cut(s, must, grid)?;
         }
         Some(cut)
     }
@@ -472,10 +514,11 @@ impl SumBounds {
     }
 
     /// A cage's digits: a cell keeps only the digits of the sets that
-    /// hold every placed digit, lie within the open cells' candidates and
-    /// meet each open cell; `None` at a dead end (no such set), else
-    /// whether it hid something.
-    fn sets_cut(&self, s: &Sum, grid: &mut Grid<'_>) -> Option<bool> {
+    /// hold every placed digit and every digit of `must` (those the rest
+    /// of a house holding the cage cannot take), lie within the open
+    /// cells' candidates and meet each open cell; `None` at a dead end (no
+    /// such set), else whether it hid something.
+    fn sets_cut(&self, s: &Sum, must: u32, grid: &mut Grid<'_>) -> Option<bool> {
         let cells = &s.groups[0].cells;
         let mut masks = [0u32; MOST_CELLS];
         let (mut fixed, mut union) = (0u32, 0u32);
@@ -495,7 +538,7 @@ impl SumBounds {
         let (mut keep, mut required) = (0u32, u32::MAX);
         'sets: for &set in &s.sets {
             let rest = set & !fixed;
-            if set & fixed != fixed || rest & !union != 0 {
+            if set & (fixed | must) != fixed | must || rest & !union != 0 {
                 continue;
             }
             for &m in masks {
@@ -1055,6 +1098,112 @@ mod tests {
         assert!(
             outside > 300 && forced > 300 && dead > 100 && exact > 100,
             "{outside} outside, {forced} forced, {dead} dead, {exact} exact"
+        );
+    }
+
+    /// Whether row `r` can be filled from the candidates in `c` (each
+    /// digit once) with its cells `cage` making `total`, and cell `x`
+    /// (outside the row, or `None`) a digit none of the row's cells it
+    /// sees holds, with `d` in `at`.
+    fn row_supported(
+        c: &Cells,
+        r: usize,
+        cage: &[usize],
+        total: usize,
+        x: Option<usize>,
+        at: usize,
+        d: usize,
+    ) -> bool {
+        let sees =
+            |a: usize, b: usize| a / 9 == b / 9 || a % 9 == b % 9 || boxes9()[a] == boxes9()[b];
+        let cells: Vec<usize> = (r * 9..r * 9 + 9).chain(x).collect();
+        fn go(
+            t: usize,
+            cells: &[usize],
+            values: &mut Vec<usize>,
+            c: &Cells,
+            ok: &dyn Fn(&[usize]) -> bool,
+            sees: &dyn Fn(usize, usize) -> bool,
+        ) -> bool {
+            if t == cells.len() {
+                return ok(values);
+            }
+            for v in c.digits(cells[t]) {
+                if (0..t).any(|u| values[u] == v && sees(cells[u], cells[t])) {
+                    continue;
+                }
+                values.push(v);
+                if go(t + 1, cells, values, c, ok, sees) {
+                    return true;
+                }
+                values.pop();
+            }
+            false
+        }
+        let ok = |values: &[usize]| {
+            let sum: usize = cells
+                .iter()
+                .zip(values)
+                .filter(|(k, _)| cage.contains(k))
+                .map(|(_, &v)| v)
+                .sum();
+            sum == total && cells.iter().zip(values).all(|(&k, &v)| k != at || v == d)
+        };
+        go(0, &cells, &mut Vec::new(), c, &ok, &sees)
+    }
+
+    #[test]
+    fn a_cage_in_a_house_holds_what_the_rest_cannot() {
+        // A cage of 2 to 4 cells in one row, random candidates for the
+        // whole row: a digit the rest of the row cannot take is in the
+        // cage, so the cage's sets must hold it. Every digit cut, in the
+        // row or outside it, has no filling of the row making the sum
+        // (brute force); "dead" only where none exists; and the rest of
+        // the row cuts digits the cage alone would keep.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        let (mut by_rest, mut dead) = (0, 0);
+        for _ in 0..if cfg!(miri) { 10 } else { 2000 } {
+            let r = rng.gen_range(0..9);
+            let size = rng.gen_range(2..=4);
+            let mut cells: Vec<usize> = Vec::new();
+            while cells.len() < size {
+                let k = r * 9 + rng.gen_range(0..9);
+                if !cells.contains(&k) {
+                    cells.push(k);
+                }
+            }
+            let row: Vec<usize> = (r * 9..r * 9 + 9).collect();
+            let mut c = Cells::new(9);
+            c.shuffle(&row, &mut rng);
+            let total = rng.gen_range(size * (size + 1) / 2..=45 - (9 - size) * (10 - size) / 2);
+            let before = c.clone();
+            let bounds = cage(&cells, total as i64);
+            if !bounds.propagate(&mut c) {
+                let any = before
+                    .digits(cells[0])
+                    .into_iter()
+                    .any(|d| row_supported(&before, r, &cells, total, None, cells[0], d));
+                assert!(!any, "dead, but row {r} can make {cells:?} = {total}");
+                dead += 1;
+                continue;
+            }
+            for k in 0..81 {
+                let x = (k / 9 != r).then_some(k);
+                for d in before.digits(k) {
+                    if c.digits(k).contains(&d) {
+                        continue;
+                    }
+                    let fine = row_supported(&before, r, &cells, total, x, k, d);
+                    assert!(!fine, "{d} cut from cell {k}, row {r}, {cells:?} = {total}");
+                    if cells.contains(&k) && cage_supported(&before, &cells, total, None, k, d) {
+                        by_rest += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            by_rest > 100 && dead > 50,
+            "{by_rest} cut by the rest of the row, {dead} dead"
         );
     }
 }

@@ -521,6 +521,7 @@ fn derived_cages_lose_no_solution_and_admit_none() {
         let matrix = rules.matrix().unwrap();
         let (_, bounded) = derive::derive(&rules);
         assert_eq!(matrix.propagator().is_some(), !bounded.is_empty());
+        each_sum_once(&rules, &bounded);
         propagating += usize::from(bounded.iter().any(|s| !s.distinct));
         let (count, grid) = matrix.count(&givens, u64::MAX);
         let want = brute_force(&rules, &givens, usize::MAX).len() as u64;
@@ -652,6 +653,43 @@ fn growing_areas_take_the_cages_mostly_inside() {
         distinct: false,
     };
     assert!(sums.contains(&mixed), "{sums:?}");
+    each_sum_once(&rules, &sums);
+}
+
+/// The derived sums of `rules` say each thing once: never a sum with its
+/// negation (areas grown from either side meet), never a house's cells
+/// with the house's own total.
+fn each_sum_once(rules: &Rules, sums: &[derive::SignedSum]) {
+    let n = rules.side();
+    let regions = rules.regions();
+    let houses: Vec<Vec<usize>> = (0..n)
+        .flat_map(|i| {
+            [
+                (i * n..i * n + n).collect(),
+                (0..n).map(|r| r * n + i).collect(),
+                (0..n * n).filter(|&k| regions[k] == i).collect(),
+            ]
+        })
+        .collect();
+    for s in sums {
+        let negated = derive::SignedSum {
+            plus: s.minus.clone(),
+            minus: s.plus.clone(),
+            total: -s.total,
+            distinct: s.distinct,
+        };
+        assert!(!sums.contains(&negated), "{s:?} and its negation");
+        let puzzle = rules.cages().iter().any(|c| {
+            let mut cells = c.cells.clone();
+            cells.sort_unstable();
+            cells == s.plus && s.minus.is_empty()
+        });
+        let house = s.minus.is_empty() && houses.contains(&s.plus);
+        assert!(
+            puzzle || !(house && s.total == (n * (n + 1) / 2) as i64),
+            "{s:?}"
+        );
+    }
 }
 
 #[test]
