@@ -861,6 +861,46 @@ mod tests {
         assert!(!bounds(&[5, 6], &[], 10).propagate(&mut c));
     }
 
+    /// Whether cell 9×9 `a` and `b` see each other.
+    fn sees(a: usize, b: usize) -> bool {
+        a / 9 == b / 9 || a % 9 == b % 9 || boxes9()[a] == boxes9()[b]
+    }
+
+    /// Whether `cells` can take digits from their candidates in `c`, the
+    /// `u`-th and `t`-th differing where `apart(u, t)`, with `ok` of the
+    /// digits (a brute force).
+    fn fill(
+        c: &Cells,
+        cells: &[usize],
+        apart: &dyn Fn(usize, usize) -> bool,
+        ok: &dyn Fn(&[usize]) -> bool,
+    ) -> bool {
+        fn go(
+            t: usize,
+            cells: &[usize],
+            values: &mut Vec<usize>,
+            c: &Cells,
+            apart: &dyn Fn(usize, usize) -> bool,
+            ok: &dyn Fn(&[usize]) -> bool,
+        ) -> bool {
+            if t == cells.len() {
+                return ok(values);
+            }
+            for v in c.digits(cells[t]) {
+                if (0..t).any(|u| values[u] == v && apart(u, t)) {
+                    continue;
+                }
+                values.push(v);
+                if go(t + 1, cells, values, c, apart, ok) {
+                    return true;
+                }
+                values.pop();
+            }
+            false
+        }
+        go(0, cells, &mut Vec::new(), c, apart, ok)
+    }
+
     /// Every assignment of `cells` (candidates from `c`) with distinct
     /// digits where they see each other that makes the sum: whether one
     /// puts `d` in cell `x`.
@@ -873,37 +913,12 @@ mod tests {
         d: usize,
     ) -> bool {
         let cells: Vec<usize> = plus.iter().chain(minus).copied().collect();
-        let sees =
-            |a: usize, b: usize| a / 9 == b / 9 || a % 9 == b % 9 || boxes9()[a] == boxes9()[b];
-        let mut values = vec![0usize; cells.len()];
-        fn go(
-            t: usize,
-            cells: &[usize],
-            values: &mut Vec<usize>,
-            c: &Cells,
-            ok: &dyn Fn(&[usize]) -> bool,
-            sees: &dyn Fn(usize, usize) -> bool,
-        ) -> bool {
-            if t == cells.len() {
-                return ok(values);
-            }
-            for v in c.digits(cells[t]) {
-                if (0..t).any(|u| values[u] == v && sees(cells[u], cells[t])) {
-                    continue;
-                }
-                values[t] = v;
-                if go(t + 1, cells, values, c, ok, sees) {
-                    return true;
-                }
-            }
-            false
-        }
         let ok = |values: &[usize]| {
             let s: i64 = values[..plus.len()].iter().map(|&v| v as i64).sum::<i64>()
                 - values[plus.len()..].iter().map(|&v| v as i64).sum::<i64>();
             s == total && cells.iter().zip(values).all(|(&k, &v)| k != x || v == d)
         };
-        go(0, &cells, &mut values, c, &ok, &sees)
+        fill(c, &cells, &|u, t| sees(cells[u], cells[t]), &ok)
     }
 
     #[test]
@@ -993,40 +1008,13 @@ mod tests {
         at: usize,
         d: usize,
     ) -> bool {
-        let sees =
-            |a: usize, b: usize| a / 9 == b / 9 || a % 9 == b % 9 || boxes9()[a] == boxes9()[b];
         let cells: Vec<usize> = cage.iter().copied().chain(x).collect();
-        fn go(
-            t: usize,
-            cells: &[usize],
-            inside: usize,
-            values: &mut Vec<usize>,
-            c: &Cells,
-            ok: &dyn Fn(&[usize]) -> bool,
-            sees: &dyn Fn(usize, usize) -> bool,
-        ) -> bool {
-            if t == cells.len() {
-                return ok(values);
-            }
-            for v in c.digits(cells[t]) {
-                let clash =
-                    (0..t).any(|u| values[u] == v && (t < inside || sees(cells[u], cells[t])));
-                if clash {
-                    continue;
-                }
-                values.push(v);
-                if go(t + 1, cells, inside, values, c, ok, sees) {
-                    return true;
-                }
-                values.pop();
-            }
-            false
-        }
         let ok = |values: &[usize]| {
             values[..cage.len()].iter().sum::<usize>() == total
                 && cells.iter().zip(values).all(|(&k, &v)| k != at || v == d)
         };
-        go(0, &cells, cage.len(), &mut Vec::new(), c, &ok, &sees)
+        let apart = |u: usize, t: usize| t < cage.len() || sees(cells[u], cells[t]);
+        fill(c, &cells, &apart, &ok)
     }
 
     #[test]
@@ -1114,32 +1102,7 @@ mod tests {
         at: usize,
         d: usize,
     ) -> bool {
-        let sees =
-            |a: usize, b: usize| a / 9 == b / 9 || a % 9 == b % 9 || boxes9()[a] == boxes9()[b];
         let cells: Vec<usize> = (r * 9..r * 9 + 9).chain(x).collect();
-        fn go(
-            t: usize,
-            cells: &[usize],
-            values: &mut Vec<usize>,
-            c: &Cells,
-            ok: &dyn Fn(&[usize]) -> bool,
-            sees: &dyn Fn(usize, usize) -> bool,
-        ) -> bool {
-            if t == cells.len() {
-                return ok(values);
-            }
-            for v in c.digits(cells[t]) {
-                if (0..t).any(|u| values[u] == v && sees(cells[u], cells[t])) {
-                    continue;
-                }
-                values.push(v);
-                if go(t + 1, cells, values, c, ok, sees) {
-                    return true;
-                }
-                values.pop();
-            }
-            false
-        }
         let ok = |values: &[usize]| {
             let sum: usize = cells
                 .iter()
@@ -1149,7 +1112,7 @@ mod tests {
                 .sum();
             sum == total && cells.iter().zip(values).all(|(&k, &v)| k != at || v == d)
         };
-        go(0, &cells, &mut Vec::new(), c, &ok, &sees)
+        fill(c, &cells, &|u, t| sees(cells[u], cells[t]), &ok)
     }
 
     #[test]
