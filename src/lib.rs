@@ -67,10 +67,10 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    brute_force_count, knuth, verify_cover, Best, BigCount, Branching, Budget, BuildError,
-    BuildErrorKind, Cancel, Cheapest, ColorId, Config, Costed, Count, CoverError, EngineError,
-    EngineKind, Estimate, Forecast, ItemId, Limits, Live, Matrix, MatrixBuilder, Memo, MemoCount,
-    MemoError, MemoOrder, MemoStats, OptionId, PreselectError, Progress, Propagator, Residual,
-    ResidualError, Shared, Shuffled, Solutions, Solver, Split, Spread, Stats, Step, Stop, Subtree,
-    BRUTE_FORCE_OPTIONS, DEFAULT_MEMO_BYTES, LOOK_NODES, LOOK_UPDATES, PROGRESS_NODES,
+    brute_force_count, knuth, verify_cover, AutoCount, Best, BigCount, Branching, Budget,
+    BuildError, BuildErrorKind, Cancel, Cheapest, ColorId, Config, Costed, Count, CoverError,
+    EngineError, EngineKind, Estimate, Forecast, ItemId, Limits, Live, Matrix, MatrixBuilder, Memo,
+    MemoCount, MemoError, MemoOrder, MemoStats, OptionId, PreselectError, Progress, Propagator,
+    Residual, ResidualError, Shared, Shuffled, Solutions, Solver, Split, Spread, Stats, Step, Stop,
+    Subtree, BRUTE_FORCE_OPTIONS, DEFAULT_MEMO_BYTES, LOOK_NODES, LOOK_UPDATES, PROGRESS_NODES,
 };

@@ -9,6 +9,35 @@ use super::cover::{limited, show_progress, CoverArgs};
 use super::{count_of, exit, json, progress, BranchingArg, EngineArg};
 use dlx::{Budget, Matrix, Memo, MemoOrder, Progress, Stop};
 
+/// `--memo`'s value: the table's memory cap, and whether the memo counts
+/// only where it pays (`auto`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemoArg {
+    pub(crate) bytes: usize,
+    pub(crate) auto: bool,
+}
+
+/// `--memo`'s value: `SIZE`, `auto` or `auto:SIZE`.
+pub(crate) fn parse_memo(s: &str) -> Result<MemoArg, String> {
+    match s.trim().strip_prefix("auto") {
+        Some("") => Ok(MemoArg {
+            bytes: dlx::DEFAULT_MEMO_BYTES,
+            auto: true,
+        }),
+        Some(rest) => match rest.strip_prefix(':') {
+            Some(size) => Ok(MemoArg {
+                bytes: parse_size(size)?,
+                auto: true,
+            }),
+            None => Err(format!("`{s}` is not `auto`, `auto:SIZE` or a memory size")),
+        },
+        None => Ok(MemoArg {
+            bytes: parse_size(s)?,
+            auto: false,
+        }),
+    }
+}
+
 /// A memory size: bytes, or a number with `K`, `M`, `G` or `T` (powers of
 /// 1,024; `1.5G` too), an optional `B` or `iB` after.
 pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
@@ -40,7 +69,8 @@ pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
 
 /// The count with a memo of `bytes` at most, or the flag that cannot go
 /// with it.
-pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -> u8 {
+pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &str) -> u8 {
+    let bytes = memo_arg.bytes;
     let refused = [
         (args.all, "--all"),
         (args.first.is_some(), "--first"),
@@ -62,6 +92,9 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
         eprintln!("dlx cover: --memo counts by a search of its own; {flag} cannot go with it");
         return exit::BAD_INPUT;
+    }
+    if memo_arg.auto {
+        return run_auto(args, matrix, bytes, name);
     }
     let order = match args.branching {
         Some(BranchingArg::Knuth) => MemoOrder::Knuth,
@@ -97,8 +130,8 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
     };
     let seconds = start.elapsed().as_secs_f64();
     let s = c.stats;
-    if args.json {
-        let obj = json::Object::new()
+    let obj = args.json.then(|| {
+        json::Object::new()
             .num("solutions", &c.solutions)
             .num("states", s.states)
             .num("tried", s.tried)
@@ -111,19 +144,12 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
             .str("order", order.name())
             .num("jobs", jobs)
             .float("seconds", seconds)
-            .boolean("complete", c.complete)
             .boolean(
                 "budget_exhausted",
                 matches!(c.stopped, Some(Stop::Nodes | Stop::Updates)),
             )
-            .boolean("timed_out", c.stopped == Some(Stop::Deadline))
-            .boolean("interrupted", c.stopped == Some(Stop::Cancelled));
-        println!("{}", obj.finish());
-    } else if c.complete {
-        println!("{}", c.solutions);
-    } else {
-        println!("at least {}", c.solutions);
-    }
+    });
+    print_count(obj, &c.solutions, c.complete, c.stopped);
     if args.stats {
         eprintln!(
             "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order, {})",
@@ -139,7 +165,34 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
             count_of(jobs as u64, "thread")
         );
     }
-    match c.stopped {
+    stopped_exit(c.stopped, &c.solutions, name)
+}
+
+/// Prints a count: under `--json` the object `json` with how it ended,
+/// else the count, or `at least` it when stopped.
+fn print_count(
+    json: Option<json::Object>,
+    solutions: &dlx::BigCount,
+    complete: bool,
+    stopped: Option<Stop>,
+) {
+    match json {
+        Some(obj) => {
+            let obj = obj
+                .boolean("complete", complete)
+                .boolean("timed_out", stopped == Some(Stop::Deadline))
+                .boolean("interrupted", stopped == Some(Stop::Cancelled));
+            println!("{}", obj.finish());
+        }
+        None if complete => println!("{solutions}"),
+        None => println!("at least {solutions}"),
+    }
+}
+
+/// The exit code of a memo count: what stopped it (said on stderr), else
+/// whether it found any.
+fn stopped_exit(stopped: Option<Stop>, solutions: &dlx::BigCount, name: &str) -> u8 {
+    match stopped {
         Some(stop) => {
             eprintln!(
                 "dlx cover: {name}: {} after {} counted; the count is incomplete",
@@ -149,8 +202,8 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
                     Stop::Deadline => "time limit reached",
                     _ => "interrupted",
                 },
-                c.solutions.to_u64().map_or_else(
-                    || format!("{} solutions", c.solutions),
+                solutions.to_u64().map_or_else(
+                    || format!("{solutions} solutions"),
                     |n| count_of(n, "solution")
                 ),
             );
@@ -160,7 +213,85 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -
                 exit::BUDGET
             }
         }
-        None if c.solutions.is_zero() => exit::NONE,
+        None if solutions.is_zero() => exit::NONE,
         None => exit::FOUND,
     }
+}
+
+/// `--memo=auto`: the memo where it pays, else the plain search
+/// ([`Memo::count_or_search`]), on `--jobs` threads.
+fn run_auto(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -> u8 {
+    if args.budget.is_some() || args.node_budget.is_some() {
+        eprintln!(
+            "dlx cover: --memo=auto takes --timeout, not a budget (the memo's states are not the search's nodes)"
+        );
+        return exit::BAD_INPUT;
+    }
+    let knuth_order = matches!(args.branching, Some(BranchingArg::Knuth));
+    let order = if knuth_order {
+        MemoOrder::Knuth
+    } else {
+        MemoOrder::FirstItem
+    };
+    let jobs = super::jobs(args.jobs);
+    let memo = Memo::new()
+        .memory(bytes)
+        .order(order)
+        .jobs(jobs)
+        .limits(limited(Budget::default(), args.timeout));
+    let mut solver = match dlx::Solver::with_config(matrix, dlx::Config::new().jobs(jobs)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let shown = show_progress(args, false).then(|| {
+        let p = Arc::new(Progress::new());
+        solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
+        progress::show(p)
+    });
+    let start = Instant::now();
+    let counted = memo.count_or_search(&mut solver);
+    if let Some(shown) = shown {
+        shown.finish();
+    }
+    let c = match counted {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("dlx cover: {name}: {e}");
+            return exit::BAD_INPUT;
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let by = if c.by_memo { "memo" } else { "search" };
+    let obj = args.json.then(|| {
+        json::Object::new()
+            .num("solutions", &c.solutions)
+            .str("counted_by", by)
+            .num("memo_tries", c.memo_tries)
+            .num("states", c.memo.states)
+            .num("hits", c.memo.hits)
+            .num("nodes", c.search.nodes)
+            .num("updates", c.search.updates)
+            .str("engine", solver.engine().name())
+            .str("order", order.name())
+            .num("jobs", jobs)
+            .float("seconds", seconds)
+    });
+    print_count(obj, &c.solutions, c.complete, c.stopped);
+    if args.stats {
+        eprintln!(
+            "{} solutions{}, counted by the {by} ({} memo {}, the last {} states and {} hits; the search {} nodes, {} engine), {seconds:.3} s",
+            c.solutions,
+            if c.complete { "" } else { " (count incomplete)" },
+            c.memo_tries,
+            if c.memo_tries == 1 { "try" } else { "tries" },
+            c.memo.states,
+            c.memo.hits,
+            c.search.nodes,
+            solver.engine().name(),
+        );
+    }
+    stopped_exit(c.stopped, &c.solutions, name)
 }

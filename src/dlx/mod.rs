@@ -87,7 +87,9 @@ pub use masks::{
 pub use matrix::{
     BuildError, BuildErrorKind, Matrix, MatrixBuilder, Residual, ResidualError, Shuffled,
 };
-pub use memo::{BigCount, Memo, MemoCount, MemoError, MemoOrder, MemoStats, DEFAULT_MEMO_BYTES};
+pub use memo::{
+    AutoCount, BigCount, Memo, MemoCount, MemoError, MemoOrder, MemoStats, DEFAULT_MEMO_BYTES,
+};
 pub(crate) use parallel::Cut;
 pub use parallel::{
     count_parallel, count_parallel_with_progress, ParallelCount, PROGRESS_NODES, SPLIT_UPDATES,

@@ -1458,6 +1458,64 @@ fn memo_counts_tilings_in_full_and_refuses_what_it_cannot_do() {
 }
 
 #[test]
+fn memo_auto_counts_by_the_memo_only_where_it_pays() {
+    // Dominoes on 14×14: the plain search's forecast is astronomical, the
+    // memo counts.
+    let board = run(&["gen", "dominoes", "14x14"], b"").stdout;
+    let out = run(&["cover", "--memo=auto", "--json"], &board);
+    let s = text(&out.stdout);
+    assert!(
+        s.contains(r#""solutions":112202208776036178000000,"#)
+            && s.contains(r#""counted_by":"memo""#)
+            && s.contains(r#""complete":true"#),
+        "{s}"
+    );
+    // Queens 8 ends within the plain search's first slice; Langford 11
+    // (35,584, each pairing and its mirror) by the plain search, on one thread and
+    // two, with a table cap.
+    let queens = run(&["gen", "queens", "8"], b"").stdout;
+    let out = run(&["cover", "--memo=auto", "--stats"], &queens);
+    assert_eq!(text(&out.stdout), "92\n");
+    assert!(text(&out.stderr).contains("counted by the search (0 memo tries"));
+    let langford = run(&["gen", "langford", "11"], b"").stdout;
+    for args in [
+        &["--memo=auto"][..],
+        &["--memo=auto:64M", "--jobs", "2"][..],
+    ] {
+        let mut all = vec!["cover"];
+        all.extend_from_slice(args);
+        let out = run(&all, &langford);
+        assert_eq!(text(&out.stdout), "35584\n", "{args:?}");
+    }
+    // Bounds past the memo's 16 bits: the plain search alone.
+    let out = run(&["cover", "--memo=auto"], b"2:70000|A B\nA B\nA\nB\n");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), "1\n".into())
+    );
+    // A timeout: a lower bound, exit 3; a budget is refused by name.
+    let out = run(&["cover", "--memo=auto", "--timeout", "1ms"], &langford);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stdout).starts_with("at least "));
+    for (args, word) in [
+        (
+            &["cover", "--memo=auto", "--node-budget", "9"][..],
+            "budget",
+        ),
+        (&["cover", "--memo=autox"][..], "auto:SIZE"),
+        (&["cover", "--memo=auto:12X"][..], "memory size"),
+    ] {
+        let out = run(args, &board);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(word),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn tilings_of_boards_and_pieces_drawn_as_pictures() {
     let board = format!("{PUZZLES}/board_8x8_centre_hole.txt");
     let all = run(&["gen", "tiling", &board], b"").stdout;

@@ -46,8 +46,11 @@
 //! before its pieces), then the bounded ones still open. Bounds above
 //! 65,535 are refused by name ([`MemoError`]).
 
+mod auto;
 mod big;
 mod parallel;
+
+pub use auto::AutoCount;
 
 pub use big::BigCount;
 use big::{Tally, Wide};
@@ -93,6 +96,9 @@ pub enum MemoError {
     /// An item's upper bound (DLX3's `u:v|`) is above 65,535, more than
     /// the state's 16-bit counts hold.
     Bounds,
+    /// [`Memo::count_or_search`] was given a budget of nodes or updates: a
+    /// memo's states and a search's nodes are not alike.
+    Budget,
 }
 
 impl fmt::Display for MemoError {
@@ -101,6 +107,10 @@ impl fmt::Display for MemoError {
             MemoError::Bounds => write!(
                 f,
                 "memo counting takes multiplicities up to 65,535 (DLX3's u:v|): count without the memo"
+            ),
+            MemoError::Budget => write!(
+                f,
+                "counting by the memo where it pays takes a deadline or a cancel handle, not a budget of nodes or updates"
             ),
         }
     }

@@ -122,6 +122,13 @@ pub(super) fn count<T: Tally + Send + Sync, const B: bool>(
     );
     let results: Mutex<(BigCount, MemoStats, Option<Stop>)> = Mutex::new((above, stats, None));
     let work = || loop {
+        // The clock and the cancel handle before each state of the cut: a
+        // state's own search looks only every LOOK_NODES of its states, and
+        // a cut's states may each have fewer.
+        if let Some(stop) = memo.limits.stop_now() {
+            results.lock().unwrap_or_else(|e| e.into_inner()).2 = Some(stop);
+            break;
+        }
         let k = taken.fetch_add(1, Ordering::Relaxed);
         let Some((key, paths)) = level.get(k) else {
             break;
@@ -138,6 +145,7 @@ pub(super) fn count<T: Tally + Send + Sync, const B: bool>(
         r.1.hits += c.stats.hits;
         if c.stopped.is_some() {
             r.2 = c.stopped;
+            break;
         }
         drop(r);
         let done = counted.fetch_add(1, Ordering::Relaxed) + 1;

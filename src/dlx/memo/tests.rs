@@ -6,6 +6,7 @@ use super::*;
 use crate::dlx::{brute_force_count, knuth, Budget, LinksSolver};
 use crate::problems::{dominoes, langford, queens};
 use rand::{Rng, SeedableRng};
+use std::time::Duration;
 
 fn count(m: &Matrix, memo: &Memo) -> MemoCount {
     let c = memo.count(m).unwrap();
@@ -313,4 +314,115 @@ fn monomer_dimer_counts_match_a_transfer_matrix() {
             }
         }
     }
+}
+
+/// `count_or_search` with each path forced: the first slice long enough
+/// to finish, none (the memo tries first) and a share so small that the
+/// memo's tries stop at their first look (the plain search answers).
+fn auto_paths(m: &Matrix, jobs: usize) -> [AutoCount; 3] {
+    let memo = Memo::new().jobs(jobs);
+    let mut solver = crate::dlx::Solver::new(m);
+    solver.set_jobs(jobs);
+    let tunes = [
+        (Duration::from_secs(3600), 1.0 / 16.0),
+        (Duration::ZERO, 1e9),
+        (Duration::ZERO, 1e-12),
+    ];
+    tunes.map(|(slice, share)| {
+        let c = memo
+            .count_or_search_with(&mut solver, slice, share)
+            .unwrap();
+        assert!(c.complete && c.stopped.is_none(), "{c:?}");
+        assert_eq!(solver.jobs(), jobs, "the solver's threads given back");
+        c
+    })
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "thousands of memo states and search nodes")]
+fn the_memo_where_it_pays_the_search_elsewhere() {
+    // Queens 10 (724) and Langford 9 (0): the memo's states are past its
+    // first look at the clock (4,096 states a thread), so a try given no
+    // time stops there.
+    for (m, want) in [(queens(10).unwrap(), 724u64), (langford(9).unwrap(), 0)] {
+        for jobs in [1, 2] {
+            let [plain, memo, retried] = auto_paths(&m, jobs);
+            for c in [&plain, &memo, &retried] {
+                assert_eq!(c.solutions.to_u64(), Some(want), "{c:?}");
+            }
+            assert!(!plain.by_memo && plain.memo_tries == 0, "{plain:?}");
+            assert!(memo.by_memo && memo.memo_tries == 1, "{memo:?}");
+            assert!(!retried.by_memo && retried.memo_tries >= 1, "{retried:?}");
+            assert!(
+                retried.search.nodes > 0 && retried.memo.states > 0,
+                "{retried:?}"
+            );
+        }
+    }
+    // Dominoes 8×8: the forecast of the plain count (50 M nodes) is far
+    // past the first slice; the memo, given a sixteenth of it, counts.
+    let m = dominoes(8, 8, 1).unwrap();
+    let c = Memo::new()
+        .count_or_search(&mut crate::dlx::Solver::new(&m))
+        .unwrap();
+    assert!(c.by_memo && c.complete, "{c:?}");
+    assert_eq!(c.solutions.to_u64(), Some(12_988_816));
+    // Queens 8: the plain search ends within its first slice.
+    let c = Memo::new()
+        .count_or_search(&mut crate::dlx::Solver::new(queens(8).unwrap()))
+        .unwrap();
+    assert!(!c.by_memo && c.memo_tries == 0 && c.complete);
+    assert_eq!(c.solutions.to_u64(), Some(92));
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "thousands of search nodes")]
+fn count_or_search_keeps_the_limits_and_the_preselected() {
+    let m = queens(9).unwrap();
+    // A deadline already passed: a lower bound, never a count.
+    let memo = Memo::new().limits(Limits::new().timeout(Duration::ZERO));
+    for share in [1.0, 1e-12] {
+        let mut solver = crate::dlx::Solver::new(&m);
+        let c = memo
+            .count_or_search_with(&mut solver, Duration::ZERO, share)
+            .unwrap();
+        assert!(!c.complete && c.stopped == Some(Stop::Deadline), "{c:?}");
+        assert!(c.solutions.to_u64().is_some_and(|n| n < 352));
+    }
+    // Budgets are refused by name: the memo's states are not nodes.
+    let budgeted = Memo::new().limits(Limits::new().nodes(10));
+    let mut solver = crate::dlx::Solver::new(&m);
+    assert_eq!(
+        budgeted.count_or_search(&mut solver).unwrap_err(),
+        MemoError::Budget
+    );
+    // A preselected option (which the memo does not take): the search's
+    // count below it, whatever the tuning.
+    let mut solver = crate::dlx::Solver::new(&m);
+    solver.preselect(OptionId::must(0)).unwrap();
+    let want = solver.count().solutions;
+    assert!(want > 0 && want < 352);
+    for share in [1.0, 1e-12] {
+        let c = Memo::new()
+            .count_or_search_with(&mut solver, Duration::ZERO, share)
+            .unwrap();
+        assert_eq!(c.solutions.to_u64(), Some(want));
+        assert!(!c.by_memo && c.memo_tries == 0);
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "thousands of memo states")]
+fn on_threads_the_clock_is_read_before_each_state_of_the_cut() {
+    // Queens 10 on two threads: the cut's states have fewer states below
+    // them than a look at the clock waits for (4,096); a deadline passed
+    // stops the count all the same (it once ran to its end).
+    let m = queens(10).unwrap();
+    let c = Memo::new()
+        .jobs(2)
+        .limits(Limits::new().timeout(Duration::ZERO))
+        .count(&m)
+        .unwrap();
+    assert!(!c.complete && c.stopped == Some(Stop::Deadline), "{c:?}");
+    assert!(c.solutions.to_u64().is_some_and(|n| n < 724));
 }
