@@ -154,13 +154,17 @@ class Problem:
         memory: Optional[int] = None,
         threads: int = 1,
         timeout: Optional[float] = None,
+        auto: bool = False,
     ) -> int:
         """The exact number of solutions, however large, counted with a memo
         of states (DXZ): each state (the items covered, colors and
         multiplicities set) is counted once. ``order`` is ``"first-item"``
         or ``"knuth"``; ``memory`` caps the table in bytes (default 2 GiB);
         ``SearchTimeout`` (``found`` a lower bound, ``stats`` a
-        ``MemoStats``) when ``timeout`` seconds pass first."""
+        ``MemoStats``) when ``timeout`` seconds pass first. With ``auto``
+        the memo only where it pays: a forecast of the problem's own search
+        gives the memo a sixteenth of its time, and the search counts where
+        the memo does not finish (``memo_stats`` the memo's last try)."""
     @property
     def memo_stats(self) -> Optional[MemoStats]:
         """The work of the last ``count_memo``, or ``None`` before one."""

@@ -786,7 +786,12 @@ impl Problem {
     /// picks the item to branch on (`first-item` or `knuth`), whatever the
     /// problem's engine and rule; `memory` caps the table in bytes (default
     /// 2 GiB; states are given up when it is full, never memory run out).
-    #[pyo3(signature = (*, order="first-item", memory=None, threads=1, timeout=None))]
+    /// With `auto`, the memo only where it pays (`dlx cover --memo=auto`):
+    /// Knuth's estimate and a first run of the problem's own search
+    /// forecast its count, the memo gets a sixteenth of that time, and the
+    /// search (its engine and rule) counts where the memo does not finish;
+    /// `memo_stats` is then the memo's last try, `stats` the search's.
+    #[pyo3(signature = (*, order="first-item", memory=None, threads=1, timeout=None, auto=false))]
     fn count_memo(
         &self,
         py: Python<'_>,
@@ -794,6 +799,7 @@ impl Problem {
         memory: Option<usize>,
         threads: usize,
         timeout: Option<f64>,
+        auto: bool,
     ) -> PyResult<Py<PyAny>> {
         if threads == 0 {
             return Err(PyValueError::new_err("threads must be at least 1"));
@@ -804,20 +810,30 @@ impl Problem {
             .memory(memory.unwrap_or(dlx::DEFAULT_MEMO_BYTES))
             .jobs(threads)
             .limits(limits(timeout, &cancel)?);
-        let matrix = self.matrix.clone();
-        let counted = interruptible(py, &cancel, || memo.count(&matrix))?.map_err(value_error)?;
+        let counted = if auto {
+            let mut s = self.solver(threads)?;
+            let c = interruptible(py, &cancel, || memo.count_or_search(&mut s));
+            self.remember(&s);
+            let c = c?.map_err(value_error)?;
+            (c.solutions, c.complete, c.memo)
+        } else {
+            let matrix = self.matrix.clone();
+            let c = interruptible(py, &cancel, || memo.count(&matrix))?.map_err(value_error)?;
+            (c.solutions, c.complete, c.stats)
+        };
+        let (solutions, complete, stats) = counted;
         if let Ok(mut m) = self.memo.lock() {
-            *m = Some(counted.stats);
+            *m = Some(stats);
         }
-        let n = big_int(py, &counted.solutions)?;
-        if counted.complete {
+        let n = big_int(py, &solutions)?;
+        if complete {
             Ok(n)
         } else {
             Err(timeout_error(
                 py,
                 "the memo count ran out of time before its answer was known",
                 n,
-                PyMemoStats::from(counted.stats),
+                PyMemoStats::from(stats),
             ))
         }
     }

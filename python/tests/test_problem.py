@@ -272,6 +272,20 @@ def test_memo_counts_beyond_64_bits_exactly() -> None:
     assert pydlx.Problem(dominoes(6, 6)).count_memo(memory=1 << 12) == 6728
 
 
+def test_memo_auto_counts_by_the_memo_only_where_it_pays() -> None:
+    # Dominoes 14 × 14: the memo counts (its states in memo_stats).
+    p = pydlx.Problem(dominoes(14, 14))
+    assert p.count_memo(auto=True) == 112202208776036178000000
+    stats = p.memo_stats
+    assert stats is not None and stats.hits > 0
+    # Queens 10: the plain search counts (its nodes in stats), on one
+    # thread and two.
+    q = queens_problem(10)
+    for threads in (1, 2):
+        assert q.count_memo(auto=True, threads=threads) == 724
+        assert q.stats.nodes > 0
+
+
 def test_memo_refusals_and_timeout() -> None:
     p = pydlx.Problem(dominoes(4, 4))
     with pytest.raises(ValueError, match="no memo order"):
