@@ -386,9 +386,21 @@ impl RulesMatrix {
         }
         // What the 45 rule derives from the cages, implied by the rules:
         // more cages and sums for the search, never part of the rules.
-        let (derived, sums) = constraints::derive::derive(&rules);
+        let (derived, mut sums) = constraints::derive::derive(&rules);
         for derived in derived {
             derived.encode(&mut e);
+        }
+        // And the sums the rules say over cells that may repeat a digit
+        // (little killers), bounded by the same propagator.
+        for c in &rules.constraints {
+            for (plus, minus, total) in c.sums() {
+                sums.push(constraints::derive::SignedSum {
+                    plus,
+                    minus,
+                    total,
+                    distinct: false,
+                });
+            }
         }
         let propagator = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums)
             .map(|p| Arc::new(p) as Arc<dyn Propagator>);

@@ -113,6 +113,16 @@ pub trait Constraint: fmt::Debug + Send + Sync + 'static {
     /// Adds the constraint to an f-puzzles JSON object.
     fn to_fpuzzles(&self, side: usize, json: &mut Map<String, Value>);
 
+    /// Sums the constraint says over cells that may repeat a digit, as
+    /// `(plus, minus, total)`: the digits of `plus` less those of `minus`
+    /// add up to `total`. The search bounds them at every node where the
+    /// engine runs a propagator (`sum_bounds.rs`), on top of what the
+    /// constraint's own encoding says (a little killer's automaton only
+    /// follows the digits placed). None by default.
+    fn sums(&self) -> Vec<(Vec<usize>, Vec<usize>, i64)> {
+        Vec::new()
+    }
+
     /// The constraint as `Any`, for [`Rules::find`] and equality.
     fn as_any(&self) -> &dyn Any;
 

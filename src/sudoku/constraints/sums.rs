@@ -267,6 +267,9 @@ impl Constraint for LittleKiller {
     fn kind(&self) -> &'static str {
         LITTLE_KILLER.name
     }
+    fn sums(&self) -> Vec<(Vec<usize>, Vec<usize>, i64)> {
+        vec![(self.cells.clone(), Vec::new(), i64::from(self.sum))]
+    }
     fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
         check_cells("little killer", &self.cells, rules.side(), 1)
     }
