@@ -63,7 +63,8 @@ const convert = (canonical) => {
         if (args[0] !== '9x9') throw new Error(`grid ${args[0]}: 9×9 only`);
         break;
       case 'Cage':
-        rules.push(args[0] === '' ? `cage=${cells(args.slice(1))}` : `cage=${args[0]}:${cells(args.slice(1))}`);
+        // A cage of sum 0 (or none) is ISS's cage without a sum.
+        rules.push(args[0] === '' || Number(args[0]) === 0 ? `cage=${cells(args.slice(1))}` : `cage=${args[0]}:${cells(args.slice(1))}`);
         break;
       case 'Thermo':
         rules.push(`thermo=${cells(args)}`);

@@ -23,13 +23,18 @@
 //!
 //! Where a search that propagates branches: first-forced, not at the
 //! leftmost least len but at the item of most *conflict score* per option
-//! (the dead ends met below branch points on it, halved every 16,384 dead
-//! ends; the leftmost least len while none scores), the weighted-degree
-//! rule the Interactive Sudoku Solver branches by. Propagation makes dead
-//! ends cheap to meet and the scores steer the search to where they are
-//! met: on ISS's killer collections the guesses fell 2.3× (TAREK_ALL) to
-//! 30× (EXTREME_KILLERS), BENCHMARKS.md, "Conflict scores". The scores are
-//! zeroed as a search starts, so a search's tree is its own.
+//! (the leftmost least len while none scores), the weighted-degree rule
+//! the Interactive Sudoku Solver branches by. A dead end is blamed on the
+//! move that met it: each item of the option committed last, forced or
+//! guessed, scores one; the scores are halved every 16,384 dead ends.
+//! Propagation makes dead ends cheap to meet and the scores steer the
+//! search to where they are met: on ISS's killer collections the guesses
+//! fell 2.3× (TAREK_ALL) to 30× (EXTREME_KILLERS) against the leftmost
+//! least len (BENCHMARKS.md, "Conflict scores"), and blaming the last move
+//! rather than the innermost branch point took ISS's HARD_THERMOS from
+//! more than 6 M guesses to 15,694 ("Dead ends blamed on the last move").
+//! The scores are zeroed as a search starts, so a search's tree is its
+//! own.
 //!
 //! Why bitmasks: the masks engine keeps each item's active options as one
 //! word (an item there has at most 64 options), so a propagator reads a

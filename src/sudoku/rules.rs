@@ -358,6 +358,18 @@ impl Rules {
     }
 }
 
+/// Propagators run one after the other, to the first dead end. Of them
+/// only the sum bounds keep a cache in [`Live::scratch`](crate::dlx::Live::scratch)
+/// (the pair arcs keep nothing), so the scratch is theirs alone.
+#[derive(Debug)]
+struct Each(Vec<Arc<dyn Propagator>>);
+
+impl Propagator for Each {
+    fn propagate(&self, live: &mut dyn crate::dlx::Live) -> bool {
+        self.0.iter().all(|p| p.propagate(live))
+    }
+}
+
 /// The exact-cover matrix of a rule set, built once and shared by its
 /// puzzles.
 #[derive(Debug)]
@@ -367,8 +379,10 @@ pub struct RulesMatrix {
     matrix: Arc<Matrix>,
     /// The options preselected with every puzzle's givens (the pin).
     pins: Vec<OptionId>,
-    /// What the search runs at nodes where nothing is forced: bounds on
-    /// the sums the 45 rule derives that the matrix does not take
+    /// What the search runs at nodes where nothing is forced: arc
+    /// consistency over pair relations
+    /// ([`PairArcs`](constraints::pairs::PairArcs)) and bounds on the sums
+    /// the 45 rule derives that the matrix does not take
     /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), if any.
     propagator: Option<Arc<dyn Propagator>>,
 }
@@ -402,8 +416,20 @@ impl RulesMatrix {
                 });
             }
         }
-        let propagator = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums)
-            .map(|p| Arc::new(p) as Arc<dyn Propagator>);
+        let mut propagators: Vec<Arc<dyn Propagator>> = Vec::new();
+        // Pair relations (thermometers, dots, clones …) arc consistent
+        // first: cheap, and what they cut the sums then see.
+        if let Some(p) = constraints::pairs::PairArcs::new(n, &e.pairs, |a, b| e.sees(a, b)) {
+            propagators.push(Arc::new(p));
+        }
+        if let Some(p) = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums) {
+            propagators.push(Arc::new(p));
+        }
+        let propagator = match propagators.len() {
+            0 => None,
+            1 => propagators.pop(),
+            _ => Some(Arc::new(Each(propagators)) as Arc<dyn Propagator>),
+        };
         let voids: Vec<constraints::Item> = e.voids().collect();
         let pin = (!voids.is_empty()).then(|| e.primary_items(1));
         let primary = 4 * nn + e.primary;

@@ -72,8 +72,9 @@
 //! it hides nothing, and again after each look for intersections that hid
 //! something. A first-forced search with a propagator then branches on the
 //! item of most conflict score per option (`States::scores`: dead ends met
-//! below a branch point on the item, noted by `enter`; `search::pick`), not
-//! the leftmost least len; see [`crate::dlx::propagate`].
+//! just after committing one of the item's options, noted by `enter`;
+//! `search::pick`), not the leftmost least len; see
+//! [`crate::dlx::propagate`].
 //!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced

@@ -89,6 +89,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         } else {
             if s.propagator.is_some() {
                 m.note_chosen::<K>(&mut s.chosen, r);
+                s.last = r as u32;
             }
             m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r)
         };
@@ -147,9 +148,9 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
 
 /// The kernel's `enter`: the next option to commit, a forced one, else
 /// the first option of a new branch point (after intersections near the
-/// root, where asked). Its dead ends are noted for the conflict scores
-/// where a propagator is set (a check on the dead-end paths only, not at
-/// every node).
+/// root, where asked). Its dead ends are blamed on the last move for the
+/// conflict scores where a propagator is set (a check on the dead-end
+/// paths only, not at every node).
 #[inline(always)]
 /// # Safety
 /// The arguments hold this module's invariants (its documentation):
@@ -167,7 +168,7 @@ unsafe fn enter_node<M: Mask, const K: usize, const A: bool>(
     // A dead end first: no forced move in a dead state.
     let f = &mut s.forced;
     if f.dead {
-        return s.dead_end();
+        return s.dead_end(m);
     }
     while let Some(j) = f.pop() {
         let j = j as usize;
@@ -181,12 +182,12 @@ unsafe fn enter_node<M: Mask, const K: usize, const A: bool>(
         return Enter::Solved;
     };
     match len {
-        0 => s.dead_end(),
+        0 => s.dead_end(m),
         1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
         _ if s.branches.top < s.intersect_depth || s.propagator.is_some() => {
             let e = looking::<M, K, A>(m, s, l, i, stats);
             if e == Enter::DEAD {
-                return s.dead_end();
+                return s.dead_end(m);
             }
             e
         }
@@ -1176,6 +1177,19 @@ mod tests {
         assert_eq!(pick(&mm, &st, 1), 1);
         st.scores.clear();
         assert_eq!(pick(&mm, &st, 0), 0);
+        // A dead end is blamed on each item of the option committed last
+        // (of those the lens scan), and on nothing before a commit.
+        st.scores = vec![0; mm.scan];
+        assert_eq!(st.dead_end(&mm), Enter::DEAD);
+        assert!(st.scores.iter().all(|&x| x == 0));
+        st.last = 7;
+        st.dead_end(&mm);
+        st.dead_end(&mm);
+        let mine: Vec<usize> = mm.option(7).iter().map(|&i| i as usize).collect();
+        for (j, &x) in st.scores.iter().enumerate() {
+            let want = if mine.contains(&j) { 2 } else { 0 };
+            assert_eq!(x, want, "item {j} of {mine:?}");
+        }
         // A search with a propagator scores its dead ends; one without
         // keeps none; each search starts from nothing (the same search
         // twice, the same scores).

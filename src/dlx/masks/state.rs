@@ -233,13 +233,17 @@ pub(super) struct States<M> {
     /// across backtracks and puzzles, emptied with a new propagator.
     pub(super) scratch: Vec<u64>,
     /// With a propagator: per item (of the `scan` lens), how many dead ends
-    /// were met below a branch point on it, halved every
-    /// [`SCORE_DECAY`] dead ends; where to branch is the item of most
-    /// score per option (`pick`). Empty without a propagator. Zeroed as a
-    /// search starts, so a puzzle's tree is its own.
+    /// the item's options met just after a commit (`dead_end`), halved
+    /// every [`SCORE_DECAY`] dead ends; where to branch is the item of
+    /// most score per option (`pick`). Empty without a propagator. Zeroed
+    /// as a search starts, so a puzzle's tree is its own.
     pub(super) scores: Vec<u32>,
     /// Dead ends left before the scores are halved.
     pub(super) decay: u32,
+    /// The option committed last while a propagator is set, whose items a
+    /// dead end is blamed on; `u32::MAX` before the first commit of a
+    /// search.
+    pub(super) last: u32,
 }
 
 /// How many dead ends between two halvings of the conflict scores (the
@@ -278,6 +282,7 @@ impl<M: Mask> States<M> {
             scratch: Vec::new(),
             scores: Vec::new(),
             decay: SCORE_DECAY,
+            last: u32::MAX,
         }
     }
 
@@ -324,23 +329,35 @@ impl<M: Mask> States<M> {
         self.intersect_depth = self.first_depth();
         self.scores.fill(0);
         self.decay = SCORE_DECAY;
+        self.last = u32::MAX;
     }
 
-    /// A dead end: with a propagator set, the score of the innermost
-    /// branch point's item goes up. `Enter::DEAD`, for the caller to return.
+    /// A dead end: with a propagator set, the score of every item of the
+    /// option committed last goes up — the move that met the conflict, as
+    /// the Interactive Sudoku Solver blames the cell it set last. Blaming
+    /// the innermost branch point's item instead scores only where the
+    /// search already branched, so it never learns the cells a forced
+    /// chain runs into: on ISS's HARD_THERMOS the blame on the last move
+    /// takes 15,694 guesses where the branch point's took more than 6 M
+    /// (BENCHMARKS.md, "Dead ends blamed on the last move").
+    /// `Enter::DEAD`, for the caller to return.
     #[inline(always)]
-    pub(super) fn dead_end(&mut self) -> Enter {
-        let top = self.branches.top;
-        if !self.scores.is_empty() && top > 0 {
-            self.note_dead_end(top);
+    pub(super) fn dead_end(&mut self, m: &MasksMatrix) -> Enter {
+        if !self.scores.is_empty() && self.last != u32::MAX {
+            self.note_dead_end(m);
         }
         Enter::DEAD
     }
 
-    fn note_dead_end(&mut self, top: usize) {
-        let i = self.branches.item[top - 1] as usize;
-        if let Some(x) = self.scores.get_mut(i) {
-            *x = x.saturating_add(1);
+    #[inline(never)]
+    fn note_dead_end(&mut self, m: &MasksMatrix) {
+        let r = self.last as usize;
+        if let (Some(&from), Some(&to)) = (m.opt_start.get(r), m.opt_start.get(r + 1)) {
+            for &j in m.opt_item.get(from as usize..to as usize).unwrap_or(&[]) {
+                if let Some(x) = self.scores.get_mut(j as usize) {
+                    *x = x.saturating_add(1);
+                }
+            }
         }
         self.decay -= 1;
         if self.decay == 0 {

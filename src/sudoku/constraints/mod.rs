@@ -65,6 +65,7 @@ mod killer;
 mod kropki;
 mod lines;
 mod neighbours;
+pub(crate) mod pairs;
 mod regions;
 mod single;
 pub(crate) mod sum_bounds;
@@ -479,6 +480,10 @@ pub struct Encoder<'r> {
     voids: Vec<Option<Item>>,
     /// Cells of a house the encoder knows: rows, columns, regions.
     regions: Vec<usize>,
+    /// The pair relations met ([`Encoder::forbid`], [`Encoder::equal`]):
+    /// cells `a`, `b` and for each digit `x + 1` of `a` the digits of `b`
+    /// allowed with it, for the [`pairs`] propagator.
+    pub(crate) pairs: Vec<(usize, usize, Vec<u64>)>,
 }
 
 impl fmt::Debug for Encoder<'_> {
@@ -504,6 +509,7 @@ impl<'r> Encoder<'r> {
             options: Vec::new(),
             voids: vec![None; n * n],
             regions: rules.regions().to_vec(),
+            pairs: Vec::new(),
         }
     }
 
@@ -643,6 +649,17 @@ impl<'r> Encoder<'r> {
         }
         let n = self.n;
         let sees = self.sees(a, b);
+        self.pairs.push((
+            a,
+            b,
+            (1..=n as u8)
+                .map(|x| {
+                    (1..=n as u8)
+                        .filter(|&y| allowed(x, y))
+                        .fold(0u64, |m, y| m | 1 << (y - 1))
+                })
+                .collect(),
+        ));
         // forbidden[x] and free[x]: bit y − 1 for digit y.
         let mut left = vec![0u64; n + 1];
         let mut ok = vec![0u64; n + 1];
@@ -748,6 +765,7 @@ impl<'r> Encoder<'r> {
             }
             return;
         }
+        self.pairs.push((a, b, (0..n).map(|x| 1u64 << x).collect()));
         // The least k with C(k, k/2) ≥ n.
         let binom = |k: u64, r: u64| (0..r).fold(1u64, |acc, i| acc * (k - i) / (i + 1));
         let k = (1..64).find(|&k| binom(k, k / 2) >= n as u64).unwrap_or(1);

@@ -744,69 +744,8 @@ impl Propagator for SumBounds {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dlx::OptionId;
+    use crate::sudoku::constraints::tests::Cells;
     use rand::{Rng, SeedableRng};
-
-    /// A grid's cells as a [`Live`]: cell `k`'s item is `k`, its options
-    /// `k·n + d` (digit `d + 1`), as in the Sudoku layer's matrix.
-    #[derive(Clone)]
-    struct Cells {
-        n: usize,
-        masks: Vec<u64>,
-        placed: Vec<Option<usize>>,
-        scratch: Vec<u64>,
-    }
-
-    impl Cells {
-        fn new(n: usize) -> Cells {
-            Cells {
-                n,
-                masks: vec![(1 << n) - 1; n * n],
-                placed: vec![None; n * n],
-                scratch: Vec::new(),
-            }
-        }
-
-        /// Random candidates for `cells`, a fifth of them placed.
-        fn shuffle(&mut self, cells: &[usize], rng: &mut impl Rng) {
-            for &k in cells {
-                if rng.gen_bool(0.2) {
-                    self.masks[k] = 0;
-                    self.placed[k] = Some(rng.gen_range(0..self.n));
-                } else {
-                    self.masks[k] = rng.gen_range(1..1 << self.n);
-                }
-            }
-        }
-
-        fn digits(&self, k: usize) -> Vec<usize> {
-            if let Some(d) = self.placed[k] {
-                return vec![d + 1];
-            }
-            (0..self.n)
-                .filter(|d| self.masks[k] >> d & 1 == 1)
-                .map(|d| d + 1)
-                .collect()
-        }
-    }
-
-    impl Live for Cells {
-        fn options(&self, item: usize) -> u64 {
-            self.masks.get(item).copied().unwrap_or(0)
-        }
-        fn option_at(&self, item: usize, bit: u32) -> Option<OptionId> {
-            ((bit as usize) < self.n).then(|| OptionId::must(item * self.n + bit as usize))
-        }
-        fn chosen(&self, item: usize) -> Option<OptionId> {
-            self.placed[item].map(|d| OptionId::must(item * self.n + d))
-        }
-        fn hide(&mut self, item: usize, options: u64) {
-            self.masks[item] &= !options;
-        }
-        fn scratch(&mut self) -> &mut Vec<u64> {
-            &mut self.scratch
-        }
-    }
 
     fn boxes9() -> Vec<usize> {
         (0..81).map(|k| k / 27 * 3 + k % 9 / 3).collect()

@@ -12,6 +12,73 @@ use rand::{Rng, SeedableRng};
 use super::*;
 use crate::sudoku::rules::check;
 
+/// A grid's cells as a [`Live`](crate::dlx::Live): cell `k`'s item is `k`, its options
+/// `k·n + d` (digit `d + 1`), as in the Sudoku layer's matrix.
+#[derive(Clone)]
+pub(crate) struct Cells {
+    pub(crate) n: usize,
+    pub(crate) masks: Vec<u64>,
+    pub(crate) placed: Vec<Option<usize>>,
+    pub(crate) scratch: Vec<u64>,
+}
+
+impl Cells {
+    /// An `n`×`n` grid, every digit a candidate everywhere.
+    pub(crate) fn new(n: usize) -> Cells {
+        Cells::of(n, n * n)
+    }
+
+    /// `cells` cells of digits 1 to `n`, every digit a candidate.
+    pub(crate) fn of(n: usize, cells: usize) -> Cells {
+        Cells {
+            n,
+            masks: vec![(1 << n) - 1; cells],
+            placed: vec![None; cells],
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Random candidates for `cells`, a fifth of them placed.
+    pub(crate) fn shuffle(&mut self, cells: &[usize], rng: &mut impl Rng) {
+        for &k in cells {
+            if rng.gen_bool(0.2) {
+                self.masks[k] = 0;
+                self.placed[k] = Some(rng.gen_range(0..self.n));
+            } else {
+                self.masks[k] = rng.gen_range(1..1 << self.n);
+            }
+        }
+    }
+
+    pub(crate) fn digits(&self, k: usize) -> Vec<usize> {
+        if let Some(d) = self.placed[k] {
+            return vec![d + 1];
+        }
+        (0..self.n)
+            .filter(|d| self.masks[k] >> d & 1 == 1)
+            .map(|d| d + 1)
+            .collect()
+    }
+}
+
+impl crate::dlx::Live for Cells {
+    fn options(&self, item: usize) -> u64 {
+        self.masks.get(item).copied().unwrap_or(0)
+    }
+    fn option_at(&self, item: usize, bit: u32) -> Option<crate::dlx::OptionId> {
+        ((bit as usize) < self.n).then(|| crate::dlx::OptionId::must(item * self.n + bit as usize))
+    }
+    fn chosen(&self, item: usize) -> Option<crate::dlx::OptionId> {
+        self.placed[item].map(|d| crate::dlx::OptionId::must(item * self.n + d))
+    }
+    fn hide(&mut self, item: usize, options: u64) {
+        self.masks[item] &= !options;
+    }
+    fn scratch(&mut self) -> &mut Vec<u64> {
+        &mut self.scratch
+    }
+}
+
 /// Every completion of `givens` that keeps rows, columns and regions,
 /// filtered by [`check`]; at most `cap`.
 pub(crate) fn brute_force(rules: &Rules, givens: &[u8], cap: usize) -> Vec<Vec<u8>> {
