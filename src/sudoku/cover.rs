@@ -171,8 +171,8 @@ impl<'m> DlxSudoku<'m> {
         s.propagates =
             s.solver.set_propagator(s.cover.propagator()).is_ok() && s.cover.propagator().is_some();
         s.set_intersections(s.default_intersections());
-        // A search that propagates (killer sums) does not start over unless
-        // asked: the probes of lookahead do not propagate, and starting over
+        // A search that propagates (killer sums, pair arcs, renban runs)
+        // does not start over unless asked: the probes of lookahead do not propagate, and starting over
         // cost TAREK_ALL 45 s against 9.5 s (BENCHMARKS.md, "Sum bounds").
         if s.propagates {
             s.lookahead_after = None;
@@ -192,7 +192,8 @@ impl<'m> DlxSudoku<'m> {
     }
 
     /// Whether the search runs a propagator (the sum bounds of a killer
-    /// puzzle's derived sums, on the masks engine).
+    /// puzzle's derived sums, pair arcs, renban runs; on the masks
+    /// engine).
     pub fn propagates(&self) -> bool {
         self.propagates
     }

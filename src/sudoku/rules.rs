@@ -358,9 +358,17 @@ impl Rules {
     }
 }
 
+/// `cells` in increasing order.
+fn sorted(cells: &[usize]) -> Vec<usize> {
+    let mut cells = cells.to_vec();
+    cells.sort_unstable();
+    cells
+}
+
 /// Propagators run one after the other, to the first dead end. Of them
 /// only the sum bounds keep a cache in [`Live::scratch`](crate::dlx::Live::scratch)
-/// (the pair arcs keep nothing), so the scratch is theirs alone.
+/// (the pair arcs and set groups keep nothing), so the scratch is theirs
+/// alone.
 #[derive(Debug)]
 struct Each(Vec<Arc<dyn Propagator>>);
 
@@ -381,7 +389,9 @@ pub struct RulesMatrix {
     pins: Vec<OptionId>,
     /// What the search runs at nodes where nothing is forced: arc
     /// consistency over pair relations
-    /// ([`PairArcs`](constraints::pairs::PairArcs)) and bounds on the sums
+    /// ([`PairArcs`](constraints::pairs::PairArcs)), the live sets of
+    /// digit-set groups ([`SetGroups`](constraints::sets::SetGroups)) and
+    /// bounds on the sums
     /// the 45 rule derives that the matrix does not take
     /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), if any.
     propagator: Option<Arc<dyn Propagator>>,
@@ -417,9 +427,40 @@ impl RulesMatrix {
             }
         }
         let mut propagators: Vec<Arc<dyn Propagator>> = Vec::new();
-        // Pair relations (thermometers, dots, clones …) arc consistent
-        // first: cheap, and what they cut the sums then see.
-        if let Some(p) = constraints::pairs::PairArcs::new(n, &e.pairs, |a, b| e.sees(a, b)) {
+        // Digit-set groups (renban lines) the sum bounds do not watch: a
+        // summed cage's sets are theirs.
+        let watched: Vec<Vec<usize>> = sums
+            .iter()
+            .filter(|s| s.distinct && s.minus.is_empty())
+            .map(|s| sorted(&s.plus))
+            .collect();
+        let groups: Vec<(Vec<usize>, Vec<u64>)> = e
+            .sets
+            .iter()
+            .filter(|(cells, _)| !watched.contains(&sorted(cells)))
+            .cloned()
+            .collect();
+        // Pair relations (thermometers, dots, clones …, and the pairs a
+        // group's sets imply: two cells of a 3-cell renban differ by 1 or
+        // 2) arc consistent first: cheap, and what they cut the rest see.
+        let mut pairs = e.pairs.clone();
+        for (cells, sets) in &groups {
+            for (x, &a) in cells.iter().enumerate() {
+                for &b in &cells[x + 1..] {
+                    let table = (0..n)
+                        .map(|d| {
+                            let with = sets.iter().filter(|&&s| s >> d & 1 == 1);
+                            with.fold(0u64, |m, &s| m | s) & !(1u64 << d)
+                        })
+                        .collect();
+                    pairs.push((a, b, table));
+                }
+            }
+        }
+        if let Some(p) = constraints::pairs::PairArcs::new(n, &pairs, |a, b| e.sees(a, b)) {
+            propagators.push(Arc::new(p));
+        }
+        if let Some(p) = constraints::sets::SetGroups::new(n, &groups) {
             propagators.push(Arc::new(p));
         }
         if let Some(p) = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums) {
@@ -475,7 +516,8 @@ impl RulesMatrix {
     }
 
     /// What the search runs at nodes where nothing is forced, beyond the
-    /// matrix (sum bounds on a killer puzzle's derived sums), if anything.
+    /// matrix (pair arcs, renban runs, sum bounds on a killer puzzle's
+    /// derived sums), if anything.
     pub(crate) fn propagator(&self) -> Option<Arc<dyn Propagator>> {
         self.propagator.clone()
     }

@@ -67,6 +67,7 @@ mod lines;
 mod neighbours;
 pub(crate) mod pairs;
 mod regions;
+pub(crate) mod sets;
 mod single;
 pub(crate) mod sum_bounds;
 mod sums;
@@ -484,6 +485,9 @@ pub struct Encoder<'r> {
     /// cells `a`, `b` and for each digit `x + 1` of `a` the digits of `b`
     /// allowed with it, for the [`pairs`] propagator.
     pub(crate) pairs: Vec<(usize, usize, Vec<u64>)>,
+    /// The digit-set groups met ([`Encoder::digit_sets`]): cells and
+    /// sets, for the [`sets`] propagator.
+    pub(crate) sets: Vec<(Vec<usize>, Vec<u64>)>,
 }
 
 impl fmt::Debug for Encoder<'_> {
@@ -510,6 +514,7 @@ impl<'r> Encoder<'r> {
             voids: vec![None; n * n],
             regions: rules.regions().to_vec(),
             pairs: Vec::new(),
+            sets: Vec::new(),
         }
     }
 
@@ -600,6 +605,7 @@ impl<'r> Encoder<'r> {
                 self.cell_item(k, d, base.at(d as usize - 1));
             }
         }
+        self.sets.push((cells.to_vec(), sets.to_vec()));
         for &set in sets {
             let missing: Vec<Item> = (0..n)
                 .filter(|&d| set >> d & 1 == 0)

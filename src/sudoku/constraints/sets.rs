@@ -1,0 +1,237 @@
+//! Set groups: the Sudoku layer's [`Propagator`] for cells of distinct
+//! digits whose digits must be one of a list of sets — a renban's runs of
+//! consecutive digits — kept at every node where nothing is forced.
+//!
+//! The matrix says such a group with [`Encoder::digit_sets`]: a primary
+//! item a digit, and one option a set covering the digits the set lacks.
+//! That is exact, but it only *forward checks*: a set's option stays
+//! active while its digits have left the cells, until the search branches
+//! on it, and a digit every set still possible holds is not placed where
+//! one cell alone can take it. Here, at a node, a set is *alive* when it
+//! holds every placed digit of the group, its other digits lie within
+//! the open cells' candidates and it meets each open cell; an open cell
+//! keeps only digits of live sets that no cell has taken, and a digit
+//! every live set holds goes
+//! into the one open cell that can take it (a hidden single of the group:
+//! what the Interactive Sudoku Solver's pairwise handler does for renban
+//! lines with `enableHiddenSingles`). No live set is a dead end.
+//!
+//! Summed cages keep their sets in the sum bounds
+//! ([`SumBounds`](super::sum_bounds::SumBounds)), which do this and
+//! more; only the groups they do not watch come here.
+//!
+//! Invariant: a digit goes only when no set the group can still take
+//! holds it, or when the one digit the cell must take is another — both
+//! true of every solution extending the node — so the propagator is
+//! redundant, as the [`Propagator`] contract asks. It keeps nothing in
+//! [`Live::scratch`].
+//!
+//! [`Encoder::digit_sets`]: super::Encoder::digit_sets
+
+use crate::dlx::{Live, Propagator};
+
+/// One group: its cells and the digit sets it may hold (bit `d` = digit
+/// `d + 1`), each of as many digits as cells.
+#[derive(Debug)]
+struct Group {
+    cells: Vec<usize>,
+    sets: Vec<u64>,
+}
+
+/// The set groups of a rule set, watched at every node.
+#[derive(Debug)]
+pub(crate) struct SetGroups {
+    /// Digits a cell: the cell's `k`-th option is digit `k + 1`.
+    n: usize,
+    groups: Vec<Group>,
+}
+
+impl SetGroups {
+    /// The groups of `n`-digit cells `groups` (each its cells and sets);
+    /// `None` when none can cut (a group of one cell, or of every set).
+    pub(crate) fn new(n: usize, groups: &[(Vec<usize>, Vec<u64>)]) -> Option<SetGroups> {
+        let groups: Vec<Group> = groups
+            .iter()
+            .filter(|(cells, sets)| cells.len() > 1 && !sets.is_empty())
+            .map(|(cells, sets)| Group {
+                cells: cells.clone(),
+                sets: sets.clone(),
+            })
+            .collect();
+        (!groups.is_empty()).then_some(SetGroups { n, groups })
+    }
+
+    /// One group at a node: false at a dead end.
+    fn watch(&self, g: &Group, live: &mut dyn Live) -> bool {
+        let n = self.n;
+        let mut masks = [0u64; 64];
+        let (mut placed, mut union) = (0u64, 0u64);
+        let cells = &g.cells[..g.cells.len().min(64)];
+        for (x, &k) in cells.iter().enumerate() {
+            let options = live.options(k);
+            if options != 0 {
+                masks[x] = options;
+                union |= options;
+            } else {
+                let Some(o) = live.chosen(k) else {
+                    return false;
+                };
+                let d = 1u64 << (o.as_usize() % n);
+                if placed & d != 0 {
+                    return false;
+                }
+                placed |= d;
+            }
+        }
+        let (mut keep, mut must) = (0u64, u64::MAX);
+        for &set in &g.sets {
+            let alive = set & placed == placed
+                && set & !placed & !union == 0
+                && cells
+                    .iter()
+                    .zip(&masks)
+                    .all(|(_, &m)| m == 0 || m & set != 0);
+            if alive {
+                keep |= set;
+                must &= set;
+            }
+        }
+        if keep == 0 {
+            return false;
+        }
+        // An open cell keeps the live sets' digits no cell has taken.
+        must &= !placed;
+        keep &= !placed;
+        for (x, &k) in cells.iter().enumerate() {
+            let m = masks[x];
+            if m != 0 && m & !keep != 0 {
+                if m & keep == 0 {
+                    return false;
+                }
+                live.hide(k, m & !keep);
+                masks[x] = m & keep;
+            }
+        }
+        // A digit every live set holds, in the one open cell that can
+        // take it.
+        let mut left = must;
+        while left != 0 {
+            let d = left & left.wrapping_neg();
+            left &= left - 1;
+            let mut holders = cells.iter().zip(&masks).filter(|(_, &m)| m & d != 0);
+            let Some((&k, &m)) = holders.next() else {
+                return false;
+            };
+            if holders.next().is_none() && m != d {
+                live.hide(k, m & !d);
+                if let Some(x) = cells.iter().position(|&c| c == k) {
+                    masks[x] = d;
+                }
+            }
+        }
+        true
+    }
+}
+
+impl Propagator for SetGroups {
+    fn propagate(&self, live: &mut dyn Live) -> bool {
+        self.groups.iter().all(|g| self.watch(g, live))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::constraints::tests::Cells;
+    use rand::{Rng, SeedableRng};
+
+    fn runs(n: usize, m: usize) -> Vec<u64> {
+        (0..=n - m).map(|s| ((1u64 << m) - 1) << s).collect()
+    }
+
+    #[test]
+    fn a_renban_keeps_its_live_runs_and_places_what_they_all_need() {
+        let n = 9;
+        let p = SetGroups::new(n, &[(vec![0, 1, 2], runs(9, 3))]).unwrap();
+        let mut live = Cells::of(n, 3);
+        // 5 placed: runs 3–5, 4–6, 5–7 alive; the others keep 3, 4, 6, 7.
+        live.masks[0] = 0;
+        live.placed[0] = Some(4);
+        assert!(p.propagate(&mut live));
+        assert_eq!(live.masks[1..], [0b110_1100, 0b110_1100]);
+        // Cell 1 holds 5–7, cell 2 3–4: 5–7 misses cell 2, so 3–6 is
+        // what is left; 4 is in both live runs and only cell 2 takes it,
+        // and cell 1 cannot repeat the 5.
+        live.masks[1] = 0b111_0000;
+        live.masks[2] = 0b000_1100;
+        assert!(p.propagate(&mut live));
+        assert_eq!(live.masks[1..], [0b010_0000, 0b000_1000]);
+        // Two placed digits no run holds: dead.
+        let mut live = Cells::of(n, 3);
+        (live.masks[0], live.masks[1]) = (0, 0);
+        (live.placed[0], live.placed[1]) = (Some(0), Some(8));
+        assert!(!p.propagate(&mut live));
+        assert!(SetGroups::new(n, &[(vec![4], runs(9, 1))]).is_none());
+    }
+
+    #[test]
+    fn what_goes_is_in_no_solution_of_the_group() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let n = 6;
+        for _ in 0..500 {
+            let m = rng.gen_range(2..=4);
+            let sets: Vec<u64> = if rng.gen_bool(0.5) {
+                runs(n, m)
+            } else {
+                (0..rng.gen_range(1..5))
+                    .map(|_| {
+                        let mut s = 0u64;
+                        while (s.count_ones() as usize) < m {
+                            s |= 1 << rng.gen_range(0..n);
+                        }
+                        s
+                    })
+                    .collect()
+            };
+            let p = SetGroups::new(n, &[((0..m).collect(), sets.clone())]).unwrap();
+            let mut live = Cells::of(n, m);
+            for x in 0..m {
+                if rng.gen_bool(0.25) {
+                    live.masks[x] = 0;
+                    live.placed[x] = Some(rng.gen_range(0..n));
+                } else {
+                    live.masks[x] = rng.gen_range(1..1u64 << n);
+                }
+            }
+            let before = live.masks.clone();
+            // Brute force: every assignment of distinct digits from the
+            // candidates whose digits are one of the sets.
+            let mut seen = vec![0u64; m];
+            for code in 0..n.pow(m as u32) {
+                let digits: Vec<usize> = (0..m).map(|x| code / n.pow(x as u32) % n).collect();
+                let fits = (0..m).all(|x| match live.placed[x] {
+                    Some(d) => digits[x] == d,
+                    None => before[x] >> digits[x] & 1 == 1,
+                });
+                let set = digits.iter().fold(0u64, |s, &d| s | 1 << d);
+                if fits && set.count_ones() as usize == m && sets.contains(&set) {
+                    for x in 0..m {
+                        seen[x] |= 1 << digits[x];
+                    }
+                }
+            }
+            let alive = p.propagate(&mut live);
+            if seen.iter().all(|&s| s != 0) {
+                assert!(alive, "{sets:?} {before:?} {:?}", live.placed);
+            }
+            if alive {
+                for x in 0..m {
+                    if live.placed[x].is_none() {
+                        assert_eq!(live.masks[x] & seen[x], seen[x], "{sets:?} {before:?}");
+                        assert_eq!(live.masks[x] & !before[x], 0);
+                    }
+                }
+            }
+        }
+    }
+}
