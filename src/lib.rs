@@ -67,7 +67,7 @@ pub mod sudoku;
 pub struct ReadmeDoctests;
 
 pub use crate::dlx::{
-    brute_force_count, knuth, verify_cover, AutoCount, Best, BigCount, Branching, Budget,
+    brute_force_count, knuth, verify_cover, AutoCount, Best, BigCount, Blame, Branching, Budget,
     BuildError, BuildErrorKind, Cancel, Cheapest, ColorId, Config, Costed, Count, CoverError,
     EngineError, EngineKind, Estimate, Forecast, ItemId, Limits, Live, Matrix, MatrixBuilder, Memo,
     MemoCount, MemoError, MemoOrder, MemoStats, OptionId, PreselectError, Progress, Propagator,

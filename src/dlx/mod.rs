@@ -96,7 +96,7 @@ pub use parallel::{
     SUBTREES_PER_JOB,
 };
 pub use parallel_best::{best_parallel, ParallelBest};
-pub use propagate::{Live, Propagator};
+pub use propagate::{Blame, Live, Propagator};
 pub use search::{
     Best, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits, PreselectError,
     Progress, Split, Spread, Step, Stop, Subtree, LOOK_NODES, LOOK_UPDATES,

@@ -26,7 +26,9 @@
 //! (the leftmost least len while none scores), the weighted-degree rule
 //! the Interactive Sudoku Solver branches by. A dead end is blamed on the
 //! move that met it: each item of the option committed last, forced or
-//! guessed, scores one; the scores are halved every 16,384 dead ends.
+//! guessed, scores one (or its first item alone, where the propagator
+//! says so with [`Propagator::blame`]); the scores are halved every 16,384
+//! dead ends.
 //! Propagation makes dead ends cheap to meet and the scores steer the
 //! search to where they are met: on ISS's killer collections the guesses
 //! fell 2.3× (TAREK_ALL) to 30× (EXTREME_KILLERS) against the leftmost
@@ -75,4 +77,24 @@ pub trait Propagator: fmt::Debug + Send + Sync {
     /// partial one; false when it finds there is no such solution at all
     /// (a dead end).
     fn propagate(&self, live: &mut dyn Live) -> bool;
+
+    /// Which items of the move that met a dead end score (see the module
+    /// documentation): every item of the option, unless the propagator
+    /// says otherwise. It steers only where the search branches, never
+    /// what it finds.
+    fn blame(&self) -> Blame {
+        Blame::Option
+    }
+}
+
+/// Which items of the option committed last a dead end scores, in a
+/// search that propagates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Blame {
+    /// Every item of the option: the search may then branch on any item.
+    Option,
+    /// The option's first item alone: in a Sudoku matrix the cell, never
+    /// the house-digit items, so the search branches on cells (what the
+    /// Interactive Sudoku Solver blames and branches on).
+    FirstItem,
 }

@@ -376,6 +376,15 @@ impl Propagator for Each {
     fn propagate(&self, live: &mut dyn crate::dlx::Live) -> bool {
         self.0.iter().all(|p| p.propagate(live))
     }
+
+    /// The first item only where every one of them asks for it.
+    fn blame(&self) -> crate::dlx::Blame {
+        use crate::dlx::Blame;
+        match self.0.iter().all(|p| p.blame() == Blame::FirstItem) {
+            true => Blame::FirstItem,
+            false => Blame::Option,
+        }
+    }
 }
 
 /// The exact-cover matrix of a rule set, built once and shared by its

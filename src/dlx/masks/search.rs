@@ -600,6 +600,9 @@ impl<'m> MasksSolver<'m> {
         let m = &*self.matrix;
         by_width!(&mut self.states, s => {
             s.propagator = propagator.clone();
+            s.blame_first = propagator
+                .as_ref()
+                .is_some_and(|p| p.blame() == crate::dlx::Blame::FirstItem);
             s.scratch.clear();
             s.scores = if propagator.is_some() {
                 vec![0; m.scan]
@@ -1190,6 +1193,20 @@ mod tests {
             let want = if mine.contains(&j) { 2 } else { 0 };
             assert_eq!(x, want, "item {j} of {mine:?}");
         }
+        // With `Blame::FirstItem`, on the option's first item alone.
+        st.blame_first = true;
+        st.dead_end(&mm);
+        for (j, &x) in st.scores.iter().enumerate() {
+            let want = if j == mine[0] {
+                3
+            } else if mine.contains(&j) {
+                2
+            } else {
+                0
+            };
+            assert_eq!(x, want, "item {j} of {mine:?}");
+        }
+        st.blame_first = false;
         // A search with a propagator scores its dead ends; one without
         // keeps none; each search starts from nothing (the same search
         // twice, the same scores).
@@ -1209,6 +1226,23 @@ mod tests {
         s.restart();
         assert_eq!(s.count().solutions, all);
         assert_eq!(scored(&s), once);
+        // A propagator that asks for the first item's blame gets it: the
+        // same dead ends score fewer items, and the solutions stay.
+        #[derive(Debug)]
+        struct First(Arc<dyn Propagator>);
+        impl Propagator for First {
+            fn propagate(&self, live: &mut dyn Live) -> bool {
+                self.0.propagate(live)
+            }
+            fn blame(&self) -> crate::dlx::Blame {
+                crate::dlx::Blame::FirstItem
+            }
+        }
+        s.set_propagator(Some(Arc::new(First(Clashes::new(&m)))));
+        assert!(by_width!(&s.states, st => st.blame_first));
+        assert_eq!(s.count().solutions, all);
+        let first = scored(&s);
+        assert!(0 < first && first < once, "{first} of {once}");
     }
 
     /// A propagator that finds every node a dead end.

@@ -244,6 +244,10 @@ pub(super) struct States<M> {
     /// dead end is blamed on; `u32::MAX` before the first commit of a
     /// search.
     pub(super) last: u32,
+    /// Whether a dead end scores the first item of that option alone
+    /// ([`Blame::FirstItem`](crate::dlx::Blame::FirstItem)), not all of
+    /// them: the propagator's word.
+    pub(super) blame_first: bool,
 }
 
 /// How many dead ends between two halvings of the conflict scores (the
@@ -283,6 +287,7 @@ impl<M: Mask> States<M> {
             scores: Vec::new(),
             decay: SCORE_DECAY,
             last: u32::MAX,
+            blame_first: false,
         }
     }
 
@@ -339,7 +344,9 @@ impl<M: Mask> States<M> {
     /// search already branched, so it never learns the cells a forced
     /// chain runs into: on ISS's HARD_THERMOS the blame on the last move
     /// takes 15,694 guesses where the branch point's took more than 6 M
-    /// (BENCHMARKS.md, "Dead ends blamed on the last move").
+    /// (BENCHMARKS.md, "Dead ends blamed on the last move"). Where the
+    /// propagator asks for [`Blame::FirstItem`](crate::dlx::Blame), the
+    /// option's first item alone scores.
     /// `Enter::DEAD`, for the caller to return.
     #[inline(always)]
     pub(super) fn dead_end(&mut self, m: &MasksMatrix) -> Enter {
@@ -353,6 +360,11 @@ impl<M: Mask> States<M> {
     fn note_dead_end(&mut self, m: &MasksMatrix) {
         let r = self.last as usize;
         if let (Some(&from), Some(&to)) = (m.opt_start.get(r), m.opt_start.get(r + 1)) {
+            let to = if self.blame_first {
+                to.min(from + 1)
+            } else {
+                to
+            };
             for &j in m.opt_item.get(from as usize..to as usize).unwrap_or(&[]) {
                 if let Some(x) = self.scores.get_mut(j as usize) {
                     *x = x.saturating_add(1);
