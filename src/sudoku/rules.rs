@@ -453,19 +453,7 @@ impl RulesMatrix {
         // group's sets imply: two cells of a 3-cell renban differ by 1 or
         // 2) arc consistent first: cheap, and what they cut the rest see.
         let mut pairs = e.pairs.clone();
-        for (cells, sets) in &groups {
-            for (x, &a) in cells.iter().enumerate() {
-                for &b in &cells[x + 1..] {
-                    let table = (0..n)
-                        .map(|d| {
-                            let with = sets.iter().filter(|&&s| s >> d & 1 == 1);
-                            with.fold(0u64, |m, &s| m | s) & !(1u64 << d)
-                        })
-                        .collect();
-                    pairs.push((a, b, table));
-                }
-            }
-        }
+        pairs.extend(constraints::sets::implied_pairs(n, &groups));
         if let Some(p) = constraints::pairs::PairArcs::new(n, &pairs, |a, b| e.sees(a, b)) {
             propagators.push(Arc::new(p));
         }

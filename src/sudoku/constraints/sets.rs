@@ -87,10 +87,7 @@ impl SetGroups {
         for &set in &g.sets {
             let alive = set & placed == placed
                 && set & !placed & !union == 0
-                && cells
-                    .iter()
-                    .zip(&masks)
-                    .all(|(_, &m)| m == 0 || m & set != 0);
+                && masks[..cells.len()].iter().all(|&m| m == 0 || m & set != 0);
             if alive {
                 keep |= set;
                 must &= set;
@@ -131,6 +128,32 @@ impl SetGroups {
         }
         true
     }
+}
+
+/// The pair relations a group's sets imply, for the pair arcs: two of its
+/// cells hold digits `d` and `e` only where some set holds both (two cells
+/// of a 3-cell renban differ by 1 or 2). Per pair of cells `(a, b, table)`:
+/// `table[d]`, the digits `b` may hold beside digit `d + 1` in `a`.
+pub(crate) fn implied_pairs(
+    n: usize,
+    groups: &[(Vec<usize>, Vec<u64>)],
+) -> Vec<(usize, usize, Vec<u64>)> {
+    let mut pairs = Vec::new();
+    for (cells, sets) in groups {
+        // The same table for every pair of the group's cells.
+        let table: Vec<u64> = (0..n)
+            .map(|d| {
+                let with = sets.iter().filter(|&&s| s >> d & 1 == 1);
+                with.fold(0u64, |m, &s| m | s) & !(1u64 << d)
+            })
+            .collect();
+        for (x, &a) in cells.iter().enumerate() {
+            for &b in &cells[x + 1..] {
+                pairs.push((a, b, table.clone()));
+            }
+        }
+    }
+    pairs
 }
 
 impl Propagator for SetGroups {
