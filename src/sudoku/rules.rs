@@ -415,8 +415,13 @@ impl RulesMatrix {
         let mut order: Vec<&Arc<dyn Constraint>> = rules.constraints.iter().collect();
         order.sort_by_key(|c| constraints::order(c.kind()));
         for c in order {
+            // A constraint whose sums the propagator bounds may encode
+            // its automata in the hub form (kept within the masks engine,
+            // which alone propagates).
+            e.bounded = !c.sums().is_empty();
             c.encode(&mut e);
         }
+        e.bounded = false;
         // What the 45 rule derives from the cages, implied by the rules:
         // more cages and sums for the search, never part of the rules.
         let (derived, mut sums) = constraints::derive::derive(&rules);

@@ -34,7 +34,9 @@
 //!   item a digit ties the transition to the cell's digit (the cell's
 //!   option for e covers the items of the other digits), one item a state
 //!   ties a transition to the next (a transition into v covers the items of
-//!   the other states). No colors: Algorithm C's colors (one item a cell
+//!   the other states; where the constraint's sums are bounded and such
+//!   an item would be in more options than the masks engine takes, a hub
+//!   option a state and two items a state instead). No colors: Algorithm C's colors (one item a cell
 //!   colored by its digit, one a state) were measured first and searched
 //!   far worse — a color forbids but never forces, so a digit no
 //!   transition supports stays open — on the published between-line,
@@ -440,6 +442,22 @@ pub(crate) fn broken(rule: String, why: String) -> Broken {
 // ---------------------------------------------------------------------------
 // The encoder.
 
+/// A layer of an automaton's states between two steps of
+/// [`Encoder::chain`]: the items tying a transition into a state to the
+/// one out of it.
+#[derive(Clone, Copy)]
+enum Layer {
+    /// One item a state, in the transitions into the other states and out
+    /// of its own.
+    Complement(Item),
+    /// Two items a state (into it, out of it) and a hub option a state.
+    Hub { into: Item, out: Item },
+}
+
+/// The most options a state's item of the complement form may be in; a
+/// layer that would put one in more takes the hub.
+const HUB_PAST: usize = crate::dlx::MAX_MASK_OPTIONS;
+
 /// An item a constraint made: primary or secondary, by its place among the
 /// constraints' items of that kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -488,6 +506,10 @@ pub struct Encoder<'r> {
     /// The digit-set groups met ([`Encoder::digit_sets`]): cells and
     /// sets, for the [`sets`] propagator.
     pub(crate) sets: Vec<(Vec<usize>, Vec<u64>)>,
+    /// Whether the constraint being encoded hands its sums to the sum
+    /// bounds ([`Constraint::sums`]): its automata may then take the hub
+    /// form ([`Encoder::chain`]).
+    pub(crate) bounded: bool,
 }
 
 impl fmt::Debug for Encoder<'_> {
@@ -515,6 +537,7 @@ impl<'r> Encoder<'r> {
             regions: rules.regions().to_vec(),
             pairs: Vec::new(),
             sets: Vec::new(),
+            bounded: false,
         }
     }
 
@@ -799,7 +822,9 @@ impl<'r> Encoder<'r> {
     /// `accept`ed. The transitions kept are those on an accepted run
     /// (states reached from the start that reach acceptance); each is an
     /// option, linked to its cell and to the next step by primary items
-    /// (see the module documentation), so exactly one transition a step is
+    /// (see the module documentation; a layer of states whose items would
+    /// be in too many options takes a hub where the sums are bounded), so exactly
+    /// one transition a step is
     /// chosen, with the cell's digit, and consecutive ones agree on the
     /// state. A digit no transition of a cell takes is banned. The caller
     /// keeps the states few (sums bounded by what the cells left can add).
@@ -870,7 +895,7 @@ impl<'r> Encoder<'r> {
         moves: &[Vec<(usize, u8, usize)>],
     ) {
         let (n, m) = (self.n, cells.len());
-        let mut before: Option<Item> = None;
+        let mut before: Option<Layer> = None;
         for (i, &k) in cells.iter().enumerate() {
             // Digit items, one for each digit a transition of this step
             // takes: cell k's option for e covers those of the other
@@ -895,26 +920,80 @@ impl<'r> Encoder<'r> {
                     }
                 }
             }
-            // State items of the layer after this step (more than one
-            // state, not the last): a transition into v covers every other
-            // state's item, one out of v (the next step's) covers v's.
+            // The items of the layer of states after this step (more than
+            // one state, not the last).
             let after = (i + 1 < m && layers[i + 1].len() > 1)
-                .then(|| self.primary_items(layers[i + 1].len()));
+                .then(|| self.layer(layers[i + 1].len(), &moves[i], &moves[i + 1]));
             for &(j, d, j2) in &moves[i] {
                 let mut items = vec![base.at(place[d as usize])];
-                if let Some(s) = before {
-                    items.push(s.at(j));
+                match before {
+                    Some(Layer::Complement(s)) => items.push(s.at(j)),
+                    Some(Layer::Hub { out, .. }) => items.push(out.at(j)),
+                    None => {}
                 }
-                if let Some(s) = after {
-                    items.extend(
+                match after {
+                    Some(Layer::Complement(s)) => items.extend(
                         (0..layers[i + 1].len())
                             .filter(|&u| u != j2)
                             .map(|u| s.at(u)),
-                    );
+                    ),
+                    Some(Layer::Hub { into, .. }) => items.push(into.at(j2)),
+                    None => {}
                 }
                 self.option(items);
             }
             before = after;
         }
+    }
+
+    /// The items tying the transitions into a layer of `states` states
+    /// (`into`) to those out of it (`out`). A state's item in the
+    /// complement form is in every transition into another state and every
+    /// one out of it: up to a whole step's transitions, past
+    /// [`MAX_MASK_OPTIONS`](crate::dlx::MAX_MASK_OPTIONS) for a sum of four
+    /// cells up to 15 or more, and then the masks engine, which alone runs
+    /// the sum bounds, cannot take the matrix. The hub keeps each item to
+    /// a state's own transitions and the hub's options; it is taken only
+    /// where the constraint's sums are bounded ([`Encoder::bounded`]) and a
+    /// complement item would pass that width. Without the bounds it
+    /// searches worse: once every transition left leads to one state, the
+    /// complement form says so at once (that state's item keeps only the
+    /// transitions out of it), the hub only when the other hub options
+    /// clash with a choice — pill arrows took 0.11 s with the complement
+    /// form, over 20 s with the hub (BENCHMARKS.md, "Little killers on the
+    /// masks engine").
+    fn layer(
+        &mut self,
+        states: usize,
+        into: &[(usize, u8, usize)],
+        out: &[(usize, u8, usize)],
+    ) -> Layer {
+        let mut count = vec![into.len(); states];
+        for &(_, _, v) in into {
+            count[v] -= 1;
+        }
+        for &(u, _, _) in out {
+            count[u] += 1;
+        }
+        if !self.bounded || count.iter().all(|&c| c <= HUB_PAST) {
+            // A transition into v covers every other state's item, one
+            // out of v covers v's.
+            return Layer::Complement(self.primary_items(states));
+        }
+        // The hub: one option a state v covering the `into` and `out`
+        // items of every other state; a transition into v covers v's
+        // `into` item, one out of v its `out` item. Exactly one hub option
+        // is chosen (two would both cover a third state's items, or, with
+        // two states, leave the transition's `into` item covered twice),
+        // so the transitions meet in its state.
+        let (into, out) = (self.primary_items(states), self.primary_items(states));
+        for v in 0..states {
+            let items = (0..states)
+                .filter(|&u| u != v)
+                .flat_map(|u| [into.at(u), out.at(u)])
+                .collect();
+            self.option(items);
+        }
+        Layer::Hub { into, out }
     }
 }

@@ -10,6 +10,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::*;
+use crate::dlx::MAX_MASK_OPTIONS;
 use crate::sudoku::rules::check;
 
 /// A grid's cells as a [`Live`](crate::dlx::Live): cell `k`'s item is `k`, its options
@@ -797,4 +798,66 @@ fn a_sum_over_cells_in_no_cage_may_have_n_cells() {
             assert!(s.plus.iter().chain(&s.minus).any(|k| !caged.contains(k)));
         }
     }
+}
+
+/// The most options any primary item of `e` is in.
+fn widest_item(e: &Encoder<'_>) -> usize {
+    let mut count = vec![0usize; e.primary];
+    for item in e.options.iter().chain(&e.cell_items).flatten() {
+        if let (true, i) = item.parts() {
+            count[i] += 1;
+        }
+    }
+    count.into_iter().max().unwrap_or(0)
+}
+
+#[test]
+fn long_little_killers_take_the_hub_and_count_as_brute_force() {
+    // Diagonals of 5 to 9 cells on 9×9, summed from a grid: their
+    // automata's state items in the complement form pass the masks
+    // engine's width; bounded by the propagator, they take the hub and
+    // the matrix stays within it. Counted against the brute force with a
+    // third of the cells open.
+    let mut rng = StdRng::seed_from_u64(43);
+    let cases = if cfg!(miri) { 1 } else { 12 };
+    let mut hubs = 0;
+    for case in 0..cases {
+        let sol = solution(3, 3, &mut rng);
+        let mut rules = Rules::boxes(3, 3).unwrap();
+        let mut killers = Vec::new();
+        for _ in 0..3 {
+            // An anti-diagonal r + c = s of at least 5 cells.
+            let s: usize = rng.gen_range(4..=12);
+            let cells: Vec<usize> = (0..9)
+                .filter_map(|r: usize| s.checked_sub(r).filter(|&c| c < 9).map(|c| r * 9 + c))
+                .collect();
+            let sum = cells.iter().map(|&k| u32::from(sol[k])).sum();
+            let killer = LittleKiller { cells, sum };
+            rules = rules.clone().with(killer.clone()).unwrap_or(rules);
+            killers.push(killer);
+        }
+        // Bounded, no item passes the width; those that would in the
+        // complement form took the hub.
+        for killer in &killers {
+            let mut e = Encoder::new(&rules);
+            killer.encode(&mut e);
+            hubs += usize::from(widest_item(&e) > MAX_MASK_OPTIONS);
+            let mut e = Encoder::new(&rules);
+            e.bounded = true;
+            killer.encode(&mut e);
+            assert!(widest_item(&e) <= MAX_MASK_OPTIONS, "{killer:?}");
+        }
+        let matrix = rules.matrix().unwrap();
+        assert!(matrix.propagator().is_some());
+        let givens: Vec<u8> = sol
+            .iter()
+            .map(|&d| if rng.gen_bool(2.0 / 3.0) { d } else { 0 })
+            .collect();
+        let (count, grid) = matrix.count(&givens, u64::MAX);
+        let want = brute_force(&rules, &givens, usize::MAX).len() as u64;
+        assert!(want >= 1);
+        assert_eq!(count.solutions, want, "case {case}: {rules:?} {givens:?}");
+        check(&rules, &givens, &grid.unwrap()).unwrap();
+    }
+    assert!(hubs >= cases, "{hubs} hubs");
 }
