@@ -176,6 +176,16 @@ impl Constraint for Arrow {
     fn kind(&self) -> &'static str {
         ARROW.name
     }
+    /// With a one-cell circle, the shaft less the circle adds up to 0; a
+    /// longer circle reads its digits as decimal places, which the bounds
+    /// do not weigh, and says none.
+    fn sums(&self) -> Vec<(Vec<usize>, Vec<usize>, i64)> {
+        if self.circle.len() == 1 {
+            vec![(self.shaft.clone(), self.circle.clone(), 0)]
+        } else {
+            Vec::new()
+        }
+    }
     fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
         let all: Vec<usize> = self.circle.iter().chain(&self.shaft).copied().collect();
         check_cells("arrow", &all, rules.side(), 2)?;

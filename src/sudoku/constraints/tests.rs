@@ -434,11 +434,14 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         // Givens from a grid that keeps every rule when there is one (all
         // are enumerated on 4×4; on 6×6 the matrix's first, checked).
         let matrix = rules.matrix().unwrap();
-        // A little killer's sum is bounded by the search's propagator too,
-        // and a renban's runs watched (counted below with it, against
-        // brute force).
+        // A little killer's sum, and a one-cell-circle arrow's, is bounded
+        // by the search's propagator too, and a renban's runs watched
+        // (counted below with it, against brute force).
         if rules.constraints().iter().any(|c| {
             c.as_any().is::<LittleKiller>()
+                || c.as_any()
+                    .downcast_ref::<Arrow>()
+                    .is_some_and(|a| a.circle.len() == 1)
                 || c.as_any()
                     .downcast_ref::<Renban>()
                     .is_some_and(|r| (2..n).contains(&r.cells.len()))
