@@ -328,7 +328,9 @@ impl<'m> Solver<'m> {
     /// Runs `propagator` at the nodes where nothing is forced, from the next
     /// search on (`None`: none); see [`Propagator`](crate::dlx::Propagator)
     /// for its contract (it hides only options in no solution, so the
-    /// answers are the matrix's). Refused by name, nothing changed, where
+    /// answers are the matrix's, less those that break the rule of a
+    /// propagator that [enforces](crate::dlx::Propagator::enforces) one:
+    /// it is asked at every solution). Refused by name, nothing changed, where
     /// the engine runs none with the solver's rule
     /// ([`EngineKind::propagates`]: masks, first-forced or lookahead).
     pub fn set_propagator(

@@ -26,7 +26,7 @@
 //! one puzzle over threads.
 
 use super::grid::Grid;
-use super::rules::{Rules, RulesMatrix};
+use super::rules::{Form, Rules, RulesMatrix};
 use super::{Answer, Limits, SudokuSolver};
 
 use crate::dlx::{
@@ -94,9 +94,9 @@ pub struct DlxSudoku<'m> {
     cover: Shared<'m, RulesMatrix>,
     config: Config,
     solver: Solver<'m>,
-    /// The lookahead solver, once needed (the same as `solver` when the
-    /// rule is lookahead already).
-    look: Option<Solver<'m>>,
+    /// The lookahead solver, once needed, and the form of matrix it
+    /// searches (as `searcher` made it).
+    look: Option<(Solver<'m>, Form)>,
     /// The givens as options (reused: no allocation per puzzle).
     givens: Vec<OptionId>,
     /// Nodes after which the search starts over with lookahead.
@@ -105,6 +105,10 @@ pub struct DlxSudoku<'m> {
     intersections: Intersections,
     /// Whether the solver runs the matrix's propagator.
     propagates: bool,
+    /// Which of the rule set's matrices `solver` searches: the lean one
+    /// only where it runs the propagator, which enforces what that one
+    /// leaves out ([`RulesMatrix`]).
+    form: Form,
 }
 
 /// Where classic grids look for intersections
@@ -145,16 +149,19 @@ impl<'m> DlxSudoku<'m> {
     /// [`solve_cells`](Self::solve_cells).
     pub fn on_rules(cover: impl Into<Shared<'m, RulesMatrix>>) -> Self {
         let cover = cover.into();
-        let solver = Solver::with_rule(matrix_of(&cover), Branching::FirstForced);
-        DlxSudoku::over(
-            cover,
-            Config::new().branching(Branching::FirstForced),
-            solver,
-        )
+        let Ok(made) = searcher(&cover, |m| {
+            Ok::<_, std::convert::Infallible>(Solver::with_rule(m, Branching::FirstForced))
+        });
+        DlxSudoku::over(cover, Config::new().branching(Branching::FirstForced), made)
     }
 
-    /// The solver over `cover` that `config` asked for.
-    fn over(cover: Shared<'m, RulesMatrix>, config: Config, solver: Solver<'m>) -> Self {
+    /// The solver over `cover` that `config` asked for, over the matrix of
+    /// `form`, running the propagator or not (`searcher`).
+    fn over(
+        cover: Shared<'m, RulesMatrix>,
+        config: Config,
+        (solver, form, propagates): (Solver<'m>, Form, bool),
+    ) -> Self {
         let primary = cover.matrix().primary_count();
         let mut s = DlxSudoku {
             cover,
@@ -164,12 +171,9 @@ impl<'m> DlxSudoku<'m> {
             givens: Vec::with_capacity(primary),
             lookahead_after: Some(LOOKAHEAD_AFTER),
             intersections: Intersections::Depth(0),
-            propagates: false,
+            propagates,
+            form,
         };
-        // Where the engine runs none (links, Knuth's rule) the search goes
-        // without: the propagator is redundant (the answers are the same).
-        s.propagates =
-            s.solver.set_propagator(s.cover.propagator()).is_ok() && s.cover.propagator().is_some();
         s.set_intersections(s.default_intersections());
         // A search that propagates (killer sums, pair arcs, renban runs)
         // does not start over unless asked: the probes of lookahead do not propagate, and starting over
@@ -215,8 +219,8 @@ impl<'m> DlxSudoku<'m> {
         config: Config,
     ) -> Result<Self, EngineError> {
         let cover = cover.into();
-        let solver = Solver::with_config(matrix_of(&cover), config)?;
-        Ok(DlxSudoku::over(cover, config, solver))
+        let made = searcher(&cover, |m| Solver::with_config(m, config))?;
+        Ok(DlxSudoku::over(cover, config, made))
     }
 
     /// The engine of the configured search.
@@ -263,12 +267,54 @@ impl<'m> DlxSudoku<'m> {
     }
 }
 
-/// The matrix of `cover`, borrowed or shared as `cover` is.
-fn matrix_of<'m>(cover: &Shared<'m, RulesMatrix>) -> Shared<'m, Matrix> {
+/// The matrix of `form` of `cover`, borrowed or shared as `cover` is.
+fn matrix_of<'m>(cover: &Shared<'m, RulesMatrix>, form: Form) -> Shared<'m, Matrix> {
     match cover {
-        Shared::Borrowed(c) => Shared::Borrowed(c.matrix()),
-        Shared::Owned(c) => Shared::Owned(c.shared_matrix()),
+        Shared::Borrowed(c) => Shared::Borrowed(&**c.matrix_in(form)),
+        Shared::Owned(c) => Shared::Owned(c.matrix_in(form).clone()),
     }
+}
+
+/// `givens` (the cells' options, then the pins of the matrix of `from`)
+/// for the matrix of `to`: the cell options are the same in both.
+fn given_in<'g>(
+    cover: &RulesMatrix,
+    givens: &'g [OptionId],
+    from: Form,
+    to: Form,
+) -> std::borrow::Cow<'g, [OptionId]> {
+    if from == to {
+        return givens.into();
+    }
+    let cells = &givens[..givens.len().saturating_sub(cover.pins_in(from).len())];
+    cells.iter().chain(cover.pins_in(to)).copied().collect()
+}
+
+/// A solver `make` makes over `cover`: over the lean matrix where the rule
+/// set has one and the solver runs its propagator (which enforces what
+/// that matrix leaves out), else over the whole one, running the
+/// propagator where the engine does (where it does not, the search goes
+/// without: over the whole matrix the propagator is redundant, the
+/// answers are the same). With the form searched and whether it
+/// propagates.
+fn searcher<'m, E>(
+    cover: &Shared<'m, RulesMatrix>,
+    make: impl Fn(Shared<'m, Matrix>) -> Result<Solver<'m>, E>,
+) -> Result<(Solver<'m>, Form, bool), E> {
+    if cover.has_lean() {
+        if let Ok(mut solver) = make(matrix_of(cover, Form::Lean)) {
+            if solver
+                .set_propagator(cover.propagator_in(Form::Lean))
+                .is_ok()
+            {
+                return Ok((solver, Form::Lean, true));
+            }
+        }
+    }
+    let mut solver = make(matrix_of(cover, Form::Whole))?;
+    let p = cover.propagator_in(Form::Whole);
+    let propagates = p.is_some() && solver.set_propagator(p).is_ok();
+    Ok((solver, Form::Whole, propagates))
 }
 
 /// Writes the placements of `options` (of a matrix for side `n`) into
@@ -532,13 +578,18 @@ impl DlxSudoku<'_> {
                 let look = match &mut self.look {
                     Some(look) => look,
                     None => {
-                        let mut look =
-                            Solver::with_rule(matrix_of(&self.cover), Branching::Lookahead);
-                        let _ = look.set_propagator(self.cover.propagator());
-                        self.look.insert(look)
+                        let Ok(made) = searcher(&self.cover, |m| {
+                            Ok::<_, std::convert::Infallible>(Solver::with_rule(
+                                m,
+                                Branching::Lookahead,
+                            ))
+                        });
+                        self.look.insert((made.0, made.1))
                     }
                 };
-                if look.preselect_all(&self.givens).is_err() {
+                let givens = given_in(&self.cover, &self.givens, self.form, look.1);
+                let look = &mut look.0;
+                if look.preselect_all(&givens).is_err() {
                     answer.complete = true;
                     return answer;
                 }
@@ -571,7 +622,7 @@ impl DlxSudoku<'_> {
             }
         }
         // The pin of the candidates the rules ban, preselected too.
-        self.givens.extend_from_slice(self.cover.pins());
+        self.givens.extend_from_slice(self.cover.pins_in(self.form));
         let looking = self.solver.branching() == Branching::Lookahead;
         if looking && n >= RESIDUAL_FROM_SIDE {
             let config = self.config;
@@ -610,12 +661,16 @@ impl DlxSudoku<'_> {
         answer: &mut Answer,
         solution: &mut impl Cells,
     ) -> Option<Stats> {
-        let residual = self.cover.matrix().residual(&self.givens).ok()?;
+        // The whole matrix: a residual's items are renumbered, so no
+        // propagator runs on it, and the givens' pins are the whole
+        // matrix's.
+        let givens = given_in(&self.cover, &self.givens, self.form, Form::Whole);
+        let residual = self.cover.matrix().residual(&givens).ok()?;
         let solver = Solver::with_config(residual.matrix(), config).ok()?;
         let mut look = OnResidual {
             solver,
             residual: &residual,
-            givens: &self.givens,
+            givens: &givens,
         };
         drive(&mut look, n, limits, None, answer, solution);
         Some(look.solver.stats())

@@ -20,6 +20,15 @@
 //! givens are preselected. [`check`] checks a solution against every rule
 //! without the matrix, for the tests and for users.
 //!
+//! A rule set whose constraints say sums the search's sum bounds take
+//! (little killers, arrows with a one-cell circle) has a second, *lean*
+//! matrix: the same but for those constraints, whose sums the propagator
+//! then enforces alone (asked at every solution; see
+//! [`Propagator::enforces`]). A search takes it only where its engine
+//! runs the propagator; any other takes the whole matrix, which is what
+//! [`RulesMatrix::matrix`] gives. Invariant: the two have the same cell
+//! options, and the same solutions once the propagator is counted in.
+//!
 //! ```
 //! use dlx::sudoku::rules::{check, Rules};
 //!
@@ -387,8 +396,60 @@ impl Propagator for Each {
     }
 }
 
+/// A propagator that enforces the sums of the constraints a lean matrix
+/// leaves out ([`Propagator::enforces`]): the rule set's propagator, asked
+/// at every solution as well.
+#[derive(Debug)]
+struct Enforcing(Arc<dyn Propagator>);
+
+impl Propagator for Enforcing {
+    fn propagate(&self, live: &mut dyn crate::dlx::Live) -> bool {
+        self.0.propagate(live)
+    }
+
+    fn blame(&self) -> crate::dlx::Blame {
+        self.0.blame()
+    }
+
+    fn enforces(&self) -> bool {
+        true
+    }
+}
+
+/// The matrix a search that runs the sum bounds takes: the rule set's
+/// without the constraints the bounds enforce alone.
+#[derive(Debug)]
+struct Lean {
+    matrix: Arc<Matrix>,
+    pins: Vec<OptionId>,
+    /// The rule set's propagator, [`Enforcing`].
+    propagator: Arc<dyn Propagator>,
+}
+
+/// Which of a rule set's matrices a search takes ([`RulesMatrix::lean`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// Every rule in the matrix.
+    Whole,
+    /// The constraints the sum bounds enforce left out.
+    Lean,
+}
+
 /// The exact-cover matrix of a rule set, built once and shared by its
 /// puzzles.
+///
+/// Two matrices where the rule set has constraints whose sums the sum
+/// bounds take (little killers, arrows with a one-cell circle): the
+/// *whole* matrix encodes every rule ([`matrix`](Self::matrix), what any
+/// engine may search and what is written out); the *lean* one leaves
+/// those constraints out, and a search over it must run the propagator,
+/// which then [enforces](Propagator::enforces) their sums (asked at every
+/// solution). A little killer's automaton (an option a step, state and
+/// digit; items chaining the steps) is the costliest part of its matrix
+/// to search, and the bounds prune as much: ISS's LITTLE_KILLER_SNIPES
+/// 4–6× faster a guess, about the same guesses (BENCHMARKS.md, "Little
+/// killers as sums"). The two share the cell options (`k·n + d − 1`);
+/// their pins differ.
 #[derive(Debug)]
 pub struct RulesMatrix {
     rules: Rules,
@@ -404,42 +465,111 @@ pub struct RulesMatrix {
     /// the 45 rule derives that the matrix does not take
     /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), if any.
     propagator: Option<Arc<dyn Propagator>>,
+    /// The lean matrix, where the rules have constraints the sum bounds
+    /// enforce.
+    lean: Option<Lean>,
+}
+
+/// The rules' constraints and the derived cages, encoded, but for those
+/// `left_out` says.
+fn encode<'r>(
+    rules: &'r Rules,
+    derived: &[Arc<dyn Constraint>],
+    left_out: impl Fn(&Arc<dyn Constraint>) -> bool,
+) -> Encoder<'r> {
+    let mut e = Encoder::new(rules);
+    // Encoded in the order of the registry, then as added.
+    let mut order: Vec<&Arc<dyn Constraint>> = rules.constraints.iter().collect();
+    order.sort_by_key(|c| constraints::order(c.kind()));
+    for c in order.into_iter().filter(|c| !left_out(c)) {
+        // A constraint whose sums the propagator bounds may encode its
+        // automata in the hub form (kept within the masks engine, which
+        // alone propagates).
+        e.bounded = !c.sums().is_empty();
+        c.encode(&mut e);
+    }
+    e.bounded = false;
+    for derived in derived {
+        derived.encode(&mut e);
+    }
+    e
+}
+
+/// The matrix of what `e` encoded and its pins.
+fn assemble(rules: &Rules, e: &Encoder<'_>) -> Result<(Matrix, Vec<OptionId>), BuildError> {
+    let n = rules.side;
+    let nn = n * n;
+    let voids: Vec<constraints::Item> = e.voids().collect();
+    let primary = 4 * nn + e.primary + usize::from(!voids.is_empty());
+    let id = |item: constraints::Item| -> ItemId {
+        let (p, i) = item.parts();
+        ItemId::must(if p { 4 * nn + i } else { primary + i })
+    };
+    let mut b = MatrixBuilder::new();
+    b.primary_items(primary)?;
+    if e.secondary > 0 {
+        b.secondary_items(e.secondary)?;
+    }
+    let mut items: Vec<ItemId> = Vec::new();
+    for k in 0..nn {
+        let (r, c, x) = (k / n, k % n, rules.regions[k]);
+        for d in 0..n {
+            items.clear();
+            items.extend(
+                [k, nn + r * n + d, 2 * nn + c * n + d, 3 * nn + x * n + d].map(ItemId::must),
+            );
+            items.extend(e.cell_items[k * n + d].iter().map(|&i| id(i)));
+            b.option(&items)?;
+        }
+    }
+    for option in &e.options {
+        items.clear();
+        items.extend(option.iter().map(|&i| id(i)));
+        b.option(&items)?;
+    }
+    let mut pins = Vec::new();
+    if !voids.is_empty() {
+        // The pin, the last primary item.
+        items.clear();
+        items.push(ItemId::must(primary - 1));
+        items.extend(voids.iter().map(|&v| id(v)));
+        pins.push(b.option(&items)?);
+    }
+    Ok((b.build()?, pins))
 }
 
 impl RulesMatrix {
     fn new(rules: Rules) -> Result<RulesMatrix, BuildError> {
         let n = rules.side;
-        let nn = n * n;
-        let mut e = Encoder::new(&rules);
-        // Encoded in the order of the registry, then as added.
-        let mut order: Vec<&Arc<dyn Constraint>> = rules.constraints.iter().collect();
-        order.sort_by_key(|c| constraints::order(c.kind()));
-        for c in order {
-            // A constraint whose sums the propagator bounds may encode
-            // its automata in the hub form (kept within the masks engine,
-            // which alone propagates).
-            e.bounded = !c.sums().is_empty();
-            c.encode(&mut e);
-        }
-        e.bounded = false;
         // What the 45 rule derives from the cages, implied by the rules:
         // more cages and sums for the search, never part of the rules.
         let (derived, mut sums) = constraints::derive::derive(&rules);
-        for derived in derived {
-            derived.encode(&mut e);
-        }
         // And the sums the rules say over cells that may repeat a digit
-        // (little killers), bounded by the same propagator.
-        for c in &rules.constraints {
-            for (plus, minus, total) in c.sums() {
-                sums.push(constraints::derive::SignedSum {
+        // (little killers), bounded by the same propagator; a constraint
+        // whose sums it bounds, every one, is left out of the lean matrix
+        // (the bounds are exact once the cells are placed).
+        let said = |c: &Arc<dyn Constraint>| {
+            c.sums()
+                .into_iter()
+                .map(|(plus, minus, total)| constraints::derive::SignedSum {
                     plus,
                     minus,
                     total,
                     distinct: false,
-                });
-            }
+                })
+                .collect::<Vec<_>>()
+        };
+        let left_out = |c: &Arc<dyn Constraint>| {
+            let own = said(c);
+            !own.is_empty()
+                && own
+                    .iter()
+                    .all(|s| constraints::sum_bounds::SumBounds::takes(n, s))
+        };
+        for c in &rules.constraints {
+            sums.extend(said(c));
         }
+        let e = encode(&rules, &derived, |_| false);
         let mut propagators: Vec<Arc<dyn Propagator>> = Vec::new();
         // Digit-set groups (renban lines) the sum bounds do not watch: a
         // summed cage's sets are theirs.
@@ -473,61 +603,69 @@ impl RulesMatrix {
             1 => propagators.pop(),
             _ => Some(Arc::new(Each(propagators)) as Arc<dyn Propagator>),
         };
-        let voids: Vec<constraints::Item> = e.voids().collect();
-        let pin = (!voids.is_empty()).then(|| e.primary_items(1));
-        let primary = 4 * nn + e.primary;
-        let id = |item: constraints::Item| -> ItemId {
-            let (p, i) = item.parts();
-            ItemId::must(if p { 4 * nn + i } else { primary + i })
-        };
-        let mut b = MatrixBuilder::new();
-        b.primary_items(primary)?;
-        if e.secondary > 0 {
-            b.secondary_items(e.secondary)?;
-        }
-        let mut items: Vec<ItemId> = Vec::new();
-        for k in 0..nn {
-            let (r, c, x) = (k / n, k % n, rules.regions[k]);
-            for d in 0..n {
-                items.clear();
-                items.extend(
-                    [k, nn + r * n + d, 2 * nn + c * n + d, 3 * nn + x * n + d].map(ItemId::must),
-                );
-                items.extend(e.cell_items[k * n + d].iter().map(|&i| id(i)));
-                b.option(&items)?;
+        let (matrix, pins) = assemble(&rules, &e)?;
+        // The pairs and sets the left-out constraints met stay in the
+        // propagator: they are the rules' (the lean matrix's encoder is
+        // asked for nothing but its matrix).
+        let lean = match &propagator {
+            Some(p) if rules.constraints.iter().any(left_out) => {
+                let e = encode(&rules, &derived, left_out);
+                let (matrix, pins) = assemble(&rules, &e)?;
+                Some(Lean {
+                    matrix: Arc::new(matrix),
+                    pins,
+                    propagator: Arc::new(Enforcing(p.clone())),
+                })
             }
-        }
-        for option in &e.options {
-            items.clear();
-            items.extend(option.iter().map(|&i| id(i)));
-            b.option(&items)?;
-        }
-        let mut pins = Vec::new();
-        if let Some(pin) = pin {
-            items.clear();
-            items.push(id(pin));
-            items.extend(voids.iter().map(|&v| id(v)));
-            pins.push(b.option(&items)?);
-        }
+            _ => None,
+        };
         Ok(RulesMatrix {
             rules,
-            matrix: Arc::new(b.build()?),
+            matrix: Arc::new(matrix),
             pins,
             propagator,
+            lean,
         })
-    }
-
-    /// What the search runs at nodes where nothing is forced, beyond the
-    /// matrix (pair arcs, renban runs, sum bounds on a killer puzzle's
-    /// derived sums), if anything.
-    pub(crate) fn propagator(&self) -> Option<Arc<dyn Propagator>> {
-        self.propagator.clone()
     }
 
     /// The options preselected with every puzzle's givens: the pin that
     /// bans the candidates constraints rule out (odd, even, …), if any.
     pub fn pins(&self) -> &[OptionId] {
         &self.pins
+    }
+
+    /// Whether there is a lean matrix (see the type's documentation).
+    pub(crate) fn has_lean(&self) -> bool {
+        self.lean.is_some()
+    }
+
+    /// The matrix of `form` (the whole one where there is no lean one),
+    /// shared.
+    pub(crate) fn matrix_in(&self, form: Form) -> &Arc<Matrix> {
+        match (&self.lean, form) {
+            (Some(lean), Form::Lean) => &lean.matrix,
+            _ => &self.matrix,
+        }
+    }
+
+    /// The pins of the matrix of `form`.
+    pub(crate) fn pins_in(&self, form: Form) -> &[OptionId] {
+        match (&self.lean, form) {
+            (Some(lean), Form::Lean) => &lean.pins,
+            _ => &self.pins,
+        }
+    }
+
+    /// What a search of the matrix of `form` runs at nodes where nothing
+    /// is forced, beyond the matrix (pair arcs, renban runs, sum bounds on
+    /// a killer puzzle's derived sums and little killers), if anything:
+    /// over the lean matrix it must (it enforces what that one leaves
+    /// out).
+    pub(crate) fn propagator_in(&self, form: Form) -> Option<Arc<dyn Propagator>> {
+        match (&self.lean, form) {
+            (Some(lean), Form::Lean) => Some(lean.propagator.clone()),
+            _ => self.propagator.clone(),
+        }
     }
 
     /// The rules this matrix is for.

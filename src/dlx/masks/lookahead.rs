@@ -192,7 +192,7 @@ pub(super) unsafe fn look_ahead<M: Mask, const K: usize, const A: bool>(
         }
     }
     match choose(&s.lens[..m.scan]) {
-        None => Enter::Solved,
+        None => super::search::solved::<M, K>(m, s, stats),
         Some((_, 0)) => Enter::DEAD,
         Some((j, 1)) => Enter::forced(Some(m.option_at(j, at(&s.masks, j).lowest()) as u32)),
         Some(_) => {

@@ -73,8 +73,10 @@
 //! something. A first-forced search with a propagator then branches on the
 //! item of most conflict score per option (`States::scores`: dead ends met
 //! just after committing one of the item's options, noted by `enter`;
-//! `search::pick`), not the leftmost least len; see
-//! [`crate::dlx::propagate`].
+//! `search::pick`), not the leftmost least len. A propagator that
+//! enforces a rule the matrix leaves out (`Propagator::enforces`) is run
+//! once more where every primary item is covered, and a solution it finds
+//! dead is a dead end (`search::solved`); see [`crate::dlx::propagate`].
 //!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced

@@ -179,7 +179,7 @@ unsafe fn enter_node<M: Mask, const K: usize, const A: bool>(
         }
     }
     let Some((i, len)) = choose(&s.lens[..m.scan]) else {
-        return Enter::Solved;
+        return solved::<M, K>(m, s, stats);
     };
     match len {
         0 => s.dead_end(m),
@@ -193,6 +193,24 @@ unsafe fn enter_node<M: Mask, const K: usize, const A: bool>(
         }
         _ => branch(m, s, l, i, len),
     }
+}
+
+/// Every primary item is covered: a solution, unless the propagator
+/// enforces a rule the matrix leaves out (`States::enforce`) and finds it
+/// broken, a dead end like any other (its blame scored).
+#[inline(always)]
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds.
+pub(super) unsafe fn solved<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    stats: &mut Stats,
+) -> Enter {
+    if s.enforce && propagated::<M, K>(m, s, 0, stats) == Err(Enter::DEAD) {
+        return s.dead_end(m);
+    }
+    Enter::Solved
 }
 
 /// Where a search that propagates branches: the item of most conflict
@@ -603,6 +621,7 @@ impl<'m> MasksSolver<'m> {
             s.blame_first = propagator
                 .as_ref()
                 .is_some_and(|p| p.blame() == crate::dlx::Blame::FirstItem);
+            s.enforce = propagator.as_ref().is_some_and(|p| p.enforces());
             s.scratch.clear();
             s.scores = if propagator.is_some() {
                 vec![0; m.scan]
@@ -1284,6 +1303,59 @@ mod tests {
         assert_eq!(masks.count().solutions, 0);
         assert!(EngineKind::Masks.propagates(Branching::Lookahead));
         assert!(!EngineKind::Masks.propagates(Branching::Knuth));
+    }
+
+    /// A propagator that enforces a rule the matrix leaves out: no
+    /// solution holds option `banned`. It hides nothing; at a full cover
+    /// it finds the rule broken where one of the `primary` items was
+    /// covered by `banned`.
+    #[derive(Debug)]
+    struct Ban {
+        banned: usize,
+        primary: usize,
+        enforcing: bool,
+    }
+
+    impl Propagator for Ban {
+        fn propagate(&self, live: &mut dyn Live) -> bool {
+            let full = (0..self.primary).all(|i| live.chosen(i).is_some());
+            let chose = |i| live.chosen(i).is_some_and(|o| o.as_usize() == self.banned);
+            !(full && (0..self.primary).any(chose))
+        }
+
+        fn enforces(&self) -> bool {
+            self.enforcing
+        }
+    }
+
+    #[test]
+    fn an_enforcing_propagator_is_asked_at_every_solution() {
+        // Queens 8 has 92 solutions; those without option `banned` are
+        // the answers where a propagator enforces its ban, found at the
+        // solutions alone (it hides nothing), first-forced and looking
+        // ahead. One that says it enforces nothing is not asked there.
+        let m = problems::queens(8).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        for banned in [0, 5, 17] {
+            let mut with = crate::dlx::Solver::new(&m);
+            with.preselect_all(&[OptionId::must(banned)]).unwrap();
+            let want = 92 - with.count().solutions;
+            assert!(want < 92);
+            for rule in [Branching::FirstForced, Branching::Lookahead] {
+                for enforcing in [true, false] {
+                    let mut s = MasksSolver::new(&mm);
+                    s.set_branching(rule).unwrap();
+                    let primary = m.primary_count();
+                    s.set_propagator(Some(Arc::new(Ban {
+                        banned,
+                        primary,
+                        enforcing,
+                    })));
+                    let count = s.count().solutions;
+                    assert_eq!(count, if enforcing { want } else { 92 }, "{rule:?}");
+                }
+            }
+        }
     }
 
     #[test]

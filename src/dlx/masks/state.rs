@@ -248,6 +248,10 @@ pub(super) struct States<M> {
     /// ([`Blame::FirstItem`](crate::dlx::Blame::FirstItem)), not all of
     /// them: the propagator's word.
     pub(super) blame_first: bool,
+    /// Whether the propagator enforces a rule the matrix leaves out
+    /// (`Propagator::enforces`): then it is run once more where every
+    /// primary item is covered, and a solution it finds dead is a dead end.
+    pub(super) enforce: bool,
 }
 
 /// How many dead ends between two halvings of the conflict scores (the
@@ -288,6 +292,7 @@ impl<M: Mask> States<M> {
             decay: SCORE_DECAY,
             last: u32::MAX,
             blame_first: false,
+            enforce: false,
         }
     }
 

@@ -188,6 +188,16 @@ struct Bounds {
 }
 
 impl SumBounds {
+    /// Whether the propagator for a grid of side `n` bounds `sum` (at most
+    /// [`MOST_CELLS`] cells, a side of at most 16): then it bounds it
+    /// exactly once every cell is placed (each group's least and most sum
+    /// are its digits' sum), so it may enforce the sum alone, as the
+    /// searched matrix of a rule set has it do for little killers
+    /// (`RulesMatrix`); the others are passed over.
+    pub(crate) fn takes(n: usize, sum: &SignedSum) -> bool {
+        (1..=16).contains(&n) && sum.plus.len() + sum.minus.len() <= MOST_CELLS
+    }
+
     /// The propagator for `sums` on a grid of side `n` (at most 16) with
     /// `regions`; `None` when there is nothing to bound.
     pub(crate) fn new(n: usize, regions: &[usize], sums: &[SignedSum]) -> Option<SumBounds> {
@@ -198,7 +208,7 @@ impl SumBounds {
             |a: usize, b: usize| a / n == b / n || a % n == b % n || regions[a] == regions[b];
         let mut out = Vec::with_capacity(sums.len());
         for s in sums {
-            if s.plus.len() + s.minus.len() > MOST_CELLS {
+            if !SumBounds::takes(n, s) {
                 continue;
             }
             let total = i32::try_from(s.total).unwrap_or(i32::MAX);

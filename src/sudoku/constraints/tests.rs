@@ -11,7 +11,9 @@ use rand::{Rng, SeedableRng};
 
 use super::*;
 use crate::dlx::MAX_MASK_OPTIONS;
-use crate::sudoku::rules::check;
+use crate::dlx::{Config, EngineKind};
+use crate::sudoku::rules::{check, Form};
+use crate::sudoku::{DlxSudoku, Limits};
 
 /// A grid's cells as a [`Live`](crate::dlx::Live): cell `k`'s item is `k`, its options
 /// `k·n + d` (digit `d + 1`), as in the Sudoku layer's matrix.
@@ -437,17 +439,24 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         // A little killer's sum, and a one-cell-circle arrow's, is bounded
         // by the search's propagator too, and a renban's runs watched
         // (counted below with it, against brute force).
-        if rules.constraints().iter().any(|c| {
+        let summed = rules.constraints().iter().any(|c| {
             c.as_any().is::<LittleKiller>()
                 || c.as_any()
                     .downcast_ref::<Arrow>()
                     .is_some_and(|a| a.circle.len() == 1)
-                || c.as_any()
+        });
+        if summed
+            || rules.constraints().iter().any(|c| {
+                c.as_any()
                     .downcast_ref::<Renban>()
                     .is_some_and(|r| (2..n).contains(&r.cells.len()))
-        }) {
-            assert!(matrix.propagator().is_some(), "{rules:?}");
+            })
+        {
+            assert!(matrix.propagator_in(Form::Whole).is_some(), "{rules:?}");
         }
+        // Those sums are the propagator's alone in the lean matrix, which
+        // the default search takes (counted below against brute force).
+        assert_eq!(matrix.has_lean(), summed, "{rules:?}");
         let source = if n == 4 {
             brute_force(&rules, &[0; 16], usize::MAX)
                 .choose(&mut rng)
@@ -469,6 +478,14 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         assert_eq!(count.solutions, want, "case {case}: {rules:?} {givens:?}");
         if let Some(grid) = grid {
             check(&rules, &givens, &grid).unwrap();
+        }
+        if summed {
+            // An engine that runs no propagator takes the whole matrix.
+            let config = Config::new().engine(EngineKind::Links);
+            let mut links = DlxSudoku::for_rules(&matrix, config).unwrap();
+            assert!(!links.propagates());
+            let answer = links.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
+            assert_eq!(answer.solutions, want, "links, case {case}: {rules:?}");
         }
         for &i in &made {
             seen[i][want.min(2) as usize] += 1;
@@ -602,7 +619,10 @@ fn derived_cages_lose_no_solution_and_admit_none() {
             .collect();
         let matrix = rules.matrix().unwrap();
         let (_, bounded) = derive::derive(&rules);
-        assert_eq!(matrix.propagator().is_some(), !bounded.is_empty());
+        assert_eq!(
+            matrix.propagator_in(Form::Whole).is_some(),
+            !bounded.is_empty()
+        );
         each_sum_once(&rules, &bounded);
         propagating += usize::from(bounded.iter().any(|s| !s.distinct));
         let (count, grid) = matrix.count(&givens, u64::MAX);
@@ -851,7 +871,7 @@ fn long_little_killers_take_the_hub_and_count_as_brute_force() {
             assert!(widest_item(&e) <= MAX_MASK_OPTIONS, "{killer:?}");
         }
         let matrix = rules.matrix().unwrap();
-        assert!(matrix.propagator().is_some());
+        assert!(matrix.propagator_in(Form::Whole).is_some());
         let givens: Vec<u8> = sol
             .iter()
             .map(|&d| if rng.gen_bool(2.0 / 3.0) { d } else { 0 })
