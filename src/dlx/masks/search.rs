@@ -356,6 +356,9 @@ unsafe fn after_hiding<M: Mask>(m: &MasksMatrix, s: &mut States<M>) -> Result<us
         }
     }
     match choose(&s.lens[..m.scan]) {
+        // Not met: hiding covers no item, and the callers had one
+        // uncovered (a solution is entered by `enter_node`, through
+        // `solved`, which asks an enforcing propagator).
         None => Err(Enter::Solved),
         Some((_, 0)) => Err(Enter::DEAD),
         Some((j, 1)) => Err(Enter::forced(Some(
