@@ -1333,17 +1333,19 @@ mod tests {
 
     #[test]
     fn an_enforcing_propagator_is_asked_at_every_solution() {
-        // Queens 8 has 92 solutions; those without option `banned` are
+        // Queens 8 has 92 solutions (6, under Miri, 4); those without option `banned` are
         // the answers where a propagator enforces its ban, found at the
         // solutions alone (it hides nothing), first-forced and looking
         // ahead. One that says it enforces nothing is not asked there.
-        let m = problems::queens(8).unwrap();
+        let m = problems::queens(if cfg!(miri) { 6 } else { 8 }).unwrap();
         let mm = MasksMatrix::new(&m).unwrap();
+        let all = crate::dlx::Solver::new(&m).count().solutions;
+        let mut banned_some = false;
         for banned in [0, 5, 17] {
             let mut with = crate::dlx::Solver::new(&m);
             with.preselect_all(&[OptionId::must(banned)]).unwrap();
-            let want = 92 - with.count().solutions;
-            assert!(want < 92);
+            let want = all - with.count().solutions;
+            banned_some |= want < all;
             for rule in [Branching::FirstForced, Branching::Lookahead] {
                 for enforcing in [true, false] {
                     let mut s = MasksSolver::new(&mm);
@@ -1355,10 +1357,11 @@ mod tests {
                         enforcing,
                     })));
                     let count = s.count().solutions;
-                    assert_eq!(count, if enforcing { want } else { 92 }, "{rule:?}");
+                    assert_eq!(count, if enforcing { want } else { all }, "{rule:?}");
                 }
             }
         }
+        assert!(banned_some);
     }
 
     #[test]
