@@ -426,7 +426,7 @@ struct Lean {
     propagator: Arc<dyn Propagator>,
 }
 
-/// Which of a rule set's matrices a search takes ([`RulesMatrix::lean`]).
+/// Which of a rule set's matrices a search takes (see [`RulesMatrix`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
     /// Every rule in the matrix.
@@ -440,8 +440,8 @@ pub(crate) enum Form {
 ///
 /// Two matrices where the rule set has constraints whose sums the sum
 /// bounds take (little killers, arrows with a one-cell circle): the
-/// *whole* matrix encodes every rule ([`matrix`](Self::matrix), what any
-/// engine may search and what is written out); the *lean* one leaves
+/// *whole* matrix encodes every rule ([`matrix`](Self::matrix): what any
+/// engine may search); the *lean* one leaves
 /// those constraints out, and a search over it must run the propagator,
 /// which then [enforces](Propagator::enforces) their sums (asked at every
 /// solution). A little killer's automaton (an option a step, state and
