@@ -592,7 +592,15 @@ impl RulesMatrix {
         if let Some(p) = constraints::pairs::PairArcs::new(n, &pairs, |a, b| e.sees(a, b)) {
             propagators.push(Arc::new(p));
         }
-        if let Some(p) = constraints::sets::SetGroups::new(n, &groups) {
+        // Cells that never hold the same digit beyond the houses: a pair
+        // relation that allows no digit beside itself (anti-king …).
+        let differ: Vec<(usize, usize)> = e
+            .pairs
+            .iter()
+            .filter(|(_, _, allowed)| allowed.iter().enumerate().all(|(x, &m)| m >> x & 1 == 0))
+            .map(|&(a, b, _)| (a, b))
+            .collect();
+        if let Some(p) = constraints::sets::SetGroups::new(n, &groups, &rules.regions, &differ) {
             propagators.push(Arc::new(p));
         }
         if let Some(p) = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums) {
