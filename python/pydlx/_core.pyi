@@ -1,5 +1,6 @@
 """Type stubs of pydlx's compiled part (python/src/lib.rs)."""
 
+import os
 from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union, final
 
 Item = Union[str, int]
@@ -55,7 +56,8 @@ class Estimate:
 class MemoStats:
     """The work of a memo count: states entered, options tried, children
     found in the table, states kept and evicted, the table's largest size
-    in bytes, and how often the count started again one width up."""
+    in bytes, how often the count started again one width up, and the nodes
+    written to a decision diagram (``zdd=``)."""
 
     @property
     def states(self) -> int: ...
@@ -71,6 +73,8 @@ class MemoStats:
     def table_bytes(self) -> int: ...
     @property
     def widened(self) -> int: ...
+    @property
+    def zdd_nodes(self) -> int: ...
 
 @final
 class Solutions(Iterator[List[int]]):
@@ -155,6 +159,7 @@ class Problem:
         threads: int = 1,
         timeout: Optional[float] = None,
         auto: bool = False,
+        zdd: Union[str, "os.PathLike[str]", None] = None,
     ) -> int:
         """The exact number of solutions, however large, counted with a memo
         of states (DXZ): each state (the items covered, colors and
@@ -164,7 +169,10 @@ class Problem:
         ``MemoStats``) when ``timeout`` seconds pass first. With ``auto``
         the memo only where it pays: a forecast of the problem's own search
         gives the memo a sixteenth of its time, and the search counts where
-        the memo does not finish (``memo_stats`` the memo's last try)."""
+        the memo does not finish (``memo_stats`` the memo's last try). With
+        ``zdd`` (a path) the decision diagram of all solutions is written
+        there, as ``dlx cover --zdd`` writes it (one thread, not with
+        ``auto``; a timeout removes the file)."""
     @property
     def memo_stats(self) -> Optional[MemoStats]:
         """The work of the last ``count_memo``, or ``None`` before one."""

@@ -249,8 +249,8 @@ impl PyEstimate {
 
 /// The work of the last memo count (`Problem.count_memo`): states entered,
 /// options tried, children found in the table, states kept and evicted,
-/// the table's largest size in bytes, and how often the count started
-/// again one width up.
+/// the table's largest size in bytes, how often the count started again
+/// one width up, and the nodes written to a decision diagram (`zdd=`).
 #[pyclass(name = "MemoStats", module = "pydlx", frozen, get_all)]
 #[derive(Clone)]
 struct PyMemoStats {
@@ -261,6 +261,7 @@ struct PyMemoStats {
     evicted: u64,
     table_bytes: u64,
     widened: u32,
+    zdd_nodes: u64,
 }
 
 impl From<MemoStats> for PyMemoStats {
@@ -273,6 +274,7 @@ impl From<MemoStats> for PyMemoStats {
             evicted: s.evicted,
             table_bytes: s.table_bytes,
             widened: s.widened,
+            zdd_nodes: s.zdd_nodes,
         }
     }
 }
@@ -281,8 +283,15 @@ impl From<MemoStats> for PyMemoStats {
 impl PyMemoStats {
     fn __repr__(&self) -> String {
         format!(
-            "MemoStats(states={}, tried={}, hits={}, kept={}, evicted={}, table_bytes={}, widened={})",
-            self.states, self.tried, self.hits, self.kept, self.evicted, self.table_bytes, self.widened
+            "MemoStats(states={}, tried={}, hits={}, kept={}, evicted={}, table_bytes={}, widened={}, zdd_nodes={})",
+            self.states,
+            self.tried,
+            self.hits,
+            self.kept,
+            self.evicted,
+            self.table_bytes,
+            self.widened,
+            self.zdd_nodes
         )
     }
 }
@@ -791,7 +800,11 @@ impl Problem {
     /// forecast its count, the memo gets a sixteenth of that time, and the
     /// search (its engine and rule) counts where the memo does not finish;
     /// `memo_stats` is then the memo's last try, `stats` the search's.
-    #[pyo3(signature = (*, order="first-item", memory=None, threads=1, timeout=None, auto=false))]
+    /// With `zdd` (a path), the decision diagram of all solutions is
+    /// written there as `dlx cover --zdd` writes it (one thread, not with
+    /// `auto`; a count that times out removes the file).
+    #[pyo3(signature = (*, order="first-item", memory=None, threads=1, timeout=None, auto=false, zdd=None))]
+    #[allow(clippy::too_many_arguments)]
     fn count_memo(
         &self,
         py: Python<'_>,
@@ -800,9 +813,15 @@ impl Problem {
         threads: usize,
         timeout: Option<f64>,
         auto: bool,
+        zdd: Option<std::path::PathBuf>,
     ) -> PyResult<Py<PyAny>> {
         if threads == 0 {
             return Err(PyValueError::new_err("threads must be at least 1"));
+        }
+        if zdd.is_some() && auto {
+            return Err(PyValueError::new_err(
+                "zdd= needs the memo's whole count: not with auto=True",
+            ));
         }
         let cancel = Cancel::new();
         let memo = Memo::new()
@@ -816,6 +835,21 @@ impl Problem {
             self.remember(&s);
             let c = c?.map_err(value_error)?;
             (c.solutions, c.complete, c.memo)
+        } else if let Some(path) = zdd {
+            let mut file = std::fs::File::create(&path)?;
+            let matrix = self.matrix.clone();
+            let c = interruptible(py, &cancel, || memo.zdd(&matrix, &mut file))?;
+            if !c.as_ref().is_ok_and(|c| c.complete) {
+                // No root: nothing a reader could use.
+                let _ = std::fs::remove_file(&path);
+            }
+            let c = c.map_err(|e| match e {
+                dlx::MemoError::ZddWrite { message, .. } => {
+                    pyo3::exceptions::PyOSError::new_err(message)
+                }
+                e => value_error(e),
+            })?;
+            (c.solutions, c.complete, c.stats)
         } else {
             let matrix = self.matrix.clone();
             let c = interruptible(py, &cancel, || memo.count(&matrix))?.map_err(value_error)?;

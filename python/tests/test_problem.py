@@ -3,6 +3,8 @@ brute force; every engine and rule; errors, limits and threads."""
 
 from __future__ import annotations
 
+import os
+import pathlib
 import random
 from typing import List, Set, Tuple
 
@@ -299,3 +301,48 @@ def test_memo_refusals_and_timeout() -> None:
         slow.count_memo(timeout=0.05)
     assert isinstance(e.value.found, int)
     assert isinstance(e.value.stats, pydlx.MemoStats) and e.value.stats.states > 0
+
+
+def zdd_family(path: str) -> Tuple[List[Set[int]], int]:
+    """The sets of options of a diagram written by ``count_memo(zdd=...)``
+    (read here line by line, children before parents) and its root's
+    count."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    assert lines[0].startswith("# dlx zdd 1")
+    fam: List[List[Set[int]]] = [[], [set()]]
+    words = lines[-1].split()
+    assert words[0] == "root"
+    for line in lines[1:-1]:
+        ident, option, lo, hi = map(int, line.split())
+        assert ident == len(fam) and lo < ident and 0 < hi < ident
+        fam.append(fam[lo] + [s | {option} for s in fam[hi]])
+    return fam[int(words[1])], int(words[2])
+
+
+def test_memo_writes_the_diagram_of_every_solution(tmp_path: pathlib.Path) -> None:
+    rng = random.Random(23)
+    for case in range(40):
+        options, primary, secondary = random_problem(rng, colors=case % 2 == 1)
+        want = sorted(sorted(s) for s in brute_force(options, primary, secondary))
+        p = pydlx.Problem(options, sorted(primary), sorted(secondary))
+        path = os.path.join(tmp_path, f"{case}.zdd")
+        n = p.count_memo(zdd=path)
+        sets, count = zdd_family(path)
+        assert n == count == len(want), (case, options)
+        assert sorted(sorted(s) for s in sets) == want, (case, options)
+        stats = p.memo_stats
+        with open(path) as f:
+            assert stats is not None and stats.zdd_nodes == len(f.read().splitlines()) - 2
+    p = pydlx.Problem(dominoes(4, 4))
+    with pytest.raises(ValueError, match="auto"):
+        p.count_memo(zdd=os.path.join(tmp_path, "a.zdd"), auto=True)
+    with pytest.raises(ValueError, match="one thread"):
+        p.count_memo(zdd=os.path.join(tmp_path, "b.zdd"), threads=2)
+    with pytest.raises(OSError):
+        p.count_memo(zdd=os.path.join(tmp_path, "no", "such", "dir.zdd"))
+    slow = pydlx.Problem(dominoes(18, 18))
+    late = os.path.join(tmp_path, "late.zdd")
+    with pytest.raises(pydlx.SearchTimeout):
+        slow.count_memo(zdd=late, timeout=0.05)
+    assert not os.path.exists(late)

@@ -140,6 +140,16 @@ pub(crate) struct CoverArgs {
           default_missing_value = "2G", value_parser = super::memo::parse_memo,
           conflicts_with_all = ["split", "run_jobs", "merge", "estimate"])]
     pub(crate) memo: Option<super::memo::MemoArg>,
+    /// Write the decision diagram (a ZDD) of all solutions to FILE while
+    /// the memo counts (implies --memo): a line `ID OPTION LO HI` a node,
+    /// children before parents, then `root ID COUNT`; every path from the
+    /// root to node 1 is one solution, the options of its HI edges
+    /// (numbered from 0 in input order). README, "Counting with a memo",
+    /// says how to count, list or sample from it. One thread; not with
+    /// --memo=auto. A count stopped by --timeout or Ctrl-C removes FILE.
+    #[arg(long, value_name = "FILE",
+          conflicts_with_all = ["split", "run_jobs", "merge", "estimate"])]
+    pub(crate) zdd: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: CoverArgs) -> u8 {
@@ -193,7 +203,11 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         let listed = (args.all, args.best);
         return super::jobs::run_jobs(&matrix, config, jobs, listed, limits, &name);
     }
-    if let Some(memo) = args.memo {
+    if args.memo.is_some() || args.zdd.is_some() {
+        let memo = args.memo.unwrap_or(super::memo::MemoArg {
+            bytes: dlx::DEFAULT_MEMO_BYTES,
+            auto: false,
+        });
         return super::memo::run(&args, &matrix, memo, &name);
     }
     if args.jobs > 1 {

@@ -88,6 +88,14 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
             ),
             "--branching other than knuth",
         ),
+        (
+            args.zdd.is_some() && memo_arg.auto,
+            "--zdd with --memo=auto (the diagram needs the memo's whole count)",
+        ),
+        (
+            args.zdd.is_some() && args.jobs > 1,
+            "--zdd with --jobs above 1 (one search writes the diagram)",
+        ),
     ];
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
         eprintln!("dlx cover: --memo counts by a search of its own; {flag} cannot go with it");
@@ -117,7 +125,27 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
         progress::show(p)
     });
     let start = Instant::now();
-    let counted = memo.count(matrix);
+    let counted = match &args.zdd {
+        None => memo.count(matrix),
+        Some(path) => match std::fs::File::create(path) {
+            Ok(mut file) => {
+                let counted = memo.zdd(matrix, &mut file);
+                if !counted.as_ref().is_ok_and(|c| c.complete) {
+                    // No root: a diagram a reader cannot use.
+                    let _ = std::fs::remove_file(path);
+                    eprintln!(
+                        "dlx cover: {name}: the count did not finish: {} removed",
+                        path.display()
+                    );
+                }
+                counted
+            }
+            Err(e) => {
+                eprintln!("dlx cover: {}: {e}", path.display());
+                return exit::BAD_INPUT;
+            }
+        },
+    };
     if let Some(shown) = shown {
         shown.finish();
     }
@@ -140,6 +168,7 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
             .num("evicted", s.evicted)
             .num("table_bytes", s.table_bytes)
             .num("widened", s.widened)
+            .num("zdd_nodes", s.zdd_nodes)
             .str("engine", "memo")
             .str("order", order.name())
             .num("jobs", jobs)
@@ -152,7 +181,7 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
     print_count(obj, &c.solutions, c.complete, c.stopped);
     if args.stats {
         eprintln!(
-            "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order, {})",
+            "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order, {}){}",
             c.solutions,
             if c.complete { "" } else { " (search incomplete)" },
             s.states,
@@ -162,7 +191,15 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
             s.evicted,
             s.table_bytes as f64 / (1024.0 * 1024.0),
             order.name(),
-            count_of(jobs as u64, "thread")
+            count_of(jobs as u64, "thread"),
+            match &args.zdd {
+                Some(path) if c.complete => format!(
+                    "; {} diagram nodes in {}",
+                    s.zdd_nodes,
+                    path.display()
+                ),
+                _ => String::new(),
+            }
         );
     }
     stopped_exit(c.stopped, &c.solutions, name)

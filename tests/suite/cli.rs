@@ -1522,6 +1522,59 @@ fn memo_auto_counts_by_the_memo_only_where_it_pays() {
 }
 
 #[test]
+fn zdd_writes_the_diagram_of_every_solution() {
+    let dir = crate::common::scratch_dir("zdd");
+    let file = dir.join("dominoes.zdd");
+    let path = file.to_str().unwrap();
+    // Dominoes 6×6: 6,728 tilings; the diagram's paths, counted here in
+    // file order (children first), are as many.
+    let board = run(&["gen", "dominoes", "6x6"], b"").stdout;
+    let out = run(&["cover", "--zdd", path, "--json"], &board);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains(r#""solutions":6728,"#), "{s}");
+    let zdd = std::fs::read_to_string(&file).unwrap();
+    let mut paths: Vec<u64> = vec![0, 1];
+    let mut root = None;
+    for line in zdd.lines().skip(1) {
+        let w: Vec<&str> = line.split(' ').collect();
+        if w[0] == "root" {
+            root = Some((w[1].parse::<usize>().unwrap(), w[2].to_string()));
+            continue;
+        }
+        let n: Vec<usize> = w.iter().map(|x| x.parse().unwrap()).collect();
+        assert_eq!(n[0], paths.len());
+        paths.push(paths[n[2]] + paths[n[3]]);
+    }
+    let (root, count) = root.unwrap();
+    assert_eq!((paths[root], count.as_str()), (6728, "6728"));
+    assert!(
+        s.contains(&format!(r#""zdd_nodes":{},"#, paths.len() - 2)),
+        "{s}"
+    );
+    // Refused by name: threads, the auto mode; a stopped count removes the
+    // file (no root, nothing a reader can use); an unwritable path.
+    for (args, word) in [
+        (&["--jobs", "2"][..], "--jobs"),
+        (&["--memo=auto"][..], "--memo=auto"),
+    ] {
+        let mut all = vec!["cover", "--zdd", path];
+        all.extend_from_slice(args);
+        let out = run(&all, &board);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(word), "{}", text(&out.stderr));
+    }
+    let big = run(&["gen", "dominoes", "18x18"], b"").stdout;
+    let out = run(&["cover", "--zdd", path, "--timeout", "50ms"], &big);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("at least "));
+    assert!(text(&out.stderr).contains("removed") && !file.exists());
+    let out = run(&["cover", "--zdd", "/nonexistent/dir/x.zdd"], &board);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/nonexistent/dir/x.zdd"));
+}
+
+#[test]
 fn tilings_of_boards_and_pieces_drawn_as_pictures() {
     let board = format!("{PUZZLES}/board_8x8_centre_hole.txt");
     let all = run(&["gen", "tiling", &board], b"").stdout;

@@ -162,6 +162,13 @@ pub(crate) trait Tally: Clone + Default {
     fn heap_bytes(&self) -> usize {
         0
     }
+    /// The state's node in a decision diagram, for a tally that keeps one
+    /// (`zdd.rs`); the plain counts keep none (0).
+    fn node(&self) -> u64 {
+        0
+    }
+    /// Sets the state's node, for a tally that keeps one.
+    fn set_node(&mut self, _node: u64) {}
 }
 
 /// `N` limbs, little-endian: a fixed-width count.

@@ -35,6 +35,10 @@
 //! * a stop by the limits answers a lower bound (`complete: false`), never
 //!   a count.
 //!
+//! [`Memo::zdd`] counts the same way and writes the decision diagram of
+//! all the solutions on the way (`zdd.rs`: each state a node or a chain
+//! of them; the table's value then carries the state's node).
+//!
 //! Multiplicities (DLX3's bounds `u:v|`): the state also holds each bounded
 //! item's count (16 bits a count) and, while an item is being filled, which
 //! item it is and the position in its option list the next option must come
@@ -49,6 +53,7 @@
 mod auto;
 mod big;
 mod parallel;
+mod zdd;
 
 pub use auto::AutoCount;
 
@@ -99,6 +104,16 @@ pub enum MemoError {
     /// [`Memo::count_or_search`] was given a budget of nodes or updates: a
     /// memo's states and a search's nodes are not alike.
     Budget,
+    /// [`Memo::zdd`] was asked for more than one thread: the diagram is
+    /// written by one search, node after node.
+    ZddThreads,
+    /// The diagram could not be written (the writer's error).
+    ZddWrite {
+        /// The writer's error kind.
+        kind: std::io::ErrorKind,
+        /// Its message.
+        message: String,
+    },
 }
 
 impl fmt::Display for MemoError {
@@ -112,6 +127,13 @@ impl fmt::Display for MemoError {
                 f,
                 "counting by the memo where it pays takes a deadline or a cancel handle, not a budget of nodes or updates"
             ),
+            MemoError::ZddThreads => write!(
+                f,
+                "the decision diagram is written by one thread: ask for one job"
+            ),
+            MemoError::ZddWrite { message, .. } => {
+                write!(f, "the decision diagram could not be written: {message}")
+            }
         }
     }
 }
@@ -167,6 +189,9 @@ pub struct MemoStats {
     /// How many times the count started again one width up (a count
     /// outgrew 128 bits, say).
     pub widened: u32,
+    /// Nodes written to the decision diagram ([`Memo::zdd`]; 0 for a
+    /// count alone).
+    pub zdd_nodes: u64,
 }
 
 impl Memo {
@@ -271,6 +296,45 @@ impl Memo {
         let mut c = counted.expect("an unbounded count never overflows");
         c.stats.widened = widened;
         Ok(c)
+    }
+}
+
+impl Memo {
+    /// Counts the solutions of `matrix` as [`count`](Self::count) does,
+    /// writing the decision diagram of all of them to `out` on the way
+    /// (`zdd.rs` says its text, node by node, and what a reader may rely
+    /// on): every path from its root to node 1 is a solution, each once.
+    /// On one thread (more is refused: [`MemoError::ZddThreads`]); counts
+    /// of any size from the start. A count stopped by the limits writes
+    /// the nodes it made and no root (`complete` false); a write that
+    /// fails stops the count ([`MemoError::ZddWrite`]).
+    pub fn zdd(
+        &self,
+        matrix: &Matrix,
+        out: &mut dyn std::io::Write,
+    ) -> Result<MemoCount, MemoError> {
+        if self.jobs > 1 {
+            return Err(MemoError::ZddThreads);
+        }
+        let shape = Shape::new(matrix)?;
+        let table = || Store::Own(Table::<zdd::Zn>::new(shape.key_words, self.memory));
+        let z = zdd::ZddOut::new(out);
+        let (counted, error) = if shape.cursor.is_some() {
+            let mut c = Counter::<zdd::Zn, true>::new(&shape, self, table(), None);
+            c.zdd = Some(z);
+            (c.run(None), c.zdd.take().and_then(|mut z| z.take_error()))
+        } else {
+            let mut c = Counter::<zdd::Zn, false>::new(&shape, self, table(), None);
+            c.zdd = Some(z);
+            (c.run(None), c.zdd.take().and_then(|mut z| z.take_error()))
+        };
+        if let Some(e) = error {
+            return Err(MemoError::ZddWrite {
+                kind: e.kind(),
+                message: e.to_string(),
+            });
+        }
+        Ok(counted.expect("a count of any size never overflows"))
     }
 }
 
@@ -818,6 +882,8 @@ struct Counter<'a, T, const B: bool> {
     stats: MemoStats,
     /// States and hits reported so far (on threads, reports add).
     reported: (u64, u64),
+    /// The decision diagram being written, if one is ([`Memo::zdd`]).
+    zdd: Option<zdd::ZddOut<'a>>,
 }
 
 impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
@@ -836,19 +902,39 @@ impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
             frames: Vec::new(),
             stats: MemoStats::default(),
             reported: (0, 0),
+            zdd: None,
+        }
+    }
+
+    /// With a diagram: level `l`'s latest child, reached by the option
+    /// its `next` is past (or by closing its item), is `node`.
+    #[inline]
+    fn zdd_child(&mut self, l: usize, node: u64) {
+        if let Some(z) = &mut self.zdd {
+            let f = &self.frames[l];
+            let options = self.shape.options(f.item as usize);
+            let moved = match (f.next as usize).checked_sub(1) {
+                Some(p) if p < options.len() => options[p],
+                _ => zdd::CLOSE,
+            };
+            z.child(moved, node);
         }
     }
 
     /// The count of the state `root` (`None`: the matrix's, nothing
     /// covered), or `None` when it outgrew `T` (or another thread's did).
-    fn run(mut self, root: Option<&[u64]>) -> Option<MemoCount> {
+    fn run(&mut self, root: Option<&[u64]>) -> Option<MemoCount> {
         let shape = self.shape;
         let kw = shape.key_words;
         if let Some(root) = root {
             self.keys[..kw].copy_from_slice(root);
         }
         let Some(item) = shape.choose::<B>(&self.keys[..kw], self.memo.order) else {
-            return Some(self.answer(T::one().big(), true, None));
+            let one = T::one().big();
+            if let Some(z) = &mut self.zdd {
+                z.finish(1, &one);
+            }
+            return Some(self.answer(one, true, None));
         };
         let h = hash(&self.keys[..kw]);
         self.enter(item, h);
@@ -896,6 +982,7 @@ impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
                         if !self.frames[l].sum.add(&T::one()) {
                             return None;
                         }
+                        self.zdd_child(l, 1);
                     }
                     Some(item) => {
                         let h = hash(child);
@@ -904,17 +991,30 @@ impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
                             if !self.frames[l].sum.add(&c) {
                                 return None;
                             }
+                            self.zdd_child(l, c.node());
                         } else {
                             self.enter(item, h);
                         }
                     }
                 }
             } else {
-                let f = self.frames.pop().expect("a level is entered");
+                let mut f = self.frames.pop().expect("a level is entered");
+                if let Some(z) = &mut self.zdd {
+                    f.sum.set_node(z.close());
+                    if z.failed() {
+                        // The diagram cannot be written: stop (the caller
+                        // says why).
+                        self.frames.push(f);
+                        return Some(self.partial(None));
+                    }
+                }
                 let key = &self.keys[l * kw..(l + 1) * kw];
                 if l == 0 {
                     let total = f.sum.big();
                     self.table.put(f.hash, key, f.sum.clone());
+                    if let Some(z) = &mut self.zdd {
+                        z.finish(f.sum.node(), &total);
+                    }
                     self.frames.push(f);
                     self.report(true);
                     return Some(self.answer(total, true, None));
@@ -923,6 +1023,7 @@ impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
                 if !self.frames[l - 1].sum.add(&f.sum) {
                     return None;
                 }
+                self.zdd_child(l - 1, f.sum.node());
             }
         }
     }
@@ -969,6 +1070,9 @@ impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
             sum: T::default(),
             hash,
         });
+        if let Some(z) = &mut self.zdd {
+            z.open();
+        }
         let need = (self.frames.len() + 1) * self.shape.key_words;
         if self.keys.len() < need {
             self.keys.resize(need, 0);
@@ -977,19 +1081,31 @@ impl<'a, T: Tally, const B: bool> Counter<'a, T, B> {
 
     /// Stopped by the limits: the solutions counted so far (each level's
     /// sum counts solutions through its own path, disjoint from the rest).
-    fn stopped(self, stop: Stop) -> Option<MemoCount> {
+    fn stopped(&mut self, stop: Stop) -> Option<MemoCount> {
+        Some(self.partial(Some(stop)))
+    }
+
+    /// The count stopped before its end: a lower bound (a diagram being
+    /// written gets no root).
+    fn partial(&mut self, stop: Option<Stop>) -> MemoCount {
         let mut total = BigCount::zero();
         for f in &self.frames {
             total.add(&f.sum.big());
         }
-        Some(self.answer(total, false, Some(stop)))
+        if let Some(z) = &mut self.zdd {
+            z.flush();
+        }
+        self.answer(total, false, stop)
     }
 
-    fn answer(mut self, solutions: BigCount, complete: bool, stopped: Option<Stop>) -> MemoCount {
+    fn answer(&mut self, solutions: BigCount, complete: bool, stopped: Option<Stop>) -> MemoCount {
         if let Store::Own(t) = &self.table {
             self.stats.kept = t.kept as u64;
             self.stats.evicted = t.evicted;
             self.stats.table_bytes = t.peak_bytes as u64;
+        }
+        if let Some(z) = &self.zdd {
+            self.stats.zdd_nodes = z.nodes();
         }
         MemoCount {
             solutions,

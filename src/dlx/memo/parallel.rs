@@ -133,7 +133,7 @@ pub(super) fn count<T: Tally + Send + Sync, const B: bool>(
         let Some((key, paths)) = level.get(k) else {
             break;
         };
-        let counter = Counter::<T, B>::new(shape, memo, Store::Shared(&shards), Some(&halt));
+        let mut counter = Counter::<T, B>::new(shape, memo, Store::Shared(&shards), Some(&halt));
         let Some(c) = counter.run(Some(key)) else {
             halt.store(true, Ordering::Relaxed);
             break;

@@ -426,3 +426,201 @@ fn on_threads_the_clock_is_read_before_each_state_of_the_cut() {
     assert!(!c.complete && c.stopped == Some(Stop::Deadline), "{c:?}");
     assert!(c.solutions.to_u64().is_some_and(|n| n < 724));
 }
+
+/// A node of a diagram read back: its option, lo and hi (`None` for the
+/// terminals).
+type ZddNode = Option<(usize, usize, usize)>;
+
+/// A diagram's text read back, independently of the writer: its nodes by
+/// id (`None` for the terminals) and its root and count. Checks the
+/// format's promises on the way: the header, ids counting up from 2, each
+/// node naming only nodes before it, no `hi` 0, options of the matrix.
+fn read_zdd(text: &str, options: usize) -> (Vec<ZddNode>, usize, String) {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(zdd::FORMAT));
+    let mut nodes = vec![None, None];
+    let mut root = None;
+    for line in lines {
+        assert!(root.is_none(), "a line after the root: {line}");
+        let words: Vec<&str> = line.split(' ').collect();
+        if words[0] == "root" {
+            assert_eq!(words.len(), 3, "{line}");
+            root = Some((words[1].parse::<usize>().unwrap(), words[2].to_string()));
+            continue;
+        }
+        let n: Vec<usize> = words.iter().map(|w| w.parse().unwrap()).collect();
+        assert_eq!(n.len(), 4, "{line}");
+        let (id, option, lo, hi) = (n[0], n[1], n[2], n[3]);
+        assert_eq!(id, nodes.len(), "{line}");
+        assert!(option < options && lo < id && hi < id && hi != 0, "{line}");
+        nodes.push(Some((option, lo, hi)));
+    }
+    let (root, count) = root.expect("a root line");
+    assert!(root < nodes.len());
+    (nodes, root, count)
+}
+
+/// The family of node `id`: its sets of options, each sorted.
+fn family(nodes: &[ZddNode], id: usize) -> Vec<Vec<usize>> {
+    match (id, nodes[id]) {
+        (0, _) => vec![],
+        (1, _) => vec![vec![]],
+        (_, Some((option, lo, hi))) => {
+            let mut sets = family(nodes, lo);
+            for mut s in family(nodes, hi) {
+                s.push(option);
+                s.sort_unstable();
+                sets.push(s);
+            }
+            sets
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// The paths from each node to node 1, in file order (children first).
+fn paths(nodes: &[ZddNode]) -> Vec<BigCount> {
+    let mut p = vec![BigCount::zero(), BigCount::from(1u64)];
+    for n in &nodes[2..] {
+        let (_, lo, hi) = n.expect("a node");
+        let mut sum = p[lo].clone();
+        sum.add(&p[hi]);
+        p.push(sum);
+    }
+    p
+}
+
+fn zdd_text(m: &Matrix, memo: &Memo) -> (MemoCount, String) {
+    let mut out = Vec::new();
+    let c = memo.zdd(m, &mut out).unwrap();
+    (c, String::from_utf8(out).unwrap())
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "thousands of small diagrams: minutes under Miri (no unsafe here)"
+)]
+fn the_diagram_holds_every_solution_once() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(47);
+    let mut seen = [0usize; 3];
+    for case in 0..1200 {
+        let m = if case % 2 == 0 {
+            random_matrix(&mut rng)
+        } else {
+            random_bounded_matrix(&mut rng)
+        };
+        // Every set of options that covers, by brute force.
+        let k = m.option_count();
+        let mut want: Vec<Vec<usize>> = (0u32..1 << k)
+            .map(|mask| (0..k).filter(|b| mask >> b & 1 == 1).collect::<Vec<_>>())
+            .filter(|s| {
+                let chosen: Vec<OptionId> = s.iter().map(|&r| OptionId::must(r)).collect();
+                crate::dlx::verify_cover(&m, &chosen).is_ok()
+            })
+            .collect();
+        want.sort();
+        seen[want.len().min(2)] += 1;
+        for memo in [
+            Memo::new(),
+            Memo::new().order(MemoOrder::Knuth),
+            Memo::new().memory(1),
+        ] {
+            let (c, text) = zdd_text(&m, &memo);
+            assert!(c.complete);
+            assert_eq!(c.solutions.to_u64(), Some(want.len() as u64));
+            let (nodes, root, count) = read_zdd(&text, k);
+            assert_eq!(count, want.len().to_string());
+            assert_eq!(c.stats.zdd_nodes as usize, nodes.len() - 2);
+            let mut got = family(&nodes, root);
+            got.sort();
+            assert_eq!(got, want, "{memo:?}\n{m:?}\n{text}");
+            // Every node is on a path to a solution.
+            let p = paths(&nodes);
+            assert!(p[2..].iter().all(|c| !c.is_zero()), "{text}");
+        }
+    }
+    assert!(seen.iter().all(|&s| s > 100), "{seen:?}");
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "a few thousand states and a 12,988,816-path count")]
+fn the_diagram_of_a_tiling_and_its_limits() {
+    // Dominoes 8×8: 12,988,816 paths through a few thousand nodes; with a
+    // table of a few slots, states are written again, the paths the same.
+    let m = dominoes(8, 8, 1).unwrap();
+    let mut sizes = Vec::new();
+    for memo in [Memo::new(), Memo::new().memory(100_000)] {
+        let (c, text) = zdd_text(&m, &memo);
+        let (nodes, root, count) = read_zdd(&text, m.option_count());
+        assert_eq!(count, "12988816");
+        assert_eq!(c.solutions.to_u64(), Some(12_988_816));
+        assert_eq!(paths(&nodes)[root].to_u64(), Some(12_988_816));
+        sizes.push(nodes.len());
+    }
+    assert!(sizes[0] < 20_000 && sizes[1] > sizes[0], "{sizes:?}");
+    // 2^300 solutions (300 items of two options each): counts past u128
+    // while the diagram is written, 600 nodes.
+    let mut text = (0..300).map(|i| format!("x{i} ")).collect::<String>() + "\n";
+    for i in 0..300 {
+        text += &format!("x{i}\nx{i}\n");
+    }
+    let m = knuth::read(text.as_bytes()).unwrap();
+    let (c, text) = zdd_text(&m, &Memo::new());
+    let (nodes, root, count) = read_zdd(&text, 600);
+    let mut want = BigCount::from(1u64);
+    for _ in 0..300 {
+        let w = want.clone();
+        want.add(&w);
+    }
+    assert_eq!((&c.solutions, &paths(&nodes)[root]), (&want, &want));
+    assert_eq!((count, nodes.len() - 2), (want.to_string(), 600));
+    // Nothing to cover: the root is node 1.
+    let m = knuth::read("| s\n".as_bytes());
+    if let Ok(m) = m {
+        let (_, text) = zdd_text(&m, &Memo::new());
+        assert_eq!(read_zdd(&text, 0).1, 1);
+    }
+    // No solution: the root is node 0, no node written.
+    let m = knuth::read("A B\nA\nA\n".as_bytes()).unwrap();
+    let (c, text) = zdd_text(&m, &Memo::new());
+    assert_eq!((read_zdd(&text, 2).1, c.stats.zdd_nodes), (0, 0));
+    // Stopped: nodes but no root; threads refused; a writer that fails.
+    let memo = Memo::new().limits(Limits::from(Budget {
+        nodes: Some(200),
+        updates: None,
+    }));
+    let (c, text) = zdd_text(&dominoes(8, 8, 1).unwrap(), &memo);
+    assert!(!c.complete && c.stats.zdd_nodes > 0, "{c:?}");
+    assert!(text.starts_with(zdd::FORMAT), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("root")), "{text}");
+    let queens = queens(10).unwrap();
+    let mut out = Vec::new();
+    let e = Memo::new().jobs(2).zdd(&queens, &mut out).unwrap_err();
+    assert_eq!(e, MemoError::ZddThreads);
+    struct Full(usize);
+    impl std::io::Write for Full {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0 < buf.len() {
+                return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "full"));
+            }
+            self.0 -= buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let e = Memo::new().zdd(&queens, &mut Full(1_000)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            MemoError::ZddWrite {
+                kind: std::io::ErrorKind::StorageFull,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("full"), "{e}");
+}
