@@ -158,6 +158,8 @@ pub(crate) trait Tally: Clone + Default {
     fn add(&mut self, other: &Self) -> bool;
     /// The count, exactly.
     fn big(&self) -> BigCount;
+    /// The count `n`, which fits (it came from a narrower tally).
+    fn from_big(n: &BigCount) -> Self;
     /// Bytes it holds outside the table's slot (a [`BigCount`]'s limbs).
     fn heap_bytes(&self) -> usize {
         0
@@ -203,6 +205,14 @@ impl<const N: usize> Tally for Wide<N> {
     fn big(&self) -> BigCount {
         BigCount::from_limbs(&self.0)
     }
+
+    fn from_big(n: &BigCount) -> Self {
+        let mut w = [0; N];
+        for (x, &l) in w.iter_mut().zip(&n.limbs) {
+            *x = l;
+        }
+        Wide(w)
+    }
 }
 
 impl Tally for BigCount {
@@ -217,6 +227,10 @@ impl Tally for BigCount {
 
     fn big(&self) -> BigCount {
         self.clone()
+    }
+
+    fn from_big(n: &BigCount) -> Self {
+        n.clone()
     }
 
     fn heap_bytes(&self) -> usize {

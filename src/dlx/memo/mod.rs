@@ -251,36 +251,32 @@ impl Memo {
     /// Counts the solutions of `matrix`.
     pub fn count(&self, matrix: &Matrix) -> Result<MemoCount, MemoError> {
         let shape = Shape::new(matrix)?;
-        let mut widened = 0;
         let b = self.limits.budget;
         let jobs = if b.nodes.is_some() || b.updates.is_some() {
             1
         } else {
             self.jobs
         };
-        // The same search one width up after each overflow; the search
-        // with the counts of multiplicities only where the matrix has them
-        // (`B`: compiled out of the rest).
+        // The search with the counts of multiplicities only where the
+        // matrix has them (`B`: compiled out of the rest).
         let bounded = shape.cursor.is_some();
-        macro_rules! search {
-            ($t:ty) => {
-                match (jobs > 1, bounded) {
-                    (true, false) => parallel::count::<$t, false>(&shape, self, jobs),
-                    (true, true) => parallel::count::<$t, true>(&shape, self, jobs),
-                    (false, false) => {
-                        let table = Store::Own(Table::new(shape.key_words, self.memory));
-                        Counter::<$t, false>::new(&shape, self, table, None).run(None)
-                    }
-                    (false, true) => {
-                        let table = Store::Own(Table::new(shape.key_words, self.memory));
-                        Counter::<$t, true>::new(&shape, self, table, None).run(None)
-                    }
-                }
-            };
+        if jobs == 1 {
+            return Ok(if bounded {
+                self.count_alone::<true>(&shape)
+            } else {
+                self.count_alone::<false>(&shape)
+            });
         }
+        // On threads, the same search one width up after each overflow.
+        let mut widened = 0;
         macro_rules! attempt {
             ($t:ty) => {
-                match search!($t) {
+                let counted = if bounded {
+                    parallel::count::<$t, true>(&shape, self, jobs)
+                } else {
+                    parallel::count::<$t, false>(&shape, self, jobs)
+                };
+                match counted {
                     Some(mut c) => {
                         c.stats.widened = widened;
                         return Ok(c);
@@ -292,10 +288,65 @@ impl Memo {
         attempt!(Wide<2>);
         attempt!(Wide<4>);
         attempt!(Wide<16>);
-        let counted = search!(BigCount);
+        let counted = if bounded {
+            parallel::count::<BigCount, true>(&shape, self, jobs)
+        } else {
+            parallel::count::<BigCount, false>(&shape, self, jobs)
+        };
         let mut c = counted.expect("an unbounded count never overflows");
         c.stats.widened = widened;
         Ok(c)
+    }
+
+    /// The count on one thread. When a count outgrows its width the search
+    /// starts again one width up, and the table comes along, widened: each
+    /// of its counts is a whole state's, exact, so the new search finds
+    /// them instead of counting them again (the 18×18 dominoes' count
+    /// passes 128 bits only in its last levels). The work counted (and the
+    /// budgets) run on across the widths.
+    fn count_alone<const B: bool>(&self, shape: &Shape) -> MemoCount {
+        let mut done = MemoStats::default();
+        let kw = shape.key_words;
+        let table = Table::<Wide<2>>::new(kw, self.memory);
+        let table = match self.attempt::<Wide<2>, B>(shape, table, &mut done) {
+            Ok(c) => return c,
+            Err(t) => t.widen::<Wide<4>>(self.memory),
+        };
+        let table = match self.attempt::<Wide<4>, B>(shape, table, &mut done) {
+            Ok(c) => return c,
+            Err(t) => t.widen::<Wide<16>>(self.memory),
+        };
+        let table = match self.attempt::<Wide<16>, B>(shape, table, &mut done) {
+            Ok(c) => return c,
+            Err(t) => t.widen::<BigCount>(self.memory),
+        };
+        self.attempt::<BigCount, B>(shape, table, &mut done)
+            .ok()
+            .expect("an unbounded count never overflows")
+    }
+
+    /// One search in the width `T` over `table`, its work added to `done`:
+    /// the count, or the table when a count outgrew `T`.
+    fn attempt<T: Tally, const B: bool>(
+        &self,
+        shape: &Shape,
+        mut table: Table<T>,
+        done: &mut MemoStats,
+    ) -> Result<MemoCount, Table<T>> {
+        let counted = {
+            let mut counter = Counter::<T, B>::new(shape, self, Store::Own(&mut table), None);
+            counter.stats = *done;
+            let counted = counter.run(None);
+            *done = counter.stats;
+            counted
+        };
+        match counted {
+            Some(c) => Ok(c),
+            None => {
+                done.widened += 1;
+                Err(table)
+            }
+        }
     }
 }
 
@@ -317,14 +368,15 @@ impl Memo {
             return Err(MemoError::ZddThreads);
         }
         let shape = Shape::new(matrix)?;
-        let table = || Store::Own(Table::<zdd::Zn>::new(shape.key_words, self.memory));
+        let mut table = Table::<zdd::Zn>::new(shape.key_words, self.memory);
+        let table = Store::Own(&mut table);
         let z = zdd::ZddOut::new(out);
         let (counted, error) = if shape.cursor.is_some() {
-            let mut c = Counter::<zdd::Zn, true>::new(&shape, self, table(), None);
+            let mut c = Counter::<zdd::Zn, true>::new(&shape, self, table, None);
             c.zdd = Some(z);
             (c.run(None), c.zdd.take().and_then(|mut z| z.take_error()))
         } else {
-            let mut c = Counter::<zdd::Zn, false>::new(&shape, self, table(), None);
+            let mut c = Counter::<zdd::Zn, false>::new(&shape, self, table, None);
             c.zdd = Some(z);
             (c.run(None), c.zdd.take().and_then(|mut z| z.take_error()))
         };
@@ -817,6 +869,32 @@ impl<T: Tally> Table<T> {
         }
     }
 
+    /// The table with its counts in the width `U` (each fits: it fitted
+    /// here), within the same memory cap; evicted states and the largest
+    /// size carried on.
+    fn widen<U: Tally>(self, memory: usize) -> Table<U> {
+        let mut u = Table::<U>::new(self.kw, memory);
+        u.evicted = self.evicted;
+        u.peak_bytes = u.peak_bytes.max(self.peak_bytes);
+        let slots = self.tags.len().min(u.max_slots);
+        if slots > u.tags.len() {
+            u.allocate(slots);
+        }
+        // Both tables at once while the entries move.
+        u.peak_bytes = u.peak_bytes.max(
+            self.tags.len() * Self::slot_bytes(self.kw)
+                + self.heap
+                + u.tags.len() * Table::<U>::slot_bytes(self.kw),
+        );
+        for (s, count) in self.counts.iter().enumerate() {
+            if self.tags[s] != 0 {
+                let key = &self.keys[s * self.kw..(s + 1) * self.kw];
+                u.put(self.tags[s], key, U::from_big(&count.big()));
+            }
+        }
+        u
+    }
+
     /// Doubles the slots (within the cap), placing every entry again.
     fn grow(&mut self) {
         let tags = std::mem::take(&mut self.tags);
@@ -838,7 +916,7 @@ impl<T: Tally> Table<T> {
 /// The table a [`Counter`] reads and writes: its own, or the shards the
 /// threads share.
 enum Store<'a, T> {
-    Own(Table<T>),
+    Own(&'a mut Table<T>),
     Shared(&'a parallel::Shards<T>),
 }
 

@@ -192,6 +192,11 @@ fn counts_past_every_fixed_width() {
     assert_eq!(c.solutions, want);
     assert_eq!(c.stats.widened, 2);
     assert_eq!(c.solutions.bits(), 301);
+    // The table comes along each width up: the 300 states are entered once
+    // by the first search, and again only above the level where a count
+    // outgrew the width (the states counted across the three: 300 + 173 +
+    // 45, where starting afresh would enter 900).
+    assert_eq!(c.stats.states, 518, "{:?}", c.stats);
     // On threads: every level of the cut merges into one state, reached
     // after 64 levels by 2^64 paths (counted exactly, as a BigCount); the
     // 2^236 below it fit 256 bits: one widening.

@@ -96,6 +96,14 @@ impl Tally for Zn {
         }
     }
 
+    fn from_big(n: &BigCount) -> Self {
+        Zn {
+            small: n.to_u128().unwrap_or(0),
+            big: n.to_u128().is_none().then(|| n.clone()),
+            node: 0,
+        }
+    }
+
     fn heap_bytes(&self) -> usize {
         self.big.as_ref().map_or(0, Tally::heap_bytes)
     }
