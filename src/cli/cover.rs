@@ -60,8 +60,8 @@ pub(crate) struct CoverArgs {
     pub(crate) branching: Option<BranchingArg>,
     /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
     /// of active options, undone by copying; no colors, small matrices),
-    /// `bits` (dense with bit-sliced lens; no colors, at most 64 primary
-    /// items and 512 options), `masks` (a bitmask of options per item, state
+    /// `bits` (dense with lens counted by popcounts or bit-sliced; no
+    /// colors, at most 64 primary items and 512 options), `masks` (a bitmask of options per item, state
     /// saved at branch points only: no colors, at most 64 options an item),
     /// or `auto`: the library's choice, the fastest engine that honours the
     /// rule (Knuth's: bits where it applies, else masks where it applies,

@@ -17,8 +17,8 @@
 //! The engines are four representations of the live matrix under the one
 //! driver (`search/driver.rs`): [`EngineKind::Links`] (dancing links, every
 //! matrix and rule), [`EngineKind::Dense`] (a bitset of active options),
-//! [`EngineKind::Bits`] (bit-sliced lens) and [`EngineKind::Masks`] (a
-//! bitmask per item, forced moves first). Each says what it *can* take
+//! [`EngineKind::Bits`] (bit sets of options, lens counted or bit-sliced)
+//! and [`EngineKind::Masks`] (a bitmask per item, forced moves first). Each says what it *can* take
 //! ([`EngineKind::supports`], and its tables' constructor for the matrix);
 //! [`EngineTables::auto`] says which one *should* (as regex-automata's
 //! `meta` chooses among its engines). Asking for an engine that cannot take

@@ -1,6 +1,7 @@
-//! Algorithm X with every len kept as *bit-sliced counters*: the *bits*
-//! engine, for small uncolored matrices (at most 64 primary items and 512
-//! options, no item in more than 255).
+//! Algorithm X over bit sets of options, every len kept as *bit-sliced
+//! counters* or *counted* by popcounts: the *bits* engine, for small
+//! uncolored matrices (at most 64 primary items and 512 options, no item in
+//! more than 255).
 //!
 //! The same algorithm as [`LinksSolver`](crate::dlx::LinksSolver), the same tree and
 //! the same counters, with a third representation of the live matrix. Like
@@ -22,7 +23,26 @@
 //! * a state is `W + B + 1` words (queens 13: 3 + 4 + 1; Langford pairs 12:
 //!   4 + 5 + 1), small enough to copy per node like a struct.
 //!
-//! `W` (words of option bits, 1 to 8) and `B` (planes, 3 to 8) are
+//! Where the processor counts bits in one instruction (x86 with `popcnt`
+//! and the BMI1/BMI2/LZCNT extensions, which the search's copy is compiled
+//! for when they are found at run time; WebAssembly; ARM), and the matrix has no multiplicities, the lens are not
+//! kept at all but *counted*: `B` is 0, a state is `W + 1` words (option
+//! bits, the uncovered primary items), and
+//! * Knuth's choice counts each uncovered primary item's active options,
+//!   `W` popcounts, and takes the least of `len · 64 + item` (the leftmost
+//!   least len, without a branch on the lens, which vary too much to be
+//!   predicted);
+//! * hiding options is clearing their bits, `W` words, whatever their
+//!   number; DLX1's updates are their costs (items less one) counted
+//!   through the costs' own bit-sliced planes, a popcount per plane and
+//!   word.
+//!
+//! On every shape measured (queens 8–14, Langford pairs 10–12, tilings by
+//! trominoes and tetrominoes, up to 64 items over 5 words) that is faster
+//! than keeping the planes, by up to a third, or as fast (dominoes):
+//! BENCHMARKS.md, "Lens counted".
+//!
+//! `W` (words of option bits, 1 to 8) and `B` (planes, 0 or 3 to 8) are
 //! compile-time constants, the matrix's own sizes (`by_shape!` picks the
 //! copy of the search loop), so every loop over a state is unrolled. Both
 //! matter: Langford pairs 12 took 10% more time with 6 planes than with the
@@ -54,7 +74,7 @@
 #![allow(unsafe_code)]
 
 use crate::dlx::index::{ItemId, OptionId};
-use crate::dlx::unchecked::at;
+use crate::dlx::unchecked::{at, at_mut};
 use crate::dlx::Matrix;
 use std::fmt;
 
@@ -75,6 +95,7 @@ macro_rules! by_shape {
     };
     (@planes $w:literal, $matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
         match $matrix.planes {
+            0 => $self.$f::<$w, 0>($($arg),*),
             3 => $self.$f::<$w, 3>($($arg),*),
             4 => $self.$f::<$w, 4>($($arg),*),
             5 => $self.$f::<$w, 5>($($arg),*),
@@ -147,6 +168,25 @@ impl fmt::Display for BitsError {
 
 impl std::error::Error for BitsError {}
 
+/// Whether this processor counts bits in one instruction (x86's baseline
+/// lacks `popcnt`; other targets count in one or a few). On x86 the
+/// counted kernel's copy is compiled for BMI1, BMI2 and LZCNT too (every
+/// processor with them since 2013; Langford pairs 12 took a third more time
+/// with `popcnt` alone), so it asks for all four.
+fn popcount_is_fast() -> bool {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    {
+        true
+    }
+}
+
 /// The fixed tables of the bits engine for one [`Matrix`]. Immutable; share
 /// it between any number of [`BitsSolver`]s.
 #[derive(Clone, Debug)]
@@ -164,6 +204,19 @@ pub struct BitsMatrix {
     /// items less one).
     opt_bits: Vec<u64>,
     opt_cost: Vec<u32>,
+    /// With counted lens (no planes): the options' updates when hidden,
+    /// bit-sliced over the options, `cost_bits` planes of `words` words
+    /// (plane `k` from `cost_planes[k * words]`).
+    cost_planes: Vec<u64>,
+    cost_bits: usize,
+    /// Whether this processor has the `popcnt` instruction and the
+    /// extensions beside it ([`popcount_is_fast`]): the counted kernel then
+    /// runs in a copy compiled for them.
+    #[cfg_attr(
+        not(any(target_arch = "x86", target_arch = "x86_64")),
+        allow(dead_code)
+    )]
+    popcnt: bool,
     /// Item `i`'s options: `words` words from `masks[i * words]`.
     masks: Vec<u64>,
     /// The options that share an item with option `r` (itself included):
@@ -192,8 +245,20 @@ pub struct BitsMatrix {
 }
 
 impl BitsMatrix {
-    /// The tables of `matrix`, or why it is not for this engine.
+    /// The tables of `matrix`, or why it is not for this engine. The lens
+    /// are counted where that is expected to be faster (see the module's
+    /// documentation), else bit-sliced.
     pub fn new(matrix: &Matrix) -> Result<BitsMatrix, BitsError> {
+        Self::with_lens(matrix, None)
+    }
+
+    /// The tables of `matrix` with counted lens (`Some(true)`), bit-sliced
+    /// ones (`Some(false)`, and always with multiplicities) or the
+    /// library's choice (`None`).
+    pub(crate) fn with_lens(
+        matrix: &Matrix,
+        counted: Option<bool>,
+    ) -> Result<BitsMatrix, BitsError> {
         if matrix.has_colors() {
             return Err(BitsError::Colors);
         }
@@ -269,9 +334,22 @@ impl BitsMatrix {
             return Err(BitsError::LargeBounds);
         }
         let need = bits(most + if bounded { lift } else { 0 });
-        let Some(&planes) = PLANE_SIZES.iter().find(|&&b| b >= need) else {
+        let Some(&sliced_planes) = PLANE_SIZES.iter().find(|&&b| b >= need) else {
             return Err(BitsError::LongItem(most));
         };
+        // Counted wherever popcounts are one instruction: faster or as fast
+        // on every shape measured (BENCHMARKS.md, "Lens counted").
+        let popcnt = popcount_is_fast();
+        let counted = !bounded && counted.unwrap_or(popcnt);
+        let planes = if counted { 0 } else { sliced_planes };
+        let most_cost = opt_cost.iter().copied().max().unwrap_or(0) as usize;
+        let cost_bits = if counted { bits(most_cost) } else { 0 };
+        let mut cost_planes = vec![0u64; cost_bits * words];
+        for (r, &c) in opt_cost.iter().enumerate() {
+            for k in 0..cost_bits {
+                cost_planes[k * words + r / 64] |= u64::from(c >> k & 1) << (r % 64);
+            }
+        }
         let mut root = active;
         // Bit-sliced planes of one value per primary item.
         let sliced = |n: usize, value: &dyn Fn(usize) -> usize| -> Vec<u64> {
@@ -339,6 +417,9 @@ impl BitsMatrix {
             opt_items,
             opt_bits,
             opt_cost,
+            cost_planes,
+            cost_bits,
+            popcnt,
             masks,
             conflicts,
             root,
@@ -393,6 +474,32 @@ impl BitsMatrix {
         None
     }
 
+    /// With counted lens: the branching item among the `uncovered` items
+    /// (not 0) of a state whose options are `active` (`W` words), the least
+    /// len, leftmost on ties, and that len, each len a count of bits.
+    #[inline(always)]
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn choose_counted<const W: usize>(
+        &self,
+        active: &[u64],
+        uncovered: u64,
+    ) -> (usize, u32) {
+        // The least of `len · 64 + i`: the least len, then the leftmost,
+        // without a branch on the lens (they vary too much to predict).
+        let (mut rest, mut least) = (uncovered, u32::MAX);
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let len: u32 = (0..W)
+                .map(|w| (at(&self.masks, i * W + w) & at(active, w)).count_ones())
+                .sum();
+            least = least.min(len << 6 | i as u32);
+        }
+        ((least & 63) as usize, least >> 6)
+    }
+
     /// Covers item `i` in state `s` (`W` option words, `B` planes, the
     /// uncovered items): clears its active options, subtracting 1 from the
     /// lens of their primary items; returns DLX1's updates.
@@ -428,6 +535,24 @@ impl BitsMatrix {
     /// The arguments hold this module's invariants (its documentation):
     /// every index taken from them is in bounds.
     unsafe fn clear<const W: usize, const B: usize>(&self, s: &mut [u64], mask: &[u64]) -> u64 {
+        if B == 0 {
+            // Counted lens: nothing to subtract; the updates are the hidden
+            // options' costs, plane by plane.
+            let mut hidden = [0u64; W];
+            for (w, h) in hidden.iter_mut().enumerate() {
+                *h = at(mask, w) & at(s, w);
+                *at_mut(s, w) &= !*h;
+            }
+            let mut updates = 0;
+            for k in 0..self.cost_bits {
+                let plane = &self.cost_planes[k * W..k * W + W];
+                let n: u32 = (0..W)
+                    .map(|w| (hidden[w] & at(plane, w)).count_ones())
+                    .sum();
+                updates += u64::from(n) << k;
+            }
+            return updates;
+        }
         let mut updates = 0;
         let (active, rest) = s.split_at_mut(W);
         let planes = &mut rest[..B];

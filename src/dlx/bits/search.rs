@@ -77,7 +77,11 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
             // Only at the root: nothing to cover, the empty choice solves it.
             return Enter::Solved;
         }
-        let (i, least) = choose::<B>(&here[W..W + B], uncovered);
+        let (i, least) = if B == 0 {
+            m.choose_counted::<W>(&here[..W], uncovered)
+        } else {
+            choose::<B>(&here[W..W + B], uncovered)
+        };
         s.item[l] = i as u32;
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
@@ -270,7 +274,28 @@ impl<'m> BitsSolver<'m> {
     /// # Safety
     /// `<W, B>` is the tables' shape.
     unsafe fn run<const W: usize, const B: usize>(&mut self) -> Step {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if B == 0 && self.matrix.popcnt {
+            // SAFETY: the processor has `popcnt`, BMI1, BMI2 and LZCNT
+            // (`popcount_is_fast`).
+            return self.run_counted::<W>();
+        }
         self.driver.run::<Bits<W, B>>(&self.matrix, &mut self.state)
+    }
+
+    /// The driver over the kernel with counted lens, compiled with the
+    /// `popcnt` instruction (x86's baseline lacks it: without, a count is a
+    /// dozen instructions and the kernel slower than the bit-sliced one) and
+    /// BMI1, BMI2 and LZCNT (`tzcnt`, `andn`, `blsr`, …).
+    ///
+    /// # Safety
+    /// `<W, 0>` is the tables' shape, and the processor has `popcnt`, BMI1,
+    /// BMI2 and LZCNT.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    unsafe fn run_counted<const W: usize>(&mut self) -> Step {
+        self.driver
+            .run_inline::<Bits<W, 0>>(&self.matrix, &mut self.state)
     }
 }
 
@@ -324,9 +349,20 @@ mod tests {
     use crate::dlx::{knuth, MatrixBuilder};
     use crate::problems;
 
-    /// The bits engine against the links engine (see `agree_with_links`).
+    /// The bits engine against the links engine (see `agree_with_links`),
+    /// with lens kept in planes and with lens counted: the same tree.
     fn agree(m: &Matrix) -> u64 {
-        agree_with_links(m, &mut BitsSolver::new(&BitsMatrix::new(m).unwrap()))
+        let sliced = BitsMatrix::with_lens(m, Some(false)).unwrap();
+        let solutions = agree_with_links(m, &mut BitsSolver::new(&sliced));
+        let counted = BitsMatrix::with_lens(m, Some(true)).unwrap();
+        if !m.has_bounds() {
+            assert_eq!(counted.planes, 0);
+        }
+        assert_eq!(
+            agree_with_links(m, &mut BitsSolver::new(&counted)),
+            solutions
+        );
+        solutions
     }
 
     #[test]
@@ -339,9 +375,12 @@ mod tests {
         // 298 options (5 words), item `x0` in 7 of them (3 planes); 64
         // solutions (each run more doubles them, and Miri's time).
         let (m, ..) = engine_tests::wide(8);
-        let bm = BitsMatrix::new(&m).unwrap();
+        let bm = BitsMatrix::with_lens(&m, Some(false)).unwrap();
         assert_eq!((bm.words, bm.planes), (5, 3));
         assert_eq!(bm.state_words(), 5 + 3 + 1);
+        let counted = BitsMatrix::with_lens(&m, Some(true)).unwrap();
+        assert_eq!((counted.words, counted.planes), (5, 0));
+        assert_eq!(counted.state_words(), 5 + 1);
         assert!(agree(&m) > 0);
         let mut solver = BitsSolver::new(&bm);
         assert_eq!(
@@ -396,7 +435,7 @@ mod tests {
             for r in 0..options {
                 b.option(&[items[r % primary]]).unwrap();
             }
-            BitsMatrix::new(&b.build().unwrap()).map(|b| (b.words, b.planes))
+            BitsMatrix::with_lens(&b.build().unwrap(), Some(false)).map(|b| (b.words, b.planes))
         };
         assert_eq!(many(64, 512), Ok((8, 4)));
         assert_eq!(many(65, 65), Err(BitsError::TooManyPrimary(65)));

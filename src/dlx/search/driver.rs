@@ -451,6 +451,18 @@ impl Driver {
     /// As [`give_away`](Self::give_away)'s.
     #[inline]
     pub(crate) unsafe fn run<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
+        // SAFETY: this function's contract.
+        unsafe { self.run_inline::<K>(t, s) }
+    }
+
+    /// [`run`](Self::run), always inlined: for a caller compiled with
+    /// more instructions than the target's baseline (the bits engine's
+    /// counted lens, with `popcnt`), whose kernel must be compiled inside it.
+    ///
+    /// # Safety
+    /// As [`give_away`](Self::give_away)'s.
+    #[inline(always)]
+    pub(crate) unsafe fn run_inline<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
         self.at_cut = false;
         self.stopped = None;
         // SAFETY (each `search` below): this function's contract.
