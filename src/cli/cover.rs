@@ -58,18 +58,18 @@ pub(crate) struct CoverArgs {
     /// `first-forced` or `lookahead`. Default: `knuth`.
     #[arg(long, value_enum)]
     pub(crate) branching: Option<BranchingArg>,
-    /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset
-    /// of active options, undone by copying; no colors, small matrices),
-    /// `bits` (dense with lens counted by popcounts or bit-sliced; no
-    /// colors, at most 64 primary items and 512 options), `masks` (a bitmask of options per item, state
-    /// saved at branch points only: no colors, at most 64 options an item),
-    /// or `auto`: the library's choice, the fastest engine that honours the
-    /// rule (Knuth's: bits where it applies, else masks where it applies,
-    /// else dense where it is expected to be faster, else links;
-    /// first-forced: the same without bits; lookahead: masks where it
-    /// applies, else links). An engine that cannot take the matrix or the rule is an
-    /// error. All give the same counts (with knuth
-    /// branching, the same nodes and updates too).
+    /// Search engine: `links` (dancing links, DLX1/DLX2), `dense` (a bitset of
+    /// active options, undone by copying; no colors, small matrices), `bits`
+    /// (dense with lens counted by popcounts or bit-sliced; no colors, at most
+    /// 64 primary items and 512 options), `masks` (a bitmask of options per
+    /// item, state saved at branch points only: no colors, at most 64 options
+    /// an item), or `auto`: the library's choice, the fastest engine that
+    /// honours the rule (Knuth's: bits where it applies, else masks where it
+    /// applies, else dense where it is expected to be faster, else links;
+    /// first-forced: the same without bits; lookahead: masks where it applies,
+    /// else links). An engine that cannot take the matrix or the rule is an
+    /// error. All give the same counts (with knuth branching, the same nodes
+    /// and updates too).
     #[arg(long, value_enum, default_value = "auto")]
     pub(crate) engine: EngineArg,
     /// Count on N threads: the search is cut into subtrees that the threads

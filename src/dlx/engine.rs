@@ -14,12 +14,13 @@
 //! node (each engine's `next_solution` runs the driver monomorphised for
 //! its kernel).
 //!
-//! The engines are four representations of the live matrix under the one
-//! driver (`search/driver.rs`): [`EngineKind::Links`] (dancing links, every
-//! matrix and rule), [`EngineKind::Dense`] (a bitset of active options),
-//! [`EngineKind::Bits`] (bit sets of options, lens counted or bit-sliced)
-//! and [`EngineKind::Masks`] (a bitmask per item, forced moves first). Each says what it *can* take
-//! ([`EngineKind::supports`], and its tables' constructor for the matrix);
+//! The engines are four representations of the live matrix under the one driver
+//! (`search/driver.rs`): [`EngineKind::Links`] (dancing links, every matrix and
+//! rule), [`EngineKind::Dense`] (a bitset of active options),
+//! [`EngineKind::Bits`] (bit sets of options, lens counted or bit-sliced) and
+//! [`EngineKind::Masks`] (a bitmask per item, forced moves first). Each says
+//! what it *can* take ([`EngineKind::supports`], and its tables' constructor
+//! for the matrix);
 //! [`EngineTables::auto`] says which one *should* (as regex-automata's
 //! `meta` chooses among its engines). Asking for an engine that cannot take
 //! the matrix or the rule is an [`EngineError`], never a silent substitution.

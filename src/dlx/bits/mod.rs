@@ -25,9 +25,10 @@
 //!
 //! Where the processor counts bits in one instruction (x86 with `popcnt`
 //! and the BMI1/BMI2/LZCNT extensions, which the search's copy is compiled
-//! for when they are found at run time; WebAssembly; ARM), and the matrix has no multiplicities, the lens are not
-//! kept at all but *counted*: `B` is 0, a state is `W + 1` words (option
-//! bits, the uncovered primary items), and
+//! for when they are found at run time; WebAssembly; ARM), and the matrix
+//! has no multiplicities, the lens are not kept at all but *counted*: `B`
+//! is 0, a state is `W + 1` words (option bits, the uncovered primary
+//! items), and
 //! * Knuth's choice counts each uncovered primary item's active options,
 //!   `W` popcounts, and takes the least of `len · 64 + item` (the leftmost
 //!   least len, without a branch on the lens, which vary too much to be
