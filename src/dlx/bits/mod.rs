@@ -546,9 +546,8 @@ impl BitsMatrix {
             }
             let mut updates = 0;
             for k in 0..self.cost_bits {
-                let plane = &self.cost_planes[k * W..k * W + W];
                 let n: u32 = (0..W)
-                    .map(|w| (hidden[w] & at(plane, w)).count_ones())
+                    .map(|w| (hidden[w] & at(&self.cost_planes, k * W + w)).count_ones())
                     .sum();
                 updates += u64::from(n) << k;
             }

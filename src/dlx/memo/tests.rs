@@ -173,22 +173,27 @@ fn published_counts_and_the_plain_search() {
     assert!(c.stats.states < 5_000 && c.stats.hits > 0, "{:?}", c.stats);
 }
 
-#[test]
-#[cfg_attr(miri, ignore = "268,758 states of 14×14 dominoes, four times")]
-fn counts_past_every_fixed_width() {
-    // 300 items of two options each, independent: 2^300 solutions, past
-    // 256 bits, so the count widens three times (128, 256, 1,024 bits).
+/// 300 items of two options each, independent, and their 2^300 solutions.
+fn two_to_the_300() -> (Matrix, BigCount) {
     let mut text = (0..300).map(|i| format!("x{i} ")).collect::<String>() + "\n";
     for i in 0..300 {
         text += &format!("x{i}\nx{i}\n");
     }
-    let m = knuth::read(text.as_bytes()).unwrap();
-    let c = count(&m, &Memo::new());
     let mut want = BigCount::from(1u64);
     for _ in 0..300 {
         let w = want.clone();
         want.add(&w);
     }
+    (knuth::read(text.as_bytes()).unwrap(), want)
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "268,758 states of 14×14 dominoes, four times")]
+fn counts_past_every_fixed_width() {
+    // 2^300 solutions, past 256 bits, so the count widens three times
+    // (128, 256, 1,024 bits).
+    let (m, want) = two_to_the_300();
+    let c = count(&m, &Memo::new());
     assert_eq!(c.solutions, want);
     assert_eq!(c.stats.widened, 2);
     assert_eq!(c.solutions.bits(), 301);
@@ -564,20 +569,11 @@ fn the_diagram_of_a_tiling_and_its_limits() {
         sizes.push(nodes.len());
     }
     assert!(sizes[0] < 20_000 && sizes[1] > sizes[0], "{sizes:?}");
-    // 2^300 solutions (300 items of two options each): counts past u128
-    // while the diagram is written, 600 nodes.
-    let mut text = (0..300).map(|i| format!("x{i} ")).collect::<String>() + "\n";
-    for i in 0..300 {
-        text += &format!("x{i}\nx{i}\n");
-    }
-    let m = knuth::read(text.as_bytes()).unwrap();
+    // 2^300 solutions: counts past u128 while the diagram is written, 600
+    // nodes.
+    let (m, want) = two_to_the_300();
     let (c, text) = zdd_text(&m, &Memo::new());
     let (nodes, root, count) = read_zdd(&text, 600);
-    let mut want = BigCount::from(1u64);
-    for _ in 0..300 {
-        let w = want.clone();
-        want.add(&w);
-    }
     assert_eq!((&c.solutions, &paths(&nodes)[root]), (&want, &want));
     assert_eq!((count, nodes.len() - 2), (want.to_string(), 600));
     // Nothing to cover: the root is node 1.

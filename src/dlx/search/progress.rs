@@ -194,6 +194,10 @@ mod tests {
     use crate::problems;
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "no unsafe code of its own (the kernels' tests run under Miri); a report at every node of five engines on two threads: over ten minutes"
+    )]
     fn the_cheapest_report_progress_on_one_thread_and_on_two() {
         // Queens 8 with a cost per option: the branch and bound prunes, and
         // the report still ends at the whole tree, its nodes the search's.
