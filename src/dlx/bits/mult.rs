@@ -2,9 +2,8 @@
 //! exact cover with multiplicities, every per-item number a bit-sliced
 //! counter.
 //!
-//! The same search as the links engine's (`links/mult.rs`, whose
-//! documentation says it step by step) and the dense engine's
-//! (`dense/mult.rs`, whose slots, tweaks and null move this mirrors): the
+//! The operations of `search/mult.rs`, which has Algorithm M's steps once
+//! for every engine, with the dense engine's slots (`dense/mult.rs`): the
 //! same tree and DLX3's counters. DLX3's choice takes the least
 //! `θ = len + min(slack, bound) - bound + 1`, then the least
 //! `min(slack, bound)`, then the longest list, then the leftmost item. With
@@ -34,8 +33,7 @@
 //! tweaks of the options tried so far at this level (hidden while the item
 //! is active); the candidates are the item's options active in slot `2l`,
 //! in order, then the null move ([`NULL_MOVE`]) when the item may take no
-//! more. A level keeps its item's bound after M4 and how many of its
-//! candidates are untried (`rest`, DLX3's len after the tweaks).
+//! more.
 //!
 //! Counters are DLX3's, counted as the dense engine counts them: a node at
 //! every entry; an update per item covered and per other item of each
@@ -55,8 +53,8 @@
 use super::search::State;
 use super::BitsMatrix;
 use crate::dlx::index::{ItemId, OptionId};
-use crate::dlx::search::driver::{Enter, Kernel};
-use crate::dlx::search::{latest_conflict, m5_candidate, split, PreselectError, NULL_MOVE};
+use crate::dlx::search::mult::{AlgorithmM, Choice, Levels, MultOps};
+use crate::dlx::search::{latest_conflict, split, PreselectError, NULL_MOVE};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, at_mut, copy_slot, span, span_mut, split_mut};
 use crate::dlx::{EngineKind, Subtree};
@@ -228,11 +226,15 @@ impl BitsMatrix {
     }
 }
 
-/// The Algorithm M kernel for states of `W` option words and `B` planes of
-/// `θ` (and [`TIE_PLANES`] of the tie key).
-pub(super) struct BitsMult<const W: usize, const B: usize>;
+/// Algorithm M's operations on the bits engine's states (`search/mult.rs`
+/// has the steps), states of `W` option words and `B` planes of `θ` (and
+/// [`TIE_PLANES`] of the tie key).
+pub(super) struct BitsOps<const W: usize, const B: usize>;
 
-impl<const W: usize, const B: usize> BitsMult<W, B> {
+/// The Algorithm M kernel on the bits engine's states.
+pub(super) type BitsMult<const W: usize, const B: usize> = AlgorithmM<BitsOps<W, B>>;
+
+impl<const W: usize, const B: usize> BitsOps<W, B> {
     /// Words of a state: option bits, `θ`'s planes, the tie key's, the
     /// open items.
     const SIZE: usize = W + B + TIE_PLANES + 1;
@@ -242,89 +244,110 @@ impl<const W: usize, const B: usize> BitsMult<W, B> {
 
 // The slots read and written below exist: the driver enters at most
 // `max_depth` levels, and there are `2 * (max_depth + 2)` slots (`mod.rs`).
-impl<const W: usize, const B: usize> Kernel for BitsMult<W, B> {
+impl<const W: usize, const B: usize> MultOps for BitsOps<W, B> {
     type Tables = BitsMatrix;
     type State = State;
     const UNDOES: bool = false;
 
+    #[inline(always)]
+    fn null(_i: usize) -> u32 {
+        NULL_MOVE
+    }
+
+    #[inline(always)]
+    fn levels<'a>(s: &'a mut State) -> Levels<'a> {
+        s.mult.with(&mut s.item)
+    }
+
     unsafe fn start(_m: &BitsMatrix, _s: &mut State) {}
 
-    /// M2–M5: choose the item, use one of its bound (covering it at 0)
-    /// into slot `2l + 1`, and name its first candidate.
+    /// M3 on slot `2l`.
     #[inline(always)]
-    unsafe fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
-        let size = Self::SIZE;
-        let here = span(&s.states, 2 * l * size, size);
+    unsafe fn choose(m: &BitsMatrix, s: &mut State, l: usize) -> Option<Choice> {
+        let here = span(&s.states, 2 * l * Self::SIZE, Self::SIZE);
         if at(here, Self::OPEN) == 0 {
-            return Enter::Solved;
+            return None;
         }
         let i = m.choose_bounded::<W, B>(here);
-        s.item[l] = i as u32;
         let (theta, spare, owed) = m.lanes_of::<W, B>(here, i);
-        let score = theta as i32 - m.lift as i32 + 1;
-        if score <= 0 {
-            s.rest[l] = 0;
-            return Enter::DEAD;
-        }
-        let b = spare + owed - 1;
-        let rest = theta + owed - m.lift;
-        let first = m.next_option::<W>(span(here, 0, W), i, 0);
+        Some(Choice {
+            item: i,
+            theta: theta as i32 - m.lift as i32 + 1,
+            // `theta` is `θ - 1 + lift` and the len `θ - 1 + owed`.
+            len: theta + owed - m.lift,
+            bound: spare + owed,
+            slack: u32::from(at(&m.slack, i)),
+        })
+    }
+
+    /// M4 into slot `2l + 1`.
+    #[inline(always)]
+    unsafe fn use_one(
+        m: &BitsMatrix,
+        s: &mut State,
+        l: usize,
+        i: usize,
+        _bound: u32,
+        stats: &mut Stats,
+    ) -> Option<u32> {
+        let size = Self::SIZE;
+        let first = m.next_option::<W>(span(&s.states, 2 * l * size, W), i, 0);
         let slot = copy_slot(&mut s.states, size, 2 * l, 2 * l + 1);
         let spent = m.use_bounds::<W, B>(slot, 1 << i);
         if spent != 0 {
             stats.updates += m.cover_bounded::<W, B>(slot, spent, None);
         }
-        s.rest[l] = rest;
-        s.bound[l] = b;
-        Enter::Item {
-            first: m5_candidate(b, u32::from(at(&m.slack, i)), rest, first),
-            branch: score >= 2,
-            len: score as u32,
-        }
+        first.map(|r| r as u32)
     }
 
-    /// M5's tweak and M6: option `r` (or the null move) into slot `2l + 2`.
+    /// The tweak in slot `2l + 1`: the option hidden while its item is
+    /// open; else only the cursor moves.
     #[inline(always)]
-    unsafe fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
-        let (size, open) = (Self::SIZE, Self::OPEN);
-        let i = s.item[l] as usize;
-        let (from, to) = (2 * l + 1, 2 * l + 2);
-        let b = s.bound[l];
-        if r == NULL_MOVE {
-            let slot = copy_slot(&mut s.states, size, from, to);
-            if b != 0 {
-                // The item ends, its options all tweaked away.
-                slot[open] &= !(1u64 << i);
-            }
-            return slot[open] == 0;
+    unsafe fn tweak(m: &BitsMatrix, s: &mut State, l: usize, _i: usize, r: u32, hide: bool) -> u64 {
+        if !hide {
+            return 1;
         }
-        let r = r as usize;
-        if b != 0 || at(&m.slack, i) != 0 {
-            s.rest[l] -= 1;
-            stats.updates += if b != 0 {
-                m.hide_bounded::<W, B>(span_mut(&mut s.states, from * size, size), r)
-            } else {
-                1
-            };
-        }
-        let slot = copy_slot(&mut s.states, size, from, to);
-        stats.updates += m.commit_bounded::<W, B>(slot, r, 1 << i);
-        slot[open] == 0
+        let size = Self::SIZE;
+        m.hide_bounded::<W, B>(
+            span_mut(&mut s.states, (2 * l + 1) * size, size),
+            r as usize,
+        )
     }
 
-    /// M7 and M5: names the level's next candidate after `r`.
+    /// M6 into slot `2l + 2`.
     #[inline(always)]
-    unsafe fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
-        if r == NULL_MOVE {
-            return None;
+    unsafe fn commit(
+        m: &BitsMatrix,
+        s: &mut State,
+        l: usize,
+        i: usize,
+        r: u32,
+        stats: &mut Stats,
+    ) -> bool {
+        let slot = copy_slot(&mut s.states, Self::SIZE, 2 * l + 1, 2 * l + 2);
+        stats.updates += m.commit_bounded::<W, B>(slot, r as usize, 1 << i);
+        at(slot, Self::OPEN) == 0
+    }
+
+    /// The null move into slot `2l + 2`.
+    #[inline(always)]
+    unsafe fn end(_m: &BitsMatrix, s: &mut State, l: usize, i: usize, active: bool) -> bool {
+        let slot = copy_slot(&mut s.states, Self::SIZE, 2 * l + 1, 2 * l + 2);
+        let open = at_mut(slot, Self::OPEN);
+        if active {
+            // The item ends, its options all tweaked away.
+            *open &= !(1u64 << i);
         }
-        let i = s.item[l] as usize;
+        *open == 0
+    }
+
+    /// The next of item `i`'s options active on entering (slot `2l`).
+    #[inline(always)]
+    unsafe fn next(m: &BitsMatrix, s: &mut State, l: usize, i: usize, r: u32) -> Option<u32> {
         let here = span(&s.states, 2 * l * Self::SIZE, W);
-        let next = m.next_option::<W>(here, i, r as usize + 1);
-        m5_candidate(s.bound[l], u32::from(at(&m.slack, i)), s.rest[l], next)
+        m.next_option::<W>(here, i, r as usize + 1)
+            .map(|q| q as u32)
     }
-
-    unsafe fn leave(_m: &BitsMatrix, _s: &mut State, _l: usize) {}
 }
 
 impl BitsMatrix {

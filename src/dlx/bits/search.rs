@@ -8,6 +8,7 @@ use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
+use crate::dlx::search::mult::PerLevel;
 use crate::dlx::search::{check_preselect, engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::at;
@@ -51,10 +52,9 @@ pub(super) struct State {
     pub(super) states: Vec<u64>,
     /// Per level: the branching item (with [`FORCED_FLAG`]).
     pub(super) item: Vec<u32>,
-    /// Per level, with multiplicities (`mult.rs`): the item's bound after
-    /// the level used one, and its options not yet tried.
-    pub(super) bound: Vec<u32>,
-    pub(super) rest: Vec<u32>,
+    /// Per level, with multiplicities, the rest of Algorithm M's
+    /// bookkeeping (`search/mult.rs`).
+    pub(super) mult: PerLevel,
 }
 
 /// The bits kernel for states of `W` option words and `B` planes.
@@ -149,22 +149,7 @@ impl<'m> BitsSolver<'m> {
             state: State {
                 states: vec![0; 2 * (matrix.max_depth + 2) * slot],
                 item: vec![0; matrix.max_depth + 1],
-                bound: vec![
-                    0;
-                    if matrix.bounded {
-                        matrix.max_depth + 1
-                    } else {
-                        0
-                    }
-                ],
-                rest: vec![
-                    0;
-                    if matrix.bounded {
-                        matrix.max_depth + 1
-                    } else {
-                        0
-                    }
-                ],
+                mult: PerLevel::new(matrix.max_depth + 1, matrix.bounded),
             },
             matrix,
         };

@@ -1,9 +1,9 @@
 //! Algorithm M (TAOCP 7.2.2.1; Knuth's DLX3) on the dense engine's states:
 //! exact cover with multiplicities, undone by copying.
 //!
-//! The same search as the links engine's (`links/mult.rs`, whose
-//! documentation says it step by step), the same tree and DLX3's counters,
-//! with the dense representation: a state slot is the active bits, a `u16`
+//! The operations of `search/mult.rs`, which has Algorithm M's steps once
+//! for every engine (the same tree and DLX3's counters on each), on the
+//! dense representation: a state slot is the active bits, a `u16`
 //! len per primary item ([`COVERED`] once the item is covered or ended) and
 //! a `u16` bound per primary item (how many more options may use it); each
 //! item's slack (upper bound less lower) is fixed, in the tables. Where
@@ -12,9 +12,10 @@
 //! from its items' keys as it would take 1 from their lens, an item's key
 //! is made again when its bound falls, and the choice only compares.
 //!
-//! Per level `l`: slot `2l` is the state on entering; slot `2l + 1` the
-//! same after M4 (the chosen item uses one of its bound, and is covered
-//! when none is left) and after the *tweaks* of the options tried so far
+//! Per level `l` (the bookkeeping of item, bound, slack and untried
+//! candidates is `search/mult.rs`'s): slot `2l` is the state on entering;
+//! slot `2l + 1` the same after M4 (the chosen item uses one of its bound,
+//! and is covered when none is left) and after the *tweaks* of the options tried so far
 //! at this level. A tweak takes the option out of the item's list: while
 //! the item is still active the option is hidden in slot `2l + 1` (cleared,
 //! its items' lens decremented), so that deeper levels, which may choose
@@ -22,10 +23,7 @@
 //! once the item is covered its options are hidden already, and the
 //! tweak only moves the level's cursor. The candidates are the item's
 //! options active in slot `2l`, in order, then the *null move* (the cursor
-//! [`NULL`]: no option, the item ends) when the item may take no more. A
-//! level also keeps how many of its candidates are left untried (`rest`),
-//! DLX3's len of the item as it stands after its tweaks, which M5's test
-//! reads.
+//! [`NULL`]: no option, the item ends) when the item may take no more.
 //!
 //! The kernel reads and splits slots without bounds checks, as the plain
 //! one does (`mod.rs`); here a slot is `words + 2 · lw` words (the active
@@ -49,8 +47,8 @@
 use super::search::{lens, lens_ref, State};
 use super::{DenseMatrix, COVERED};
 use crate::dlx::index::{ItemId, OptionId};
-use crate::dlx::search::driver::{Enter, Kernel};
-use crate::dlx::search::{m5_candidate, split, PreselectError, NULL_MOVE};
+use crate::dlx::search::mult::{AlgorithmM, Choice, Levels, MultOps};
+use crate::dlx::search::{split, PreselectError, NULL_MOVE};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, at_mut, copy_slot, span, span_mut, split_mut};
 use crate::dlx::{EngineKind, Subtree};
@@ -398,131 +396,148 @@ impl DenseMatrix {
     }
 }
 
-/// The Algorithm M kernel: `FORCED` for first-forced; `KEY` the bits of
-/// the tables' [`NarrowKey`] (16 or 32; else the 64-bit key); `UL` and `UP`
-/// the common option length and primary count, for covering by arithmetic.
-pub(super) struct DenseMult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>;
+/// Algorithm M's operations on the dense states (`search/mult.rs` has the
+/// steps): `FORCED` for first-forced; `KEY` the bits of the tables'
+/// [`NarrowKey`] (16 or 32; else the 64-bit key); `UL` and `UP` the common
+/// option length and primary count, for covering by arithmetic.
+pub(super) struct DenseOps<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>;
 
-impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> Kernel
-    for DenseMult<FORCED, KEY, UL, UP>
+/// The Algorithm M kernel on the dense states.
+pub(super) type DenseMult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> =
+    AlgorithmM<DenseOps<FORCED, KEY, UL, UP>>;
+
+// The slots read and written below exist: the driver enters at most
+// `max_depth` levels, and there are `2 * (max_depth + 2)` slots.
+impl<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize> MultOps
+    for DenseOps<FORCED, KEY, UL, UP>
 {
     type Tables = DenseMatrix;
     type State = State;
     const UNDOES: bool = false;
 
+    #[inline(always)]
+    fn null(_i: usize) -> u32 {
+        NULL
+    }
+
+    #[inline(always)]
+    fn levels<'a>(s: &'a mut State) -> Levels<'a> {
+        s.mult.with(&mut s.item)
+    }
+
     unsafe fn start(_m: &DenseMatrix, _s: &mut State) {}
 
-    /// M2–M5: choose the item, take one from its bound (covering it at 0)
-    /// into slot `2l + 1`, and name its first candidate.
+    /// M3 on slot `2l`.
     #[inline(always)]
-    unsafe fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+    unsafe fn choose(m: &DenseMatrix, s: &mut State, l: usize) -> Option<Choice> {
         let size = s.slot;
-        let here_at = 2 * l;
-        if s.left[here_at] == 0 {
-            return Enter::Solved;
+        if s.left[2 * l] == 0 {
+            return None;
         }
-        // Slots `2l` to `2l + 2` exist: the driver enters at most
-        // `max_depth` levels, and there are `2 * (max_depth + 2)` slots.
-        let here = span(&s.states, here_at * size, size);
+        let here = span(&s.states, 2 * l * size, size);
         let lw = m.len_words();
         let len = lens_ref(span(here, m.words, lw));
         let bound = lens_ref(span(here, m.words + lw, lw));
-        let (i, score) = match (KEY, m.narrow) {
+        let (i, theta) = match (KEY, m.narrow) {
             (16, Some(k)) => choose_keys::<FORCED>(len, k),
             (32, Some(k)) => choose_wide::<FORCED>(len, bound, &m.slack, &mut s.keys32, k),
             _ => choose::<FORCED>(len, bound, &m.slack),
         };
-        if score == i32::MAX {
-            // Every item left is ended, none uncovered: a solution.
-            return Enter::Solved;
-        }
-        s.item[l] = i as u32;
-        if score <= 0 {
-            s.rest[l] = 0;
-            return Enter::DEAD;
-        }
-        let rest = u32::from(m.len_at::<KEY>(len, i));
-        let first = m.next_option(span(here, 0, m.words), i, 0);
-        let to = here_at + 1;
-        let slot = copy_slot(&mut s.states, size, here_at, here_at + 1);
+        // Every item left is ended, none uncovered: a solution.
+        (theta != i32::MAX).then(|| Choice {
+            item: i,
+            theta,
+            len: u32::from(m.len_at::<KEY>(len, i)),
+            bound: u32::from(at(bound, i)),
+            slack: u32::from(at(&m.slack, i)),
+        })
+    }
+
+    /// M4 into slot `2l + 1`.
+    #[inline(always)]
+    unsafe fn use_one(
+        m: &DenseMatrix,
+        s: &mut State,
+        l: usize,
+        i: usize,
+        b: u32,
+        stats: &mut Stats,
+    ) -> Option<u32> {
+        let size = s.slot;
+        let first = m.next_option(span(&s.states, 2 * l * size, m.words), i, 0);
+        let slot = copy_slot(&mut s.states, size, 2 * l, 2 * l + 1);
         let (active, len, bound) = parts(m, slot);
-        let b = at_mut(bound, i);
-        *b -= 1;
-        let b = *b;
-        let mut left = s.left[here_at];
+        *at_mut(bound, i) = b as u16;
+        let mut left = s.left[2 * l];
         if b == 0 {
             stats.updates +=
                 m.cover::<UL, UP, false>(active, len, &mut left, &mut s.watch, i, m.step::<KEY>());
         } else {
-            m.rekey::<KEY>(len, i, b);
+            m.rekey::<KEY>(len, i, b as u16);
         }
-        s.left[to] = left;
-        s.rest[l] = rest;
-        let degree = score as u32;
-        Enter::Item {
-            first: m5_candidate(u32::from(b), u32::from(at(&m.slack, i)), rest, first),
-            branch: degree >= 2,
-            len: degree,
-        }
+        s.left[2 * l + 1] = left;
+        first.map(|r| r as u32)
     }
 
-    /// M5's tweak and M6: option `r` (or the null move) into slot `2l + 2`.
+    /// The tweak in slot `2l + 1`: the option hidden while its item is
+    /// active; else only the cursor moves.
     #[inline(always)]
-    unsafe fn commit(m: &DenseMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
+    unsafe fn tweak(
+        m: &DenseMatrix,
+        s: &mut State,
+        l: usize,
+        _i: usize,
+        r: u32,
+        hide: bool,
+    ) -> u64 {
+        if !hide {
+            return 1;
+        }
         let size = s.slot;
-        let i = s.item[l] as usize;
+        let (active, len, _) = parts(m, span_mut(&mut s.states, (2 * l + 1) * size, size));
+        m.hide_option::<KEY>(active, len, r as usize)
+    }
+
+    /// M6 into slot `2l + 2`.
+    #[inline(always)]
+    unsafe fn commit(
+        m: &DenseMatrix,
+        s: &mut State,
+        l: usize,
+        i: usize,
+        r: u32,
+        stats: &mut Stats,
+    ) -> bool {
         let (from, to) = (2 * l + 1, 2 * l + 2);
-        let slack = at(&m.slack, i);
-        let slot = span_mut(&mut s.states, from * size, size);
-        let (active, len, bound) = parts(m, slot);
-        let b = at(bound, i);
         let mut left = s.left[from];
-        if r == NULL {
-            s.states
-                .copy_within(from * size..(from + 1) * size, to * size);
-            if b != 0 {
-                // The item ends, its options all tweaked away.
-                let slot = &mut s.states[to * size..(to + 1) * size];
-                *at_mut(parts(m, slot).1, i) = COVERED;
-                left -= 1;
-            }
-            s.left[to] = left;
-            return left == 0;
-        }
-        let r = r as usize;
-        if b != 0 || slack != 0 {
-            s.rest[l] -= 1;
-            stats.updates += if b != 0 {
-                m.hide_option::<KEY>(active, len, r)
-            } else {
-                1
-            };
-        }
-        let slot = copy_slot(&mut s.states, size, from, to);
-        stats.updates += m.commit_bounded::<UL, UP, KEY>(slot, &mut left, &mut s.watch, r, i);
+        let slot = copy_slot(&mut s.states, s.slot, from, to);
+        stats.updates +=
+            m.commit_bounded::<UL, UP, KEY>(slot, &mut left, &mut s.watch, r as usize, i);
         s.left[to] = left;
         left == 0
     }
 
-    /// M7 and M5: names the level's next candidate after `r`.
+    /// The null move into slot `2l + 2`.
     #[inline(always)]
-    unsafe fn retract(m: &DenseMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
-        if r == NULL {
-            return None;
+    unsafe fn end(m: &DenseMatrix, s: &mut State, l: usize, i: usize, active: bool) -> bool {
+        let (from, to) = (2 * l + 1, 2 * l + 2);
+        let mut left = s.left[from];
+        let slot = copy_slot(&mut s.states, s.slot, from, to);
+        if active {
+            // The item ends, its options all tweaked away.
+            *at_mut(parts(m, slot).1, i) = COVERED;
+            left -= 1;
         }
-        let size = s.slot;
-        let i = s.item[l] as usize;
-        let here = span(&s.states, 2 * l * size, m.words);
-        let next = m.next_option(here, i, r as usize + 1);
-        let lw = m.len_words();
-        let b = at(
-            lens_ref(span(&s.states, (2 * l + 1) * size + m.words + lw, lw)),
-            i,
-        );
-        m5_candidate(u32::from(b), u32::from(at(&m.slack, i)), s.rest[l], next)
+        s.left[to] = left;
+        left == 0
     }
 
-    unsafe fn leave(_m: &DenseMatrix, _s: &mut State, _l: usize) {}
+    /// The next of item `i`'s options active on entering (slot `2l`).
+    #[inline(always)]
+    unsafe fn next(m: &DenseMatrix, s: &mut State, l: usize, i: usize, r: u32) -> Option<u32> {
+        let here = span(&s.states, 2 * l * s.slot, m.words);
+        m.next_option(here, i, r as usize + 1).map(|q| q as u32)
+    }
 }
 
 impl DenseMatrix {

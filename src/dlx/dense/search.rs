@@ -7,6 +7,7 @@ use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::search::driver::{Driver, Enter, Kernel};
+use crate::dlx::search::mult::PerLevel;
 use crate::dlx::search::{
     check_preselect, engine_queries, latest_conflict, Branching, PreselectError, Step,
 };
@@ -157,9 +158,9 @@ pub(super) struct State {
     pub(super) left: Vec<u32>,
     /// Per level: the branching item (with [`FORCED_FLAG`]).
     pub(super) item: Vec<u32>,
-    /// Per level, with multiplicities: the item's options not yet tried
-    /// (`mult.rs`).
-    pub(super) rest: Vec<u32>,
+    /// Per level, with multiplicities, the rest of Algorithm M's
+    /// bookkeeping (`search/mult.rs`).
+    pub(super) mult: PerLevel,
     /// With multiplicities and keys of 32 bits, scratch for the choice's
     /// keys, one per primary item (padded); keys of 16 bits are kept in
     /// the state in place of lens (`mult.rs`).
@@ -293,14 +294,7 @@ impl<'m> DenseSolver<'m> {
                 slot,
                 left: vec![0; slots],
                 item: vec![0; matrix.max_depth + 1],
-                rest: vec![
-                    0;
-                    if matrix.bounded {
-                        matrix.max_depth + 1
-                    } else {
-                        0
-                    }
-                ],
+                mult: PerLevel::new(matrix.max_depth + 1, matrix.bounded),
                 keys32: vec![0; keys.filter(|k| k.wide).map_or(0, |_| padded)],
                 watch: Watch {
                     stack: Vec::with_capacity(4 * matrix.primary + 64),

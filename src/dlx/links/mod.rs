@@ -39,6 +39,7 @@
 use super::engine::{EngineError, Shared};
 use super::matrix::{Link, Matrix, Node};
 use super::search::driver::{Driver, Enter, Kernel};
+use super::search::mult::PerLevel;
 use super::search::{engine_queries, Branching, Step};
 use super::stats::Stats;
 use dance::{choose, choose_watched, commit_others, cover, uncommit_others, uncover, Watch};
@@ -103,6 +104,8 @@ pub(crate) struct LinksState<'m> {
     bounds: Vec<mult::Bound>,
     /// Per level: the first option tweaked there (Algorithm M).
     first_tweak: Vec<u32>,
+    /// Per level, the rest of Algorithm M's bookkeeping (`search/mult.rs`).
+    mult: PerLevel,
     /// Per option: whether [`LinksSolver::preselect_subtree`] took it out
     /// of the search (empty until an option is).
     excluded: Vec<bool>,
@@ -247,6 +250,7 @@ impl<'m> LinksSolver<'m> {
                 } else {
                     Vec::new()
                 },
+                mult: PerLevel::new(depth + 1, bounded),
                 excluded: Vec::new(),
             },
             branching: Branching::Knuth,

@@ -1,33 +1,22 @@
-//! Algorithm M (TAOCP 7.2.2.1; Knuth's DLX3): exact cover with
-//! multiplicities, as a kernel of the one search driver on the links
-//! engine's own links.
+//! Algorithm M (TAOCP 7.2.2.1; Knuth's DLX3) on the links engine's own
+//! links: the operations of `search/mult.rs`, which has the steps M2–M9
+//! once for every engine (and says them in words).
 //!
-//! Each primary item `i` is to be covered between `u` and `v` times
-//! ([`Matrix::bounds`]). The state keeps, per item, DLX3's *bound* (how
-//! many more options may still use it, `v` at the start) and *slack*
-//! (`v - u`, fixed). At a node the driver's step *enter* is M3–M4: choose
-//! the item with the least branching degree
-//! `θ = len + 1 - max(bound - slack, 0)`, ties to the smaller
-//! `min(slack, bound)` and then to the longer list, leftmost after that
-//! (DLX3's rule: with every bound 1 it is DLX1's); decrement its bound, and
-//! cover it when the bound reaches 0. Its options are then tried top down;
-//! an option tried is *tweaked*: taken out of the item's list (and, while
-//! the item stays active, out of every other list: it is *hidden*), so that
-//! deeper levels, which may choose the item again, see only the options
-//! below it, and every multiset of options is met once. When the item may
-//! go without more options (`bound < slack`), the last move is the *null
-//! move*: no option, the item leaves the active list. *leave* (M8) is
-//! *untweak*: the tweaked options go back in one pass, Knuth's "punch
-//! line", and a covered item is uncovered.
+//! The state keeps, per item, DLX3's *bound* (how many more options may
+//! still use it, `v` at the start) and *slack* (`v - u`, fixed), from
+//! [`Matrix::bounds`]. The representation dances and undoes: a tweak takes
+//! the top of the item's list out of it (and, while the item is active,
+//! hides the option from every other list); M8's *untweak* puts the level's
+//! tweaked options back in one pass, from the first one tweaked
+//! (`first_tweak`, kept per level), Knuth's "punch line"; the null move
+//! takes the item off the active list and M9 puts it back.
 //!
 //! Counters are DLX3's: a node at every entry (dead ends and solutions
 //! included), an update per link removed by cover, hide, purify and tweak.
-//! A node whose θ is 0 or less is a dead end that changes nothing (DLX3
-//! backs up before step M4), so its *leave* does nothing either.
 //!
-//! The kernel's cursor is a node: an option's node in the branching item's
-//! list, or the item's header for the null move, which names no option
-//! (the solver's solutions leave it out).
+//! The cursor is a node: an option's node in the branching item's list, or
+//! the item's header for the null move, which names no option (the
+//! solver's solutions leave it out).
 //!
 //! Indexing is unchecked, under `dance.rs`'s invariant (every link field
 //! holds a node index, every option node's `itm` an item slot) and one of
@@ -40,18 +29,23 @@
 use super::dance::{cover, hide, purify, uncover, unhide, unpurify, Arena, View, Watch};
 use super::LinksState;
 use crate::dlx::matrix::{Link, Matrix, Node};
-use crate::dlx::search::driver::{Enter, Kernel};
+use crate::dlx::search::mult::{AlgorithmM, Choice, Levels, MultOps};
 use crate::dlx::stats::Stats;
 use crate::dlx::ItemId;
 
-/// The Algorithm M kernel: DLX2's colors with `COLORS`; with `FORCED` the
-/// choice stops at the first item whose θ is 1 or less (first-forced).
-/// Options are walked to their spacers: walking them by arithmetic when all
-/// have one length, as the links kernel does, measured no faster here
-/// (two-queens 8: 1.15 s either way).
-pub(super) struct Mult<'m, const COLORS: bool, const FORCED: bool>(
+/// Algorithm M's operations on the links (`search/mult.rs` has the steps):
+/// DLX2's colors with `COLORS`; with `FORCED` the choice stops at the first
+/// item whose θ is 1 or less (first-forced). Options are walked to their
+/// spacers: walking them by arithmetic when all have one length, as the
+/// links kernel does, measured no faster here (two-queens 8: 1.15 s either
+/// way).
+pub(super) struct LinksMult<'m, const COLORS: bool, const FORCED: bool>(
     std::marker::PhantomData<&'m ()>,
 );
+
+/// The Algorithm M kernel on the links.
+pub(super) type Mult<'m, const COLORS: bool, const FORCED: bool> =
+    AlgorithmM<LinksMult<'m, COLORS, FORCED>>;
 
 /// DLX3's state of one item: how many more options may use it, and its
 /// upper bound minus its lower one (fixed).
@@ -127,22 +121,6 @@ unsafe fn choose<const FORCED: bool>(
         ((best_key >> 64) as u32 ^ 0x8000_0000) as i32
     };
     (best, score)
-}
-
-/// M5's test: `x`, the next candidate in item `i`'s list (its header for
-/// the null move), if it may be tried; `None` when the level is done.
-#[inline]
-/// # Safety
-/// The arguments hold this module's invariants (its documentation):
-/// every index taken from them is in bounds.
-unsafe fn candidate(s: &LinksState<'_>, i: usize, x: u32) -> Option<u32> {
-    let Bound { bound: b, slack } = View::new(&s.bounds)[i];
-    if b == 0 && slack == 0 {
-        // Exact cover's case: the item is covered, every option is tried.
-        return (x as usize != i).then_some(x);
-    }
-    // Too few options left to reach the lower bound: back up.
-    (View::new(&s.nodes)[i].itm > b - slack).then_some(x)
 }
 
 /// Takes `x`, the top of item `i`'s list, out of it; with `block` (the
@@ -330,108 +308,135 @@ unsafe fn set_active(items: &mut [Link], i: usize, active: bool) {
     }
 }
 
-impl<'m, const COLORS: bool, const FORCED: bool> Kernel for Mult<'m, COLORS, FORCED> {
+impl<'m, const COLORS: bool, const FORCED: bool> MultOps for LinksMult<'m, COLORS, FORCED> {
     type Tables = Matrix;
     type State = LinksState<'m>;
     const UNDOES: bool = true;
+
+    /// The null move's cursor is the item's header, where its list ends.
+    #[inline(always)]
+    fn null(i: usize) -> u32 {
+        i as u32
+    }
+
+    #[inline(always)]
+    fn levels<'a>(s: &'a mut LinksState<'m>) -> Levels<'a> {
+        s.mult.with(&mut s.item)
+    }
 
     unsafe fn start(_m: &Matrix, s: &mut LinksState<'m>) {
         s.watch.clear();
     }
 
-    /// M2–M5: choose the item, take one from its bound (covering it at 0),
-    /// and name its first candidate.
     #[inline(always)]
-    unsafe fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
-        let (i, score) = choose::<FORCED>(&s.nodes, &s.items, &s.bounds);
+    unsafe fn choose(_m: &Matrix, s: &mut LinksState<'m>, _l: usize) -> Option<Choice> {
+        let (i, theta) = choose::<FORCED>(&s.nodes, &s.items, &s.bounds);
         if i == 0 {
-            return Enter::Solved;
+            return None;
         }
-        if score <= 0 {
-            s.item[level] = 0;
-            return Enter::DEAD;
-        }
-        s.item[level] = i as u32;
+        let Bound { bound, slack } = View::new(&s.bounds)[i];
+        Some(Choice {
+            item: i,
+            theta,
+            len: View::new(&s.nodes)[i].itm as u32,
+            bound: bound as u32,
+            slack: slack as u32,
+        })
+    }
+
+    #[inline(always)]
+    unsafe fn use_one(
+        m: &Matrix,
+        s: &mut LinksState<'m>,
+        l: usize,
+        i: usize,
+        bound: u32,
+        stats: &mut Stats,
+    ) -> Option<u32> {
         let x = View::new(&s.nodes)[i].down;
-        s.first_tweak[level] = x;
-        let b = &mut Arena::new(&mut s.bounds)[i].bound;
-        *b -= 1;
-        if *b == 0 {
+        Arena::new(&mut s.first_tweak)[l] = x;
+        Arena::new(&mut s.bounds)[i].bound = bound as i32;
+        if bound == 0 {
             let first = m.first_spacer();
             let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &s.colors, &mut s.watch);
             stats.updates += cover::<COLORS, false, 0>(nodes, items, colors, w, i, first);
         }
-        let degree = score as u32;
-        Enter::Item {
-            first: candidate(s, i, x),
-            branch: degree >= 2,
-            len: degree,
-        }
+        (x as usize != i).then_some(x)
     }
 
-    /// M5's tweak and M6: the option of node `p`, or the null move.
+    #[inline(always)]
+    unsafe fn tweak(
+        m: &Matrix,
+        s: &mut LinksState<'m>,
+        _l: usize,
+        _i: usize,
+        r: u32,
+        hide: bool,
+    ) -> u64 {
+        let (nodes, colors, w) = (&mut s.nodes, &s.colors, &mut s.watch);
+        tweak::<COLORS>(nodes, colors, w, r as usize, hide, m.first_spacer())
+    }
+
     #[inline(always)]
     unsafe fn commit(
         m: &Matrix,
         s: &mut LinksState<'m>,
-        level: usize,
-        p: u32,
+        _l: usize,
+        _i: usize,
+        r: u32,
         stats: &mut Stats,
     ) -> bool {
-        let i = s.item[level] as usize;
-        let p = p as usize;
-        let first = m.first_spacer();
-        let Bound { bound, slack } = View::new(&s.bounds)[i];
-        if p == i {
-            if bound != 0 {
-                set_active(&mut s.items, i, false);
-            }
-            return s.items[0].next == 0;
-        }
-        if bound != 0 || slack != 0 {
-            let (nodes, colors, w) = (&mut s.nodes, &s.colors, &mut s.watch);
-            stats.updates += tweak::<COLORS>(nodes, colors, w, p, bound != 0, first);
-        }
-        stats.updates += commit_bounded::<COLORS>(s, p, m.primary_count(), first);
+        stats.updates +=
+            commit_bounded::<COLORS>(s, r as usize, m.primary_count(), m.first_spacer());
         s.items[0].next == 0
     }
 
-    /// M7 and M5: takes `p` back and names the next candidate.
     #[inline(always)]
-    unsafe fn retract(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) -> Option<u32> {
-        let i = s.item[level] as usize;
-        if p as usize == i {
-            // M9's reactivation; M8 (leave) follows.
-            set_active(&mut s.items, i, true);
-            return None;
+    unsafe fn end(_m: &Matrix, s: &mut LinksState<'m>, _l: usize, i: usize, active: bool) -> bool {
+        if active {
+            set_active(&mut s.items, i, false);
         }
-        uncommit_bounded::<COLORS>(s, p as usize, m.primary_count(), m.first_spacer());
-        let x = View::new(&s.nodes)[p as usize].down;
-        candidate(s, i, x)
+        s.items[0].next == 0
     }
 
-    /// M8: restores the item (uncover, or untweak) and its bound.
     #[inline(always)]
-    unsafe fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
-        let i = s.item[level] as usize;
-        if i == 0 {
-            return;
-        }
+    unsafe fn next(
+        _m: &Matrix,
+        s: &mut LinksState<'m>,
+        _l: usize,
+        i: usize,
+        r: u32,
+    ) -> Option<u32> {
+        let x = View::new(&s.nodes)[r as usize].down;
+        (x as usize != i).then_some(x)
+    }
+
+    #[inline(always)]
+    unsafe fn unend(_m: &Matrix, s: &mut LinksState<'m>, _l: usize, i: usize) {
+        set_active(&mut s.items, i, true);
+    }
+
+    #[inline(always)]
+    unsafe fn uncommit(m: &Matrix, s: &mut LinksState<'m>, _l: usize, _i: usize, r: u32) {
+        uncommit_bounded::<COLORS>(s, r as usize, m.primary_count(), m.first_spacer());
+    }
+
+    #[inline(always)]
+    unsafe fn restore(
+        m: &Matrix,
+        s: &mut LinksState<'m>,
+        l: usize,
+        i: usize,
+        bound: u32,
+        slack: u32,
+    ) {
         let first = m.first_spacer();
-        let Bound { bound, slack } = View::new(&s.bounds)[i];
         if bound == 0 && slack == 0 {
             uncover::<COLORS, 0>(&mut s.nodes, &mut s.items, &s.colors, i, first);
         } else {
-            let a = s.first_tweak[level] as usize;
+            let a = View::new(&s.first_tweak)[l] as usize;
             untweak::<COLORS>(s, i, a, bound != 0, first);
         }
         Arena::new(&mut s.bounds)[i].bound += 1;
-    }
-
-    unsafe fn unwind(m: &Matrix, s: &mut LinksState<'m>, level: usize, p: u32) {
-        // Retracting changes nothing but the option (or the null move); the
-        // candidate it names is not wanted.
-        let _ = Self::retract(m, s, level, p);
-        Self::leave(m, s, level);
     }
 }

@@ -32,6 +32,7 @@ pub(crate) mod driver;
 #[cfg(test)]
 pub(crate) mod engine_tests;
 pub(crate) mod estimate;
+pub(crate) mod mult;
 pub(crate) mod progress;
 pub(crate) mod split;
 
@@ -792,19 +793,3 @@ pub(crate) fn count_up_to(s: &mut impl Steps, limit: u64) -> Count {
 /// states (dense, bits): no option, the level's item ends (the solvers'
 /// solutions leave it out).
 pub(crate) const NULL_MOVE: u32 = u32::MAX;
-
-/// Algorithm M's step M5 in the engines that copy their states: whether a
-/// level may try another candidate, with `rest` of its item's options
-/// untried, the item's bound `b` (after the level used one) and its
-/// `slack`; `next` is its next option, if any. Returns the candidate (an
-/// option, or [`NULL_MOVE`]), or `None` to back up.
-#[inline(always)]
-pub(crate) fn m5_candidate(b: u32, slack: u32, rest: u32, next: Option<usize>) -> Option<u32> {
-    if b == 0 && slack == 0 {
-        // Exact cover's case: the item is covered, every option is tried.
-        return next.map(|r| r as u32);
-    }
-    // Too few options left to reach the lower bound: back up.
-    (i64::from(rest) > i64::from(b) - i64::from(slack))
-        .then(|| next.map_or(NULL_MOVE, |r| r as u32))
-}
