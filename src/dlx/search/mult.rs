@@ -331,3 +331,69 @@ impl<O: MultOps> Kernel for AlgorithmM<O> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! M5's test alone; the steps are checked through the engines, whose
+    //! `same_tree_as_links` tests compare trees and counters node by node
+    //! and whose suite counts against brute force and DLX3.
+    use super::*;
+
+    /// Operations whose only use here is the null move's cursor.
+    struct Header;
+
+    impl MultOps for Header {
+        type Tables = ();
+        type State = ();
+        const UNDOES: bool = false;
+        fn null(i: usize) -> u32 {
+            1000 + i as u32
+        }
+        fn levels<'a>(_s: &'a mut ()) -> Levels<'a> {
+            unreachable!("not asked for")
+        }
+        unsafe fn start(_t: &(), _s: &mut ()) {}
+        unsafe fn choose(_t: &(), _s: &mut (), _l: usize) -> Option<Choice> {
+            None
+        }
+        unsafe fn use_one(
+            _: &(),
+            _: &mut (),
+            _: usize,
+            _: usize,
+            _: u32,
+            _: &mut Stats,
+        ) -> Option<u32> {
+            None
+        }
+        unsafe fn tweak(_: &(), _: &mut (), _: usize, _: usize, _: u32, _: bool) -> u64 {
+            0
+        }
+        unsafe fn commit(_: &(), _: &mut (), _: usize, _: usize, _: u32, _: &mut Stats) -> bool {
+            false
+        }
+        unsafe fn end(_: &(), _: &mut (), _: usize, _: usize, _: bool) -> bool {
+            false
+        }
+        unsafe fn next(_: &(), _: &mut (), _: usize, _: usize, _: u32) -> Option<u32> {
+            None
+        }
+    }
+
+    #[test]
+    fn m5_tries_options_then_the_null_move_while_the_lower_bound_is_reachable() {
+        let c = candidate::<Header>;
+        // Exact cover's case (covered, no slack): every option, no null move.
+        assert_eq!(c(0, 0, 3, 7, Some(5)), Some(5));
+        assert_eq!(c(0, 0, 0, 7, None), None);
+        // Bound 2 left, slack 1: the item must take one more, so a level
+        // with one candidate left may not try it without a second.
+        assert_eq!(c(2, 1, 2, 7, Some(5)), Some(5));
+        assert_eq!(c(2, 1, 1, 7, Some(5)), None);
+        // Past the last option, with the lower bound met: the null move.
+        assert_eq!(c(1, 1, 1, 7, None), Some(1007));
+        assert_eq!(c(0, 2, 0, 7, None), Some(1007));
+        // Slack past the bound (the lower bound met): always a candidate.
+        assert_eq!(c(1, 3, 0, 7, Some(4)), Some(4));
+    }
+}
