@@ -210,6 +210,12 @@ pub struct BitsMatrix {
     /// (plane `k` from `cost_planes[k * words]`).
     cost_planes: Vec<u64>,
     cost_bits: usize,
+    /// With counted lens, where every option the search can meet (active
+    /// at the root) has the same updates when hidden: those, so that the
+    /// updates of a cover are that times the options hidden, one popcount
+    /// a word instead of one a word and plane (queens, Langford pairs,
+    /// polyomino packings and Sudoku are of this kind).
+    one_cost: Option<u32>,
     /// Whether this processor has the `popcnt` instruction and the
     /// extensions beside it ([`popcount_is_fast`]): the counted kernel then
     /// runs in a copy compiled for them.
@@ -351,6 +357,13 @@ impl BitsMatrix {
                 cost_planes[k * words + r / 64] |= u64::from(c >> k & 1) << (r % 64);
             }
         }
+        let mut live_costs = opt_cost
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| active[r / 64] >> (r % 64) & 1 != 0)
+            .map(|(_, &c)| c);
+        let first_cost = live_costs.next();
+        let one_cost = first_cost.filter(|&c| counted && live_costs.all(|d| d == c));
         let mut root = active;
         // Bit-sliced planes of one value per primary item.
         let sliced = |n: usize, value: &dyn Fn(usize) -> usize| -> Vec<u64> {
@@ -420,6 +433,7 @@ impl BitsMatrix {
             opt_cost,
             cost_planes,
             cost_bits,
+            one_cost,
             popcnt,
             masks,
             conflicts,
@@ -543,6 +557,10 @@ impl BitsMatrix {
             for (w, h) in hidden.iter_mut().enumerate() {
                 *h = at(mask, w) & at(s, w);
                 *at_mut(s, w) &= !*h;
+            }
+            if let Some(cost) = self.one_cost {
+                let n: u32 = hidden.iter().map(|h| h.count_ones()).sum();
+                return u64::from(n) * u64::from(cost);
             }
             let mut updates = 0;
             for k in 0..self.cost_bits {

@@ -339,7 +339,7 @@ mod tests {
     fn agree(m: &Matrix) -> u64 {
         let sliced = BitsMatrix::with_lens(m, Some(false)).unwrap();
         let solutions = agree_with_links(m, &mut BitsSolver::new(&sliced));
-        let counted = BitsMatrix::with_lens(m, Some(true)).unwrap();
+        let mut counted = BitsMatrix::with_lens(m, Some(true)).unwrap();
         if !m.has_bounds() {
             assert_eq!(counted.planes, 0);
         }
@@ -347,7 +347,36 @@ mod tests {
             agree_with_links(m, &mut BitsSolver::new(&counted)),
             solutions
         );
+        if counted.one_cost.is_some() {
+            // The same updates from the cost planes.
+            counted.one_cost = None;
+            assert_eq!(
+                agree_with_links(m, &mut BitsSolver::new(&counted)),
+                solutions
+            );
+        }
         solutions
+    }
+
+    #[test]
+    fn one_cost_where_every_option_met_has_it() {
+        let one = |m: &Matrix| BitsMatrix::with_lens(m, Some(true)).unwrap().one_cost;
+        // Queens: a row, a column and two diagonals an option.
+        assert_eq!(one(&problems::queens(6).unwrap()), Some(3));
+        // Options of 3, 1 and 2 items.
+        let m = knuth::read("A B | x y\nA x y\nB\nA B\n".as_bytes()).unwrap();
+        assert_eq!(one(&m), None);
+        // An option with no primary item (`x`) is never met: it does not
+        // count.
+        let m = knuth::read("A B | x y\nA x\nB y\nx\n".as_bytes()).unwrap();
+        assert_eq!(one(&m), Some(1));
+        // Lens in planes keep their own updates.
+        let m = problems::queens(6).unwrap();
+        assert_eq!(
+            BitsMatrix::with_lens(&m, Some(false)).unwrap().one_cost,
+            None
+        );
+        assert_eq!(agree(&m), 4);
     }
 
     #[test]
