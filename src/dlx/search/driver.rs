@@ -471,7 +471,8 @@ impl Driver {
         // on); and one at the cut of `split`. (A copy for each with
         // progress and without made six a kernel and half again the
         // crate's build time; one copy for progress, the bound and the cut
-        // was 10% slower on queens 15 with progress and 6% under a bound.)
+        // was 10% slower with progress, and one for the bound and the cut 6%
+        // under a bound: BENCHMARKS.md, 2026-12-02.)
         if self.bound.is_some() {
             let step = self.search::<K, true, false, true, true>(t, s);
             self.report_after(step);
