@@ -474,17 +474,17 @@ impl Driver {
         // was 10% slower with progress, and one for the bound and the cut 6%
         // under a bound: BENCHMARKS.md, 2026-12-02.)
         if self.bound.is_some() {
-            let step = self.search::<K, true, false, true, true>(t, s);
+            let step = self.search::<K, false, true, true>(t, s);
             self.report_after(step);
             step
         } else if self.cut != usize::MAX {
-            self.search::<K, true, true, false, false>(t, s)
+            self.search::<K, true, false, false>(t, s)
         } else if self.track.is_some() {
-            let step = self.search::<K, true, false, true, false>(t, s);
+            let step = self.search::<K, false, true, false>(t, s);
             self.report_after(step);
             step
         } else {
-            self.search::<K, true, false, false, false>(t, s)
+            self.search::<K, false, false, false>(t, s)
         }
     }
 
@@ -501,8 +501,8 @@ impl Driver {
         }
     }
 
-    /// [`run`](Self::run), with or without looking at the budget, the cut
-    /// and the cost bound (`BOUND`). The level lives in a local while the
+    /// [`run`](Self::run), looking at the limits on entering a node, with or
+    /// without the cut, progress and the cost bound (`BOUND`). The level lives in a local while the
     /// loop runs (stored on the way out): in the struct it was loaded and
     /// stored around every kernel step.
     ///
@@ -515,13 +515,7 @@ impl Driver {
     /// which is what `choice` was made for); and each cursor the one the
     /// kernel named at that level.
     #[inline(always)]
-    unsafe fn search<
-        K: Kernel,
-        const BUDGET: bool,
-        const CUT: bool,
-        const TRACK: bool,
-        const BOUND: bool,
-    >(
+    unsafe fn search<K: Kernel, const CUT: bool, const TRACK: bool, const BOUND: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
@@ -534,7 +528,7 @@ impl Driver {
                     // SAFETY: a fresh search: the state as its engine made it.
                     K::start(t, s);
                 }
-                match self.forward::<K, BUDGET, CUT, TRACK>(t, s, level) {
+                match self.forward::<K, CUT, TRACK>(t, s, level) {
                     Ok(c) => c,
                     Err(step) => return step,
                 }
@@ -580,7 +574,7 @@ impl Driver {
                 self.phase = Phase::Backdown;
                 return Step::Solution;
             }
-            cur = match self.forward::<K, BUDGET, CUT, TRACK>(t, s, level) {
+            cur = match self.forward::<K, CUT, TRACK>(t, s, level) {
                 Ok(c) => c,
                 Err(step) => return step,
             };
@@ -593,14 +587,13 @@ impl Driver {
     /// # Safety
     /// As [`search`](Self::search)'s.
     #[inline(always)]
-    unsafe fn forward<K: Kernel, const BUDGET: bool, const CUT: bool, const TRACK: bool>(
+    unsafe fn forward<K: Kernel, const CUT: bool, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
         level: usize,
     ) -> Result<Option<u32>, Step> {
-        if BUDGET
-            && (self.stats.nodes >= self.look.0 || self.stats.updates >= self.look.1)
+        if (self.stats.nodes >= self.look.0 || self.stats.updates >= self.look.1)
             && self.limits_stop()
         {
             self.level = level;
