@@ -50,10 +50,14 @@
 //! 5 it needs, queens 13 4% more with 4 words than with 3.
 //!
 //! Invariants:
-//! * state slot `2l` holds the state on entering level `l`, slot `2l + 1`
-//!   the same after covering the level's branching item (skipped when that
-//!   item has one option: committing the option covers it); levels below
-//!   `level` are committed, as in the other engines;
+//! * state slot `2l` holds the state on entering level `l`; levels below
+//!   `level` are committed, as in the other engines. Committing an option
+//!   at `l` writes slot `2l + 2` straight from slot `2l`: the option's
+//!   conflicts include every option of the level's branching item, so
+//!   covering the item first would clear nothing more (its updates are
+//!   counted on entering the level, and not again by the commit). Slot
+//!   `2l + 1` is Algorithm M's (`mult.rs`: the item after M4 and its
+//!   tweaks);
 //! * in a state, for every uncovered primary item `i` (bit `i` of the last
 //!   word), the planes hold the number of active options containing `i`;
 //!   the planes of covered items are never read (they may hold anything);
@@ -75,7 +79,7 @@
 #![allow(unsafe_code)]
 
 use crate::dlx::index::{ItemId, OptionId};
-use crate::dlx::unchecked::{at, at_mut};
+use crate::dlx::unchecked::{at, at_mut, span, span_mut, split_mut};
 use crate::dlx::Matrix;
 use std::fmt;
 
@@ -475,7 +479,7 @@ impl BitsMatrix {
         i: usize,
         from: usize,
     ) -> Option<usize> {
-        let mask = &self.masks[i * W..i * W + W];
+        let mask = span(&self.masks, i * W, W);
         let mut w = from / 64;
         let mut allowed = u64::MAX << (from % 64);
         while w < W {
@@ -515,18 +519,64 @@ impl BitsMatrix {
         ((least & 63) as usize, least >> 6)
     }
 
-    /// Covers item `i` in state `s` (`W` option words, `B` planes, the
-    /// uncovered items): clears its active options, subtracting 1 from the
-    /// lens of their primary items; returns DLX1's updates.
+    /// The updates of covering item `i` of `len` active options in a state
+    /// whose option bits are `active` (`W` words): its options' costs (their
+    /// items less one each), without clearing them. The search commits one
+    /// of them from the same state, clearing its conflicts, which are a
+    /// superset of `i`'s options, and takes these back from that commit's
+    /// updates (`search.rs`, `Bits::commit`).
     #[inline(always)]
     /// # Safety
     /// The arguments hold this module's invariants (its documentation):
     /// every index taken from them is in bounds.
-    unsafe fn cover<const W: usize, const B: usize>(&self, s: &mut [u64], i: usize) -> u64 {
-        let updates = self.clear::<W, B>(s, &self.masks[i * W..i * W + W]);
-        // Secondary items (numbered from `primary`) have no bit.
-        s[W + B] &= !1u64.checked_shl(i as u32).unwrap_or(0);
-        updates + 1
+    unsafe fn spent<const W: usize, const B: usize>(
+        &self,
+        active: &[u64],
+        i: usize,
+        len: u32,
+    ) -> u64 {
+        if let (0, Some(cost)) = (B, self.one_cost) {
+            return u64::from(len) * u64::from(cost);
+        }
+        let mask = span(&self.masks, i * W, W);
+        let mut hidden = [0u64; W];
+        for (w, h) in hidden.iter_mut().enumerate() {
+            *h = at(mask, w) & at(active, w);
+        }
+        if B == 0 {
+            return self.cost_of::<W>(&hidden);
+        }
+        let mut updates = 0;
+        for (w, &word) in hidden.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let r = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                updates += u64::from(at(&self.opt_cost, r));
+            }
+        }
+        updates
+    }
+
+    /// With counted lens: the updates of hiding the options of `hidden`
+    /// (`W` words), their costs through the cost planes.
+    #[inline(always)]
+    /// # Safety
+    /// The arguments hold this module's invariants (its documentation):
+    /// every index taken from them is in bounds.
+    unsafe fn cost_of<const W: usize>(&self, hidden: &[u64; W]) -> u64 {
+        if let Some(cost) = self.one_cost {
+            let n: u32 = hidden.iter().map(|h| h.count_ones()).sum();
+            return u64::from(n) * u64::from(cost);
+        }
+        let mut updates = 0;
+        for k in 0..self.cost_bits {
+            let n: u32 = (0..W)
+                .map(|w| (hidden[w] & at(&self.cost_planes, k * W + w)).count_ones())
+                .sum();
+            updates += u64::from(n) << k;
+        }
+        updates
     }
 
     /// Covers every item of option `r` in state `s` but those already
@@ -538,8 +588,8 @@ impl BitsMatrix {
     /// The arguments hold this module's invariants (its documentation):
     /// every index taken from them is in bounds.
     unsafe fn cover_option<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
-        let updates = self.clear::<W, B>(s, &self.conflicts[r * W..r * W + W]);
-        s[W + B] &= !at(&self.opt_bits, r);
+        let updates = self.clear::<W, B>(s, span(&self.conflicts, r * W, W));
+        *at_mut(s, W + B) &= !at(&self.opt_bits, r);
         updates
     }
 
@@ -558,22 +608,11 @@ impl BitsMatrix {
                 *h = at(mask, w) & at(s, w);
                 *at_mut(s, w) &= !*h;
             }
-            if let Some(cost) = self.one_cost {
-                let n: u32 = hidden.iter().map(|h| h.count_ones()).sum();
-                return u64::from(n) * u64::from(cost);
-            }
-            let mut updates = 0;
-            for k in 0..self.cost_bits {
-                let n: u32 = (0..W)
-                    .map(|w| (hidden[w] & at(&self.cost_planes, k * W + w)).count_ones())
-                    .sum();
-                updates += u64::from(n) << k;
-            }
-            return updates;
+            return self.cost_of::<W>(&hidden);
         }
         let mut updates = 0;
-        let (active, rest) = s.split_at_mut(W);
-        let planes = &mut rest[..B];
+        let (active, rest) = split_mut(s, W);
+        let (active, planes) = (span_mut(active, 0, W), span_mut(rest, 0, B));
         for (w, word) in active.iter_mut().enumerate() {
             let mut m = at(mask, w) & *word;
             *word &= !m;

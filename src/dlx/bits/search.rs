@@ -11,7 +11,7 @@ use crate::dlx::search::driver::{Driver, Enter, Kernel};
 use crate::dlx::search::mult::PerLevel;
 use crate::dlx::search::{check_preselect, engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
-use crate::dlx::unchecked::at;
+use crate::dlx::unchecked::{at, copy_slot, set, span};
 use crate::dlx::{EngineError, EngineKind};
 
 /// The branching item of a state's `planes` among the `uncovered` items
@@ -52,6 +52,9 @@ pub(super) struct State {
     pub(super) states: Vec<u64>,
     /// Per level: the branching item (with [`FORCED_FLAG`]).
     pub(super) item: Vec<u32>,
+    /// Per level that branches: the updates of covering its item (its
+    /// options' costs), counted on entering it.
+    pub(super) spent: Vec<u64>,
     /// Per level, with multiplicities, the rest of Algorithm M's
     /// bookkeeping (`search/mult.rs`).
     pub(super) mult: PerLevel,
@@ -70,60 +73,59 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
     #[inline(always)]
     unsafe fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
         let size = W + B + 1;
-        let at = 2 * l;
-        let here = &s.states[at * size..(at + 1) * size];
-        let uncovered = here[W + B];
+        let here = span(&s.states, 2 * l * size, size);
+        let uncovered = at(here, W + B);
         if uncovered == 0 {
             // Only at the root: nothing to cover, the empty choice solves it.
             return Enter::Solved;
         }
+        let active = span(here, 0, W);
         let (i, least) = if B == 0 {
-            m.choose_counted::<W>(&here[..W], uncovered)
+            m.choose_counted::<W>(active, uncovered)
         } else {
-            choose::<B>(&here[W..W + B], uncovered)
+            choose::<B>(span(here, W, B), uncovered)
         };
-        s.item[l] = i as u32;
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
+            set(&mut s.item, l, i as u32);
             stats.updates += 1;
             return Enter::DEAD;
         }
-        let first = m.next_option::<W>(&here[..W], i, 0).map(|r| r as u32);
+        let first = m.next_option::<W>(active, i, 0).map(|r| r as u32);
         if least == 1 {
-            // Forced: `commit` covers the item too, from slot `2l` itself.
-            s.item[l] = FORCED_FLAG | i as u32;
+            // Forced: `commit` covers the item too.
+            set(&mut s.item, l, FORCED_FLAG | i as u32);
             return Enter::forced(first);
         }
-        s.states
-            .copy_within(at * size..(at + 1) * size, (at + 1) * size);
-        let slot = &mut s.states[(at + 1) * size..(at + 2) * size];
-        stats.updates += m.cover::<W, B>(slot, i);
+        // Covering the item is counted here, done by each commit: its
+        // options are among the conflicts of every one of them.
+        set(&mut s.item, l, i as u32);
+        let spent = m.spent::<W, B>(active, i, least);
+        set(&mut s.spent, l, spent);
+        stats.updates += spent + 1;
         Enter::branch(first, least)
     }
 
-    /// Commits option `r` at `l`: state slot `2l + 1` (`2l` when forced)
-    /// plus `r`'s other items into slot `2l + 2`.
+    /// Commits option `r` at `l`: state slot `2l` less `r`'s conflicts
+    /// (the level's item's options among them) into slot `2l + 2`.
     #[inline(always)]
     unsafe fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
         let (size, r) = (W + B + 1, r as usize);
+        let slot = copy_slot(&mut s.states, size, 2 * l, 2 * l + 2);
+        let hidden = m.cover_option::<W, B>(slot, r);
         // Covering r's items (all of them when forced, else all but the
-        // branching item) is one update each.
-        let forced = s.item[l] & FORCED_FLAG != 0;
-        let from = 2 * l + usize::from(!forced);
-        let to = 2 * l + 2;
-        s.states
-            .copy_within(from * size..(from + 1) * size, to * size);
-        let slot = &mut s.states[to * size..(to + 1) * size];
-        stats.updates +=
-            m.cover_option::<W, B>(slot, r) + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
-        slot[W + B] == 0
+        // branching item) is one update each; at a branch point the hidden
+        // options of the item, counted on entering, are not counted again.
+        let forced = at(&s.item, l) & FORCED_FLAG != 0;
+        let again = if forced { 0 } else { at(&s.spent, l) };
+        stats.updates += hidden - again + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
+        at(slot, W + B) == 0
     }
 
     #[inline(always)]
     unsafe fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
-        let at = 2 * l * (W + B + 1);
-        let i = (s.item[l] & !FORCED_FLAG) as usize;
-        m.next_option::<W>(&s.states[at..at + W], i, r as usize + 1)
+        let i = (at(&s.item, l) & !FORCED_FLAG) as usize;
+        m.next_option::<W>(span(&s.states, 2 * l * (W + B + 1), W), i, r as usize + 1)
             .map(|r| r as u32)
     }
 
@@ -149,6 +151,7 @@ impl<'m> BitsSolver<'m> {
             state: State {
                 states: vec![0; 2 * (matrix.max_depth + 2) * slot],
                 item: vec![0; matrix.max_depth + 1],
+                spent: vec![0; matrix.max_depth + 1],
                 mult: PerLevel::new(matrix.max_depth + 1, matrix.bounded),
             },
             matrix,
