@@ -394,6 +394,15 @@ impl Propagator for Each {
             false => Blame::Option,
         }
     }
+
+    /// The widest of theirs (each names the cells, or nothing).
+    fn branch_first(&self) -> std::ops::Range<usize> {
+        self.0
+            .iter()
+            .map(|p| p.branch_first())
+            .max_by_key(|r| r.len())
+            .unwrap_or(0..0)
+    }
 }
 
 /// A propagator that enforces the sums of the constraints a lean matrix
@@ -413,6 +422,10 @@ impl Propagator for Enforcing {
 
     fn enforces(&self) -> bool {
         true
+    }
+
+    fn branch_first(&self) -> std::ops::Range<usize> {
+        self.0.branch_first()
     }
 }
 
@@ -926,6 +939,31 @@ mod tests {
                 digits[(i * cols + i / rows + j) % n]
             })
             .collect()
+    }
+
+    #[test]
+    fn sums_and_sets_branch_on_cells_first_pairs_alone_do_not() {
+        use super::Form;
+        use crate::sudoku::constraints::{Renban, Thermometer};
+        let first = |rules: &Rules| {
+            let m = rules.matrix().unwrap();
+            m.propagator_in(Form::Whole).map(|p| p.branch_first())
+        };
+        let thermo = Thermometer {
+            cells: vec![0, 1],
+            slow: false,
+        };
+        let renban = Renban {
+            cells: vec![9, 10, 11],
+        };
+        let nine = || Rules::boxes(3, 3).unwrap();
+        assert_eq!(first(&nine()), None);
+        assert_eq!(first(&nine().cage(&[0, 1], Some(3)).unwrap()), Some(0..81));
+        assert_eq!(first(&nine().with(thermo.clone()).unwrap()), Some(0..0));
+        assert_eq!(first(&nine().with(renban.clone()).unwrap()), Some(0..81));
+        // Pair arcs and set groups together: the widest.
+        let both = nine().with(thermo).unwrap().with(renban).unwrap();
+        assert_eq!(first(&both), Some(0..81));
     }
 
     #[test]

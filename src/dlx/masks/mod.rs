@@ -73,7 +73,9 @@
 //! something. A first-forced search with a propagator then branches on the
 //! item of most conflict score per option (`States::scores`: dead ends met
 //! just after committing one of the item's options, noted by `enter`;
-//! `search::pick`), not the leftmost least len. A propagator that
+//! `search::pick`), not the leftmost least len; the items the propagator
+//! names (`Propagator::branch_first`, `States::first`) start at a score
+//! of one. A propagator that
 //! enforces a rule the matrix leaves out (`Propagator::enforces`) is run
 //! once more where every primary item is covered, and a solution it finds
 //! dead is a dead end (`search::solved`); see [`crate::dlx::propagate`].

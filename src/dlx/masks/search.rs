@@ -631,6 +631,8 @@ impl<'m> MasksSolver<'m> {
             } else {
                 Vec::new()
             };
+            let first = propagator.as_ref().map_or(0..0, |p| p.branch_first());
+            s.first = first.start.min(m.scan)..first.end.min(m.scan);
         });
     }
 
@@ -1271,6 +1273,48 @@ mod tests {
         assert_eq!(s.count().solutions, all);
         let first = scored(&s);
         assert!(0 < first && first < once, "{first} of {once}");
+    }
+
+    #[test]
+    fn the_items_a_propagator_names_start_at_one() {
+        // `branch_first`: those items' scores start at 1 as a search
+        // starts (clipped to the scanned items), so `pick` takes the one
+        // of them with fewest options over an item of fewer outside them.
+        #[derive(Debug)]
+        struct Early(std::ops::Range<usize>);
+        impl Propagator for Early {
+            fn propagate(&self, _live: &mut dyn Live) -> bool {
+                true
+            }
+            fn branch_first(&self) -> std::ops::Range<usize> {
+                self.0.clone()
+            }
+        }
+        let m = problems::queens(6).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut s = first_forced(&mm);
+        s.set_propagator(Some(Arc::new(Early(2..4))));
+        // As a search starts (`Kernel::start`).
+        by_width!(&mut s.states, st => st.restart());
+        let scores = by_width!(&s.states, st => st.scores.clone());
+        let want: Vec<u32> = (0..mm.scan)
+            .map(|j| u32::from((2..4).contains(&j)))
+            .collect();
+        assert_eq!(scores, want);
+        let mut st = States::<u64>::new(&mm);
+        st.lens.fill(u8::MAX);
+        (st.lens[0], st.lens[2], st.lens[3]) = (2, 5, 4);
+        st.scores = want;
+        assert_eq!(pick(&mm, &st, 0), 3);
+        // Past the scanned items: clipped, never out of bounds.
+        s.set_propagator(Some(Arc::new(Early(mm.scan - 1..usize::MAX))));
+        by_width!(&mut s.states, st => st.restart());
+        let scores = by_width!(&s.states, st => st.scores.clone());
+        assert_eq!(scores.iter().sum::<u32>(), 1);
+        assert_eq!(scores[mm.scan - 1], 1);
+        // None named: all start at 0, and the search finds what it did.
+        s.set_propagator(Some(Arc::new(Early(0..0))));
+        assert_eq!(s.count().solutions, 4);
     }
 
     /// A propagator that finds every node a dead end.

@@ -238,6 +238,10 @@ pub(super) struct States<M> {
     /// most score per option (`pick`). Empty without a propagator. Zeroed
     /// as a search starts, so a puzzle's tree is its own.
     pub(super) scores: Vec<u32>,
+    /// The items whose scores start at one as a search starts (the
+    /// propagator's [`branch_first`](crate::dlx::Propagator::branch_first),
+    /// within the scores).
+    pub(super) first: std::ops::Range<usize>,
     /// Dead ends left before the scores are halved.
     pub(super) decay: u32,
     /// The option committed last while a propagator is set, whose items a
@@ -289,6 +293,7 @@ impl<M: Mask> States<M> {
             chosen: vec![0; m.items],
             scratch: Vec::new(),
             scores: Vec::new(),
+            first: 0..0,
             decay: SCORE_DECAY,
             last: u32::MAX,
             blame_first: false,
@@ -338,6 +343,9 @@ impl<M: Mask> States<M> {
         self.looks_hid = 0;
         self.intersect_depth = self.first_depth();
         self.scores.fill(0);
+        if let Some(first) = self.scores.get_mut(self.first.clone()) {
+            first.fill(1);
+        }
         self.decay = SCORE_DECAY;
         self.last = u32::MAX;
     }

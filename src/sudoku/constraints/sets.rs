@@ -256,6 +256,12 @@ impl Propagator for SetGroups {
     fn propagate(&self, live: &mut dyn Live) -> bool {
         self.groups.iter().all(|g| self.watch(g, live))
     }
+
+    /// The cells (a Sudoku matrix's first n² items): see
+    /// [`SumBounds`](super::sum_bounds::SumBounds)' reason.
+    fn branch_first(&self) -> std::ops::Range<usize> {
+        0..self.n * self.n
+    }
 }
 
 #[cfg(test)]
