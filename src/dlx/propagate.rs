@@ -55,8 +55,20 @@
 //! least len (BENCHMARKS.md, "Conflict scores"), and blaming the last move
 //! rather than the innermost branch point took ISS's HARD_THERMOS from
 //! more than 6 M guesses to 15,694 ("Dead ends blamed on the last move").
-//! The scores are zeroed as a search starts, so a search's tree is its
-//! own.
+//! The scores are reset as a search starts, so a search's tree is its
+//! own: to the propagator's [`Propagator::start_scores`], a prior the
+//! dead ends must outweigh (by default one point on each item of
+//! `branch_first`, which the first dead end outweighs).
+//!
+//! Where a propagator asks for it ([`Propagator::two_way`]) the search
+//! branches two ways, as ISS does: where the option tried at a branch
+//! point fails, it leaves the branch point's state, and the node is
+//! entered again, its propagator run and where to branch chosen anew,
+//! by scores the failed subtree has just moved, instead of taking the
+//! same item's next option. The Sudoku layer asks for it, with the cells
+//! starting at 3n, where it watches renban lines: ISS's HARD_RENBAN in
+//! 0.55× the time; on killers, thermometers and little killers one way
+//! stays ahead (BENCHMARKS.md, "Two-way branching").
 //!
 //! Why bitmasks: the masks engine keeps each item's active options as one
 //! word (an item there has at most 64 options), so a propagator reads a
@@ -122,6 +134,31 @@ pub trait Propagator: fmt::Debug + Send + Sync {
     /// None by default.
     fn branch_first(&self) -> Range<usize> {
         0..0
+    }
+
+    /// The conflict scores the first `items` items start at as a search
+    /// starts (item `j`'s at index `j`; those past the end start at zero,
+    /// and past `items` are not read): a prior that dead ends, one point
+    /// each, must outweigh before the search branches elsewhere. By
+    /// default one for each item of [`branch_first`](Self::branch_first)
+    /// (the first dead end outweighs it), zero for the others.
+    fn start_scores(&self, items: usize) -> Vec<u32> {
+        let first = self.branch_first();
+        let end = first.end.min(items);
+        let mut scores = vec![0; end];
+        scores[first.start.min(end)..end].fill(1);
+        scores
+    }
+
+    /// Whether the search branches two ways: where the option tried at a
+    /// branch point fails, it leaves the branch point's state and the
+    /// node is entered again, the propagator run and where to branch
+    /// chosen anew by the scores the failure just moved, rather than the
+    /// item's next option taken (the Interactive Sudoku Solver's search:
+    /// a cell's digit, or not that digit). The same solutions; another
+    /// tree. False by default.
+    fn two_way(&self) -> bool {
+        false
     }
 }
 

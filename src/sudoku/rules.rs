@@ -403,6 +403,26 @@ impl Propagator for Each {
             .max_by_key(|r| r.len())
             .unwrap_or(0..0)
     }
+
+    /// Where any of them asks for it.
+    fn two_way(&self) -> bool {
+        self.0.iter().any(|p| p.two_way())
+    }
+
+    /// The most of theirs, item by item.
+    fn start_scores(&self, items: usize) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        for p in &self.0 {
+            let s = p.start_scores(items);
+            if out.len() < s.len() {
+                out.resize(s.len(), 0);
+            }
+            for (x, y) in out.iter_mut().zip(s) {
+                *x = (*x).max(y);
+            }
+        }
+        out
+    }
 }
 
 /// A propagator that enforces the sums of the constraints a lean matrix
@@ -426,6 +446,14 @@ impl Propagator for Enforcing {
 
     fn branch_first(&self) -> std::ops::Range<usize> {
         self.0.branch_first()
+    }
+
+    fn start_scores(&self, items: usize) -> Vec<u32> {
+        self.0.start_scores(items)
+    }
+
+    fn two_way(&self) -> bool {
+        self.0.two_way()
     }
 }
 
@@ -962,8 +990,39 @@ mod tests {
         assert_eq!(first(&nine().with(thermo.clone()).unwrap()), Some(0..0));
         assert_eq!(first(&nine().with(renban.clone()).unwrap()), Some(0..81));
         // Pair arcs and set groups together: the widest.
-        let both = nine().with(thermo).unwrap().with(renban).unwrap();
+        let both = nine()
+            .with(thermo.clone())
+            .unwrap()
+            .with(renban.clone())
+            .unwrap();
         assert_eq!(first(&both), Some(0..81));
+        // Where set groups are watched (renban), the search branches two
+        // ways, the cells' scores starting at 3n; sums and pairs alone
+        // keep one way, their cells starting at one.
+        let way = |rules: &Rules| {
+            let m = rules.matrix().unwrap();
+            let p = m.propagator_in(Form::Whole).unwrap();
+            let start = p.start_scores(m.matrix().primary_count());
+            (p.two_way(), start.len(), start.iter().max().copied())
+        };
+        let killer = nine().cage(&[0, 1], Some(3)).unwrap();
+        assert_eq!(way(&killer), (false, 81, Some(1)));
+        assert_eq!(way(&nine().with(thermo.clone()).unwrap()), (false, 0, None));
+        assert_eq!(
+            way(&nine().with(renban.clone()).unwrap()),
+            (true, 81, Some(27))
+        );
+        assert_eq!(way(&both), (true, 81, Some(27)));
+        let all = killer.with(thermo).unwrap().with(renban).unwrap();
+        assert_eq!(way(&all), (true, 81, Some(27)));
+        // Clipped to the items scored.
+        let m = nine()
+            .with(Renban { cells: vec![3, 4] })
+            .unwrap()
+            .matrix()
+            .unwrap();
+        let p = m.propagator_in(Form::Whole).unwrap();
+        assert_eq!(p.start_scores(40).len(), 40);
     }
 
     #[test]

@@ -74,8 +74,16 @@
 //! item of most conflict score per option (`States::scores`: dead ends met
 //! just after committing one of the item's options, noted by `enter`;
 //! `search::pick`), not the leftmost least len; the items the propagator
-//! names (`Propagator::branch_first`, `States::first`) start at a score
-//! of one. A propagator that
+//! start at the propagator's `Propagator::start_scores` (`States::start`;
+//! by default one on each item of `Propagator::branch_first`). Where the
+//! propagator asks for two-way branching (`Propagator::two_way`,
+//! `States::two_way`), a branch point whose option failed is not moved
+//! to its item's next option: `resume` restores its state, hides that
+//! option and has the driver enter the level again (`driver::AGAIN`),
+//! where the scores the failure moved choose anew. A branch point made
+//! so is `Branches::hidden`, its state short of an option no path names:
+//! `give_away` gives only from branch points above the first such. A
+//! propagator that
 //! enforces a rule the matrix leaves out (`Propagator::enforces`) is run
 //! once more where every primary item is covered, and a solution it finds
 //! dead is a dead end (`search::solved`); see [`crate::dlx::propagate`].
@@ -103,7 +111,11 @@
 //!   state is marked dead if one of them fell to 0;
 //! * saved state `b` holds the state where the `b`-th branch point of the
 //!   search in progress began, before its item's options were tried;
-//!   `Branches::rest[b]` the options not yet tried.
+//!   `Branches::rest[b]` the options not yet tried (two ways, the options
+//!   after the first, until the first fails: then the branch point is
+//!   replaced by the node entered again, or, its options given away, left).
+//!   A state below a branch point entered again lacks options that no
+//!   option committed above hid (`Branches::hidden` marks it).
 //!
 //! The search itself is the crate's one driver (`search/driver.rs`): a
 //! forced move is a level with one option, a branch point a level with

@@ -9,7 +9,7 @@ use super::*;
 use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::propagate::{Live, Propagator};
-use crate::dlx::search::driver::{Driver, Enter, Kernel};
+use crate::dlx::search::driver::{Driver, Enter, Kernel, AGAIN};
 use crate::dlx::search::{engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, set};
@@ -114,7 +114,7 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     /// Backtracks to the innermost branch point with an option left and
     /// restores its state.
     #[inline(always)]
-    unsafe fn resume(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, u32)> {
+    unsafe fn resume(m: &MasksMatrix, s: &mut States<M>, again: bool) -> Option<(usize, u32)> {
         while s.branches.top > 0 {
             let t = s.branches.top - 1;
             let rest = s.branches.rest[t];
@@ -122,8 +122,23 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
                 s.branches.top = t;
                 continue;
             }
-            s.branches.rest[t] = rest & (rest - 1);
             s.restore(t);
+            if s.two_way && again {
+                // The option tried (the item's first) leaves the branch
+                // point's state, which is entered again: where to branch
+                // is chosen anew. A dead end met there is blamed on it.
+                s.branches.top = t;
+                s.branches.again = true;
+                let i = s.branches.item[t] as usize;
+                let q = m.option_at(i, at(&s.masks, i).lowest());
+                // SAFETY: `q` is the first active option of item `i` in
+                // the state just restored (the branch point's, where `i`
+                // had two or more), and the forced stack was emptied.
+                hide_option::<M, K>(m, s, q);
+                s.last = q as u32;
+                return Some((s.branches.level[t] as usize, AGAIN));
+            }
+            s.branches.rest[t] = rest & (rest - 1);
             let r = m.option_at(s.branches.item[t] as usize, rest.trailing_zeros());
             return Some((s.branches.level[t] as usize, r as u32));
         }
@@ -134,7 +149,11 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     /// its `rest` is emptied, so `resume` passes it by.
     unsafe fn give_away(m: &MasksMatrix, s: &mut States<M>) -> Option<(usize, Vec<u32>)> {
         let b = &mut s.branches;
-        let t = (0..b.top).find(|&t| b.rest[t] != 0)?;
+        // Past a branch point entered again, the state has options taken
+        // out that a subtree's path does not name: nothing is given.
+        let t = (0..b.top)
+            .take_while(|&t| !b.hidden[t])
+            .find(|&t| b.rest[t] != 0)?;
         let mut rest = std::mem::take(&mut b.rest[t]);
         let item = b.item[t] as usize;
         let mut options = Vec::with_capacity(rest.count_ones() as usize);
@@ -144,6 +163,25 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
         }
         Some((b.level[t] as usize, options))
     }
+}
+
+/// Hides option `q` from the state being searched (its items lose it).
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// `q` is an active option of the state.
+unsafe fn hide_option<M: Mask, const K: usize>(m: &MasksMatrix, s: &mut States<M>, q: usize) {
+    let mut push = Push {
+        items: &mut s.forced.items,
+        top: s.forced.top,
+        zero: false,
+    };
+    let (qf, qt) = m.span::<K>(q);
+    for u in qf..qt {
+        m.hide_slot::<M, true>(&mut s.masks, &mut s.lens, &mut push, u);
+    }
+    let (top, zero) = (push.top, push.zero);
+    s.forced.top = top;
+    s.forced.dead |= zero;
 }
 
 /// The kernel's `enter`: the next option to commit, a forced one, else
@@ -288,10 +326,12 @@ pub(super) unsafe fn branch<M: Mask>(
         b.level.push(0);
         b.item.push(0);
         b.rest.push(0);
+        b.hidden.push(false);
     }
     b.level[t] = l as u32;
     b.item[t] = i as u32;
     b.rest[t] = mask.drop_lowest().to_u64();
+    b.hidden[t] = std::mem::take(&mut b.again);
     b.top = t + 1;
     Enter::branch(Some(m.option_at(i, mask.lowest()) as u32), len as u32)
 }
@@ -631,8 +671,9 @@ impl<'m> MasksSolver<'m> {
             } else {
                 Vec::new()
             };
-            let first = propagator.as_ref().map_or(0..0, |p| p.branch_first());
-            s.first = first.start.min(m.scan)..first.end.min(m.scan);
+            s.start = propagator.as_ref().map_or(Vec::new(), |p| p.start_scores(m.scan));
+            s.two_way = propagator.as_ref().is_some_and(|p| p.two_way());
+            s.start.truncate(m.scan);
         });
     }
 
@@ -1317,6 +1358,171 @@ mod tests {
         assert_eq!(s.count().solutions, 4);
     }
 
+    /// A propagator that hides nothing.
+    #[derive(Debug)]
+    struct Idle;
+
+    impl Propagator for Idle {
+        fn propagate(&self, _live: &mut dyn Live) -> bool {
+            true
+        }
+    }
+
+    /// Another propagator's, asking for two-way branching.
+    #[derive(Debug)]
+    struct TwoWay(Arc<dyn Propagator>);
+
+    impl Propagator for TwoWay {
+        fn propagate(&self, live: &mut dyn Live) -> bool {
+            self.0.propagate(live)
+        }
+
+        fn two_way(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn two_way_branching_keeps_every_solution() {
+        use rand::SeedableRng;
+        // Random matrices, Sudoku 4×4 and the small problems, first-forced
+        // and with lookahead, with a propagator that hides nothing and with
+        // the clash propagator: two ways, the links engine's solutions, in
+        // a tree another than one way's (in some); a budget that pauses
+        // the search every 3 nodes (in a node entered again, too) leaves
+        // the same search; a split's subtrees and the solutions above its
+        // cut are every solution once (no node above the cut is entered
+        // again, so a subtree is its path).
+        // (Under Miri one random matrix, without the clash propagator, the
+        // test's own brute force.)
+        let cases = if cfg!(miri) { 1 } else { 150 };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(37);
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let mut matrices = vec![];
+        if !cfg!(miri) {
+            matrices.push(sudoku.matrix().clone());
+            matrices.push(problems::queens(7).unwrap());
+            matrices.extend(engine_tests::small_problems().into_iter().map(|(m, _)| m));
+        }
+        matrices.extend((0..cases).map(|_| dense_random(&mut rng)));
+        let (mut differ, mut paused, mut split) = (0, 0, 0);
+        for m in &matrices {
+            let mm = MasksMatrix::new(m).unwrap();
+            for rule in [Branching::FirstForced, Branching::Lookahead] {
+                for clashes in [false, true] {
+                    if clashes && cfg!(miri) {
+                        continue;
+                    }
+                    let inner = || -> Arc<dyn Propagator> {
+                        match clashes {
+                            true => Clashes::new(m),
+                            false => Arc::new(Idle),
+                        }
+                    };
+                    let solver = |two: bool| {
+                        let mut s = MasksSolver::new(&mm);
+                        s.set_branching(rule).unwrap();
+                        s.set_propagator(Some(match two {
+                            true => Arc::new(TwoWay(inner())),
+                            false => inner(),
+                        }));
+                        s
+                    };
+                    let mut two = solver(true);
+                    assert!(by_width!(&two.states, st => st.two_way));
+                    let all = same_solutions_as_links(m, &mut two);
+                    let mut one = solver(false);
+                    assert!(!by_width!(&one.states, st => st.two_way));
+                    assert_eq!(one.count().solutions, all);
+                    differ += u32::from(one.stats() != two.stats());
+                    if all > 0 && paused < 60 {
+                        paused += 1;
+                        engine_tests::budget_pauses_and_resumes(
+                            &mut solver(true),
+                            &mut solver(true),
+                            3,
+                        );
+                    }
+                    if split < 60 {
+                        split += 1;
+                        let mut s = solver(true);
+                        let mut found: Vec<Vec<OptionId>> = Vec::new();
+                        let mut subtrees = Vec::new();
+                        s.split(2, |piece| match piece {
+                            crate::dlx::Split::Subtree(sub) => subtrees.push(sub.clone()),
+                            crate::dlx::Split::Solution(sol) => found.push(sol.to_vec()),
+                        });
+                        for sub in &subtrees {
+                            let mut below = solver(true);
+                            below.preselect_subtree(sub).unwrap();
+                            while below.next_solution() == Step::Solution {
+                                found.push(below.solution().collect());
+                            }
+                        }
+                        for sol in &mut found {
+                            sol.sort();
+                        }
+                        found.sort();
+                        let mut want: Vec<Vec<OptionId>> = crate::dlx::LinksSolver::new(m)
+                            .solutions()
+                            .map(|mut v| {
+                                v.sort();
+                                v
+                            })
+                            .collect();
+                        want.sort();
+                        assert_eq!(found, want, "{rule:?}, split");
+                    }
+                }
+            }
+        }
+        if !cfg!(miri) {
+            assert!(
+                differ > 10 && paused > 10,
+                "{differ} trees differ, {paused} paused"
+            );
+        }
+    }
+
+    #[test]
+    fn two_ways_the_fraction_done_stays_below_one_until_the_end() {
+        // Queens 8 with the clash propagator, two ways, a progress report
+        // at every node, read at every pause of a budget of 5 nodes: the
+        // fraction done (DLX1's estimate, which may fall as the search goes
+        // deeper) stays below one until the end, where it is one, however
+        // many times a level is entered again.
+        // (Under Miri, queens 6 without the clash propagator.)
+        let m = problems::queens(if cfg!(miri) { 6 } else { 8 }).unwrap();
+        let mm = MasksMatrix::new(&m).unwrap();
+        let mut s = first_forced(&mm);
+        let inner: Arc<dyn Propagator> = match cfg!(miri) {
+            true => Arc::new(Idle),
+            false => Clashes::new(&m),
+        };
+        s.set_propagator(Some(Arc::new(TwoWay(inner))));
+        let progress = Arc::new(crate::dlx::Progress::new());
+        s.report_progress(Some(progress.clone()), 1);
+        let (mut most, mut nodes, mut reads) = (0.0f64, 5, 0);
+        loop {
+            s.set_budget(Budget {
+                nodes: Some(nodes),
+                updates: None,
+            });
+            match s.next_solution() {
+                Step::Budget => nodes += 5,
+                Step::Solution => {}
+                Step::Exhausted => break,
+            }
+            let f = progress.fraction();
+            assert!((0.0..1.0).contains(&f), "{f}");
+            (most, reads) = (most.max(f), reads + 1);
+        }
+        assert_eq!(progress.fraction(), 1.0);
+        if !cfg!(miri) {
+            assert!(reads > 10 && most > 0.5, "{reads} reads, {most} at most");
+        }
+    }
+
     /// A propagator that finds every node a dead end.
     #[derive(Debug)]
     struct Dead;
@@ -1459,12 +1665,16 @@ mod tests {
     fn search_giving_away(
         mm: &MasksMatrix,
         rule: Branching,
+        two_way: bool,
         sub: &Subtree,
         mut key: Vec<u32>,
         found: &mut Vec<(Vec<u32>, Vec<OptionId>)>,
     ) -> usize {
         let mut s = MasksSolver::new(mm);
         s.set_branching(rule).unwrap();
+        if two_way {
+            s.set_propagator(Some(Arc::new(TwoWay(Arc::new(Idle)))));
+        }
         s.preselect_subtree(sub).unwrap();
         let mut pieces = Vec::new();
         let mut nodes = 2;
@@ -1498,7 +1708,7 @@ mod tests {
         assert!(s.give_away().is_none(), "an exhausted search gives nothing");
         let mut given = pieces.len();
         for (piece_key, piece) in pieces {
-            given += search_giving_away(mm, rule, &piece, piece_key, found);
+            given += search_giving_away(mm, rule, two_way, &piece, piece_key, found);
         }
         given
     }
@@ -1527,8 +1737,19 @@ mod tests {
                     sol.sort();
                     want.push(sol);
                 }
+                // Two ways, the pieces' searches (each with scores of its
+                // own) make other trees: the same solutions, once each.
+                let mut two = Vec::new();
+                given +=
+                    search_giving_away(&mm, rule, true, &Subtree::default(), Vec::new(), &mut two);
+                let mut two: Vec<_> = two.into_iter().map(|(_, sol)| sol).collect();
+                two.sort();
+                let mut sorted = want.clone();
+                sorted.sort();
+                assert_eq!(two, sorted, "{rule:?}, two ways");
                 let mut got = Vec::new();
-                given += search_giving_away(&mm, rule, &Subtree::default(), Vec::new(), &mut got);
+                given +=
+                    search_giving_away(&mm, rule, false, &Subtree::default(), Vec::new(), &mut got);
                 // By key; in the order found within a key.
                 got.sort_by(|a, b| a.0.cmp(&b.0));
                 let mut got: Vec<_> = got.into_iter().map(|(_, sol)| sol).collect();

@@ -235,16 +235,17 @@ pub(super) struct States<M> {
     /// With a propagator: per item (of the `scan` lens), how many dead ends
     /// the item's options met just after a commit (`dead_end`), halved
     /// every [`SCORE_DECAY`] dead ends; where to branch is the item of
-    /// most score per option (`pick`). Empty without a propagator. Zeroed
-    /// as a search starts, so a puzzle's tree is its own.
+    /// most score per option (`pick`). Empty without a propagator. Reset
+    /// as a search starts (to `start`), so a puzzle's tree is its own.
     pub(super) scores: Vec<u32>,
-    /// The items whose scores start at one as a search starts (the
-    /// propagator's [`branch_first`](crate::dlx::Propagator::branch_first),
-    /// within the scores).
-    pub(super) first: std::ops::Range<usize>,
+    /// What the first items' scores start at as a search starts (the
+    /// propagator's [`start_scores`](crate::dlx::Propagator::start_scores),
+    /// no longer than the scores; the others start at zero).
+    pub(super) start: Vec<u32>,
     /// Dead ends left before the scores are halved.
     pub(super) decay: u32,
-    /// The option committed last while a propagator is set, whose items a
+    /// The option committed last while a propagator is set, or, two ways,
+    /// the option taken out of a level entered again since: whose items a
     /// dead end is blamed on; `u32::MAX` before the first commit of a
     /// search.
     pub(super) last: u32,
@@ -256,6 +257,10 @@ pub(super) struct States<M> {
     /// (`Propagator::enforces`): then it is run once more where every
     /// primary item is covered, and a solution it finds dead is a dead end.
     pub(super) enforce: bool,
+    /// Whether a branch point whose first option failed is entered again
+    /// with that option hidden, the item to branch on chosen anew (two-way
+    /// branching: `Kernel::resume`), not moved to its item's next option.
+    pub(super) two_way: bool,
 }
 
 /// How many dead ends between two halvings of the conflict scores (the
@@ -279,6 +284,8 @@ impl<M: Mask> States<M> {
                 level: Vec::new(),
                 item: Vec::new(),
                 rest: Vec::new(),
+                hidden: Vec::new(),
+                again: false,
                 top: 0,
             },
             intersect_depth: 0,
@@ -293,11 +300,12 @@ impl<M: Mask> States<M> {
             chosen: vec![0; m.items],
             scratch: Vec::new(),
             scores: Vec::new(),
-            first: 0..0,
+            start: Vec::new(),
             decay: SCORE_DECAY,
             last: u32::MAX,
             blame_first: false,
             enforce: false,
+            two_way: false,
         }
     }
 
@@ -339,12 +347,13 @@ impl<M: Mask> States<M> {
         self.lens.copy_from_slice(&self.root_lens);
         self.forced.clear();
         self.branches.top = 0;
+        self.branches.again = false;
         self.looks = 0;
         self.looks_hid = 0;
         self.intersect_depth = self.first_depth();
         self.scores.fill(0);
-        if let Some(first) = self.scores.get_mut(self.first.clone()) {
-            first.fill(1);
+        for (x, &y) in self.scores.iter_mut().zip(&self.start) {
+            *x = y;
         }
         self.decay = SCORE_DECAY;
         self.last = u32::MAX;
@@ -473,6 +482,13 @@ pub(super) struct Branches {
     pub(super) level: Vec<u32>,
     pub(super) item: Vec<u32>,
     pub(super) rest: Vec<u64>,
+    /// Per branch point: whether it was made on entering its level again
+    /// (two-way branching), its state short of an option that failed
+    /// there, as every branch point's below it.
+    pub(super) hidden: Vec<bool>,
+    /// Whether the level being entered is entered again: the next branch
+    /// point made is `hidden`.
+    pub(super) again: bool,
     /// Branch points in progress.
     pub(super) top: usize,
 }

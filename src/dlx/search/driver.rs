@@ -33,7 +33,12 @@
 //! each level, from the deepest; kernels that copy their state need not be).
 //!
 //! Kernels whose forced levels need no undoing ([`Kernel::JUMPS`]) say where
-//! the next untried option is, and backing down goes straight there.
+//! the next untried option is, and backing down goes straight there; or,
+//! branching two ways, name a level to enter again ([`AGAIN`]), its state
+//! restored without the option that failed there: the driver enters it as
+//! a new node (counted as one), and the progress report goes on counting
+//! the level's first item. Never at a cut, whose subtrees are named by
+//! their paths alone.
 
 #![allow(unsafe_code)]
 
@@ -42,6 +47,10 @@ use super::super::stats::Stats;
 use super::best::CostBound;
 use super::progress::Track;
 use super::{Limits, Step, Stop, LOOK_NODES, LOOK_UPDATES};
+
+/// The cursor [`Kernel::resume`] names to have the level it names entered
+/// again (its state changed since it was entered), not an option committed.
+pub(crate) const AGAIN: u32 = u32::MAX;
 
 /// What a kernel found on entering a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,8 +175,17 @@ pub(crate) trait Kernel {
     unsafe fn unwind(_t: &Self::Tables, _s: &mut Self::State, _level: usize, _cur: u32) {}
     /// With [`JUMPS`](Self::JUMPS): the deepest level whose item has an
     /// option left, its state restored to where that option is to be
-    /// committed, and that option; `None` when there is none.
-    unsafe fn resume(_t: &Self::Tables, _s: &mut Self::State) -> Option<(usize, u32)> {
+    /// committed, and that option; `None` when there is none. Where
+    /// `again` allows it, the cursor may be [`AGAIN`] instead: the level's
+    /// state is restored with the option that failed there taken out, and
+    /// the driver enters the level again, choosing anew where to branch
+    /// (two-way branching). `again` is false at a cut, whose subtrees are
+    /// named by the options above them alone.
+    unsafe fn resume(
+        _t: &Self::Tables,
+        _s: &mut Self::State,
+        _again: bool,
+    ) -> Option<(usize, u32)> {
         None
     }
     /// Gives away the untried options of the shallowest branch point that
@@ -243,6 +261,9 @@ pub(crate) struct Driver {
     /// branch whose cost so far and taxes owed reach the limit is not
     /// entered (counted in `stats.pruned`).
     pub(crate) bound: Option<Box<CostBound>>,
+    /// Whether the pause in [`Phase::Forward`] was on entering a level
+    /// again ([`AGAIN`]).
+    again: bool,
 }
 
 impl Driver {
@@ -268,6 +289,7 @@ impl Driver {
             excluded: Vec::new(),
             retired: Vec::new(),
             bound: None,
+            again: false,
         }
     }
 
@@ -338,6 +360,7 @@ impl Driver {
             self.stopped = None;
         } else {
             self.phase = Phase::Start;
+            self.again = false;
             self.stopped = stop.or(Some(Stop::Cancelled));
         }
     }
@@ -409,6 +432,7 @@ impl Driver {
         }
         self.level = 0;
         self.phase = Phase::Start;
+        self.again = false;
         self.at_cut = false;
         self.base = self.stats;
         self.clock = (self.stats.nodes, self.stats.updates);
@@ -424,6 +448,7 @@ impl Driver {
     pub(crate) fn reset(&mut self) {
         self.level = 0;
         self.phase = Phase::Start;
+        self.again = false;
         self.at_cut = false;
         self.preselected.clear();
         self.excluded.clear();
@@ -528,14 +553,15 @@ impl Driver {
                     // SAFETY: a fresh search: the state as its engine made it.
                     K::start(t, s);
                 }
-                match self.forward::<K, CUT, TRACK>(t, s, level) {
+                let again = std::mem::take(&mut self.again);
+                match self.forward::<K, CUT, TRACK>(t, s, level, again) {
                     Ok(c) => c,
                     Err(step) => return step,
                 }
             }
-            Phase::Backdown => match self.back_down::<K, TRACK>(t, s, &mut level) {
-                Some(c) => c,
-                None => return Step::Exhausted,
+            Phase::Backdown => match self.back_down::<K, CUT, TRACK>(t, s, &mut level) {
+                Ok(c) => c,
+                Err(step) => return step,
             },
         };
         loop {
@@ -544,9 +570,9 @@ impl Driver {
                 // SAFETY: `level` was entered (its item covered), and no
                 // deeper level is.
                 K::leave(t, s, level);
-                match self.back_down::<K, TRACK>(t, s, &mut level) {
-                    Some(next) => cur = next,
-                    None => return Step::Exhausted,
+                match self.back_down::<K, CUT, TRACK>(t, s, &mut level) {
+                    Ok(next) => cur = next,
+                    Err(step) => return step,
                 }
                 continue;
             };
@@ -558,9 +584,9 @@ impl Driver {
             if BOUND && !solved && !self.bound.as_mut().is_some_and(|b| b.keep(level, c)) {
                 // Too dear: the option is taken back, as after its subtree.
                 self.stats.pruned += 1;
-                match self.back_down::<K, TRACK>(t, s, &mut level) {
-                    Some(next) => cur = next,
-                    None => return Step::Exhausted,
+                match self.back_down::<K, CUT, TRACK>(t, s, &mut level) {
+                    Ok(next) => cur = next,
+                    Err(step) => return step,
                 }
                 continue;
             }
@@ -574,7 +600,7 @@ impl Driver {
                 self.phase = Phase::Backdown;
                 return Step::Solution;
             }
-            cur = match self.forward::<K, CUT, TRACK>(t, s, level) {
+            cur = match self.forward::<K, CUT, TRACK>(t, s, level, false) {
                 Ok(c) => c,
                 Err(step) => return step,
             };
@@ -582,7 +608,10 @@ impl Driver {
     }
 
     /// Enters a node at `level`; returns its first option. On a pause the
-    /// level is stored.
+    /// level is stored. `again`: the level is entered again after an
+    /// option failed there ([`AGAIN`]); the progress report goes on
+    /// counting the level's first item's options (its rank was moved on),
+    /// so that the fraction done never falls.
     ///
     /// # Safety
     /// As [`search`](Self::search)'s.
@@ -592,12 +621,14 @@ impl Driver {
         t: &K::Tables,
         s: &mut K::State,
         level: usize,
+        again: bool,
     ) -> Result<Option<u32>, Step> {
         if (self.stats.nodes >= self.look.0 || self.stats.updates >= self.look.1)
             && self.limits_stop()
         {
             self.level = level;
             self.phase = Phase::Forward;
+            self.again = again;
             return Err(Step::Budget);
         }
         if TRACK {
@@ -623,7 +654,7 @@ impl Driver {
             }
             Enter::Item { first, branch, len } => {
                 self.stats.guesses += u64::from(branch);
-                if TRACK {
+                if TRACK && !again {
                     if let Some(track) = &mut self.track {
                         track.lens[level] = len;
                         track.ranks[level] = 1;
@@ -655,42 +686,70 @@ impl Driver {
         }
     }
 
+    /// [`forward`](Self::forward) into a level entered again ([`AGAIN`]):
+    /// out of line, so that searches branching one way keep their loop's
+    /// code as it was.
+    ///
+    /// # Safety
+    /// As [`search`](Self::search)'s.
+    #[cold]
+    #[inline(never)]
+    unsafe fn enter_again<K: Kernel, const CUT: bool, const TRACK: bool>(
+        &mut self,
+        t: &K::Tables,
+        s: &mut K::State,
+        level: usize,
+    ) -> Result<Option<u32>, Step> {
+        // SAFETY: this function's contract.
+        unsafe { self.forward::<K, CUT, TRACK>(t, s, level, true) }
+    }
+
     /// Goes back a level and moves to the next option there (`Some(None)`:
     /// none left); `None` when level 0 is finished.
     ///
     /// # Safety
     /// As [`search`](Self::search)'s.
     #[inline(always)]
-    unsafe fn back_down<K: Kernel, const TRACK: bool>(
+    unsafe fn back_down<K: Kernel, const CUT: bool, const TRACK: bool>(
         &mut self,
         t: &K::Tables,
         s: &mut K::State,
         level: &mut usize,
-    ) -> Option<Option<u32>> {
+    ) -> Result<Option<u32>, Step> {
         if K::JUMPS {
             // SAFETY: the state's own branch points (a jumping kernel).
-            return match K::resume(t, s) {
+            return match K::resume(t, s, !CUT) {
                 Some((l, c)) => {
                     *level = l;
                     if TRACK {
                         if let Some(track) = &mut self.track {
                             track.ranks[l] += 1;
+                            if c == AGAIN {
+                                // Entered again, perhaps many times: the
+                                // level's share done stays below one.
+                                track.ranks[l] = track.ranks[l].min(track.lens[l].max(1));
+                            }
                         }
                     }
-                    Some(Some(c))
+                    if c == AGAIN {
+                        // SAFETY: levels `0..l` are entered and committed,
+                        // the state as `resume` left it, a node to enter.
+                        return unsafe { self.enter_again::<K, CUT, TRACK>(t, s, l) };
+                    }
+                    Ok(Some(c))
                 }
                 None => {
                     *level = 0;
                     self.level = 0;
                     self.phase = Phase::Done;
-                    None
+                    Err(Step::Exhausted)
                 }
             };
         }
         if *level == 0 {
             self.level = 0;
             self.phase = Phase::Done;
-            return None;
+            return Err(Step::Exhausted);
         }
         *level -= 1;
         if TRACK {
@@ -699,6 +758,6 @@ impl Driver {
             }
         }
         // SAFETY: `choice[level]` is the cursor committed at `level`.
-        Some(K::retract(t, s, *level, self.choice[*level]))
+        Ok(K::retract(t, s, *level, self.choice[*level]))
     }
 }
