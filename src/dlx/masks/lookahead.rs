@@ -449,18 +449,7 @@ unsafe fn remove<M: Mask, const K: usize>(
     r: usize,
     stats: &mut Stats,
 ) {
-    let mut push = Push {
-        items: &mut s.forced.items,
-        top: s.forced.top,
-        zero: false,
-    };
-    let (from, to) = m.span::<K>(r);
-    for t in from..to {
-        m.hide_slot::<M, true>(&mut s.masks, &mut s.lens, &mut push, t);
-    }
-    s.forced.top = push.top;
-    s.forced.dead |= push.zero;
-    stats.updates += (to - from) as u64;
+    stats.updates += super::search::hide_option::<M, K>(m, s, r);
     stats.pruned += 1;
 }
 

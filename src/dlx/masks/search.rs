@@ -165,11 +165,18 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     }
 }
 
-/// Hides option `q` from the state being searched (its items lose it).
+/// Hides active option `q` from the state being searched: it leaves each
+/// of its items, which go on the forced stack when their len falls to 1
+/// or 0. Returns the updates (its items).
 /// # Safety
 /// The arguments hold this module's invariants (its documentation):
-/// `q` is an active option of the state.
-unsafe fn hide_option<M: Mask, const K: usize>(m: &MasksMatrix, s: &mut States<M>, q: usize) {
+/// `q` is an active option of the state, and the forced stack has room
+/// for its items.
+pub(super) unsafe fn hide_option<M: Mask, const K: usize>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    q: usize,
+) -> u64 {
     let mut push = Push {
         items: &mut s.forced.items,
         top: s.forced.top,
@@ -182,6 +189,7 @@ unsafe fn hide_option<M: Mask, const K: usize>(m: &MasksMatrix, s: &mut States<M
     let (top, zero) = (push.top, push.zero);
     s.forced.top = top;
     s.forced.dead |= zero;
+    (qt - qf) as u64
 }
 
 /// The kernel's `enter`: the next option to commit, a forced one, else
