@@ -73,9 +73,9 @@
 //! something. A first-forced search with a propagator then branches on the
 //! item of most conflict score per option (`States::scores`: dead ends met
 //! just after committing one of the item's options, noted by `enter`;
-//! `search::pick`), not the leftmost least len; the items the propagator
-//! start at the propagator's `Propagator::start_scores` (`States::start`;
-//! by default one on each item of `Propagator::branch_first`). Where the
+//! `search::pick`), not the leftmost least len; the scores start at the
+//! propagator's `Propagator::start_scores` (`States::start`; by default
+//! one on each item of `Propagator::branch_first`). Where the
 //! propagator asks for two-way branching (`Propagator::two_way`,
 //! `States::two_way`), a branch point whose option failed is not moved
 //! to its item's next option: `resume` restores its state, hides that
