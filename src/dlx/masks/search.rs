@@ -112,7 +112,9 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     }
 
     /// Backtracks to the innermost branch point with an option left and
-    /// restores its state.
+    /// restores its state; two ways (and where the driver allows it), that
+    /// branch point is left, its first option hidden from the state, and
+    /// its level is entered again (`AGAIN`).
     #[inline(always)]
     unsafe fn resume(m: &MasksMatrix, s: &mut States<M>, again: bool) -> Option<(usize, u32)> {
         while s.branches.top > 0 {
