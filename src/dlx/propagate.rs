@@ -70,6 +70,19 @@
 //! 0.55× the time; on killers, thermometers and little killers one way
 //! stays ahead (BENCHMARKS.md, "Two-way branching").
 //!
+//! Where a propagator asks for it ([`Propagator::branch_pairs`]), an
+//! item with two options left may be branched on where the item of most
+//! score per option has more than two: it scores half the higher score of
+//! its two options' first items, and that option goes first. On Sudoku
+//! the first item of an option is its cell, so this is ISS's house
+//! candidate: a digit with two places left in a house, branched on where
+//! the cells of most score per candidate have three or more; where dead
+//! ends score the cells alone, a house's digit has no score of its own
+//! to be chosen by. The Sudoku layer asks for it where the rules sum
+//! cells that may repeat a digit (little killers): ISS's
+//! LITTLE_KILLER_SNIPES #14 in half the guesses (BENCHMARKS.md, "House
+//! pairs").
+//!
 //! Why bitmasks: the masks engine keeps each item's active options as one
 //! word (an item there has at most 64 options), so a propagator reads a
 //! Sudoku cell's candidates in one call, as the item's options in matrix
@@ -158,6 +171,17 @@ pub trait Propagator: fmt::Debug + Send + Sync {
     /// a cell's digit, or not that digit). The same solutions; another
     /// tree. False by default.
     fn two_way(&self) -> bool {
+        false
+    }
+
+    /// Whether the search may branch on an item with two options left
+    /// where the item of most score per option has more than two (see the
+    /// module documentation): such an item scores half the higher score of
+    /// its options' first items (on Sudoku, a house's digit with two places
+    /// left, scored by its two cells: the Interactive Sudoku Solver's house
+    /// candidates), and the option of the higher is tried first. The same
+    /// solutions; another tree. False by default.
+    fn branch_pairs(&self) -> bool {
         false
     }
 }

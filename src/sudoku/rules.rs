@@ -409,6 +409,11 @@ impl Propagator for Each {
         self.0.iter().any(|p| p.two_way())
     }
 
+    /// Where any of them asks for it.
+    fn branch_pairs(&self) -> bool {
+        self.0.iter().any(|p| p.branch_pairs())
+    }
+
     /// The most of theirs, item by item.
     fn start_scores(&self, items: usize) -> Vec<u32> {
         let mut out: Vec<u32> = Vec::new();
@@ -454,6 +459,10 @@ impl Propagator for Enforcing {
 
     fn two_way(&self) -> bool {
         self.0.two_way()
+    }
+
+    fn branch_pairs(&self) -> bool {
+        self.0.branch_pairs()
     }
 }
 
@@ -607,8 +616,13 @@ impl RulesMatrix {
                     .iter()
                     .all(|s| constraints::sum_bounds::SumBounds::takes(n, s))
         };
+        // Sums the rules say over cells that may repeat a digit, nothing
+        // subtracted (little killers): the search branches on house pairs.
+        let mut loose = false;
         for c in &rules.constraints {
-            sums.extend(said(c));
+            let own = said(c);
+            loose |= own.iter().any(|s| s.minus.is_empty());
+            sums.extend(own);
         }
         let e = encode(&rules, &derived, |_| false);
         let mut propagators: Vec<Arc<dyn Propagator>> = Vec::new();
@@ -645,7 +659,7 @@ impl RulesMatrix {
             propagators.push(Arc::new(p));
         }
         if let Some(p) = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums) {
-            propagators.push(Arc::new(p));
+            propagators.push(Arc::new(p.with_pairs(loose)));
         }
         let propagator = match propagators.len() {
             0 => None,
@@ -971,6 +985,7 @@ mod tests {
 
     #[test]
     fn sums_and_sets_branch_on_cells_first_pairs_alone_do_not() {
+        // (And which rule sets branch two ways, or on house pairs.)
         use super::Form;
         use crate::sudoku::constraints::{Renban, Thermometer};
         let first = |rules: &Rules| {
@@ -1013,7 +1028,7 @@ mod tests {
             (true, 81, Some(27))
         );
         assert_eq!(way(&both), (true, 81, Some(27)));
-        let all = killer.with(thermo).unwrap().with(renban).unwrap();
+        let all = killer.clone().with(thermo).unwrap().with(renban).unwrap();
         assert_eq!(way(&all), (true, 81, Some(27)));
         // Clipped to the items scored.
         let m = nine()
@@ -1023,6 +1038,27 @@ mod tests {
             .unwrap();
         let p = m.propagator_in(Form::Whole).unwrap();
         assert_eq!(p.start_scores(40).len(), 40);
+        // Where the rules sum cells that may repeat a digit (a little
+        // killer), the search branches on house pairs; killers and arrows
+        // (a sum less its circle) do not.
+        use crate::sudoku::constraints::{Arrow, LittleKiller};
+        let pairs = |rules: &Rules| {
+            let m = rules.matrix().unwrap();
+            m.propagator_in(Form::Whole).map(|p| p.branch_pairs())
+        };
+        let little = LittleKiller {
+            cells: vec![2, 10, 18],
+            sum: 12,
+        };
+        let arrow = Arrow {
+            circle: vec![0],
+            shaft: vec![1, 2],
+        };
+        assert_eq!(pairs(&killer), Some(false));
+        assert_eq!(pairs(&nine().with(arrow.clone()).unwrap()), Some(false));
+        assert_eq!(pairs(&nine().with(little.clone()).unwrap()), Some(true));
+        let mixed = killer.with(arrow).unwrap().with(little).unwrap();
+        assert_eq!(pairs(&mixed), Some(true));
     }
 
     #[test]

@@ -82,9 +82,13 @@
 //! option and has the driver enter the level again (`driver::AGAIN`),
 //! where the scores the failure moved choose anew. A branch point made
 //! so is `Branches::hidden`, its state short of an option no path names:
-//! `give_away` gives only from branch points above the first such. A
-//! propagator that
-//! enforces a rule the matrix leaves out (`Propagator::enforces`) is run
+//! `give_away` gives only from branch points above the first such.
+//! Where it asks for pairs (`Propagator::branch_pairs`, `States::pairs`),
+//! an item of two options may win over the item of most score per option
+//! by its options' first items' scores, and its option of the higher
+//! goes first (`search::branch_at`: a branch point tries any option
+//! first, and `rest` holds the others, so two ways the option tried is
+//! the one not in `rest`). A propagator that enforces a rule the matrix leaves out (`Propagator::enforces`) is run
 //! once more where every primary item is covered, and a solution it finds
 //! dead is a dead end (`search::solved`); see [`crate::dlx::propagate`].
 //!

@@ -126,16 +126,19 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
             }
             s.restore(t);
             if s.two_way && again {
-                // The option tried (the item's first) leaves the branch
-                // point's state, which is entered again: where to branch
-                // is chosen anew. A dead end met there is blamed on it.
+                // The option tried (the one not in `rest`) leaves the
+                // branch point's state, which is entered again: where to
+                // branch is chosen anew. A dead end met there is blamed
+                // on it.
                 s.branches.top = t;
                 s.branches.again = true;
                 let i = s.branches.item[t] as usize;
-                let q = m.option_at(i, at(&s.masks, i).lowest());
-                // SAFETY: `q` is the first active option of item `i` in
-                // the state just restored (the branch point's, where `i`
-                // had two or more), and the forced stack was emptied.
+                let tried = at(&s.masks, i).to_u64() & !rest;
+                let q = m.option_at(i, tried.trailing_zeros());
+                // SAFETY: `q` is the active option of item `i` tried at
+                // this branch point: the state just restored is the branch
+                // point's, where `rest` holds the others (two ways, `rest`
+                // is never moved on), and the forced stack was emptied.
                 hide_option::<M, K>(m, s, q);
                 s.last = q as u32;
                 return Some((s.branches.level[t] as usize, AGAIN));
@@ -265,9 +268,15 @@ pub(super) unsafe fn solved<M: Mask, const K: usize>(
 /// score per option among those with two options or more (the Interactive
 /// Sudoku Solver's rule, a weighted degree), the first such on a tie; `i`
 /// (the leftmost least len) while no item has a score, and without scores.
-pub(super) fn pick<M>(m: &MasksMatrix, s: &States<M>, i: usize) -> usize {
+/// Where the propagator asks for pairs (`States::pairs`) and that item
+/// has more than two options, an item with two scores half the higher
+/// score of its options' first items, and wins where that is at least
+/// the best's score per option (the last such). With the item, the bit
+/// of its option to try first: the lowest, or a pair's of higher score.
+pub(super) fn pick<M: Mask>(m: &MasksMatrix, s: &States<M>, i: usize) -> (usize, u32) {
+    let mask = |j: usize| s.masks.get(j).map_or(0, |x| x.to_u64());
     if s.scores.is_empty() {
-        return i;
+        return (i, mask(i).trailing_zeros());
     }
     let (mut best, mut score, mut len) = (i, 0u64, 1u64);
     for (j, (&x, &n)) in s.scores.iter().zip(&s.lens[..m.scan]).enumerate() {
@@ -279,7 +288,42 @@ pub(super) fn pick<M>(m: &MasksMatrix, s: &States<M>, i: usize) -> usize {
             (best, score, len) = (j, u64::from(x), u64::from(n));
         }
     }
-    best
+    let mut bit = mask(best).trailing_zeros();
+    if !s.pairs || len <= 2 || score == 0 {
+        return (best, bit);
+    }
+    for (j, &n) in s.lens[..m.scan].iter().enumerate() {
+        if n != 2 {
+            continue;
+        }
+        // The first item of `j`'s option at bit `b`.
+        let lead = |b: u32| {
+            let r = m
+                .item_start
+                .get(j)
+                .and_then(|&f| m.item_opt.get(f as usize + b as usize));
+            r.and_then(|&r| m.opt_start.get(r as usize))
+                .and_then(|&t| m.opt_item.get(t as usize))
+                .map_or(j, |&item| item as usize)
+        };
+        let both = mask(j);
+        let (b0, b1) = (
+            both.trailing_zeros(),
+            (both & both.wrapping_sub(1)).trailing_zeros(),
+        );
+        // (An item that leads its options, a cell, is scored by its own
+        // score: as above, but the last of two on a tie.)
+        let (c0, c1) = (lead(b0), lead(b1));
+        let score_of = |c: usize| s.scores.get(c).map_or(0, |&x| u64::from(x));
+        let (x0, x1) = (score_of(c0), score_of(c1));
+        let x = x0.max(x1);
+        // x / 2 at least score / len, without dividing.
+        if x * len >= 2 * score {
+            (best, score, len) = (j, x, 2);
+            bit = if x1 > x0 { b1 } else { b0 };
+        }
+    }
+    (best, bit)
 }
 
 /// A node entered by Knuth's rule alone (DLX1's tree): the leftmost item
@@ -328,7 +372,26 @@ pub(super) unsafe fn branch<M: Mask>(
     i: usize,
     len: u8,
 ) -> Enter {
-    let mask = at(&s.masks, i);
+    let first = at(&s.masks, i).lowest();
+    branch_at(m, s, l, (i, first), len)
+}
+
+/// Saves the state as a new branch point at level `l`, on item `i` of len
+/// `len`, and enters its option at bit `first` (then the others, lowest
+/// first).
+#[inline(always)]
+/// # Safety
+/// The arguments hold this module's invariants (its documentation):
+/// every index taken from them is in bounds; bit `first` of `i`'s mask is
+/// set.
+pub(super) unsafe fn branch_at<M: Mask>(
+    m: &MasksMatrix,
+    s: &mut States<M>,
+    l: usize,
+    (i, first): (usize, u32),
+    len: u8,
+) -> Enter {
+    let mask = at(&s.masks, i).to_u64();
     let t = s.branches.top;
     s.save(t);
     let b = &mut s.branches;
@@ -340,10 +403,10 @@ pub(super) unsafe fn branch<M: Mask>(
     }
     b.level[t] = l as u32;
     b.item[t] = i as u32;
-    b.rest[t] = mask.drop_lowest().to_u64();
+    b.rest[t] = mask & !(1 << first);
     b.hidden[t] = std::mem::take(&mut b.again);
     b.top = t + 1;
-    Enter::branch(Some(m.option_at(i, mask.lowest()) as u32), len as u32)
+    Enter::branch(Some(m.option_at(i, first) as u32), len as u32)
 }
 
 /// A node where nothing is forced and the search looks before it branches
@@ -371,9 +434,9 @@ unsafe fn looking<M: Mask, const K: usize, const A: bool>(
             Err(enter) => return enter,
         };
         if s.probes.is_none() && s.branches.top >= s.intersect_depth {
-            let i = pick(m, s, i);
-            let len = at(&s.lens, i);
-            return branch(m, s, l, i, len);
+            let pick = pick(m, s, i);
+            let len = at(&s.lens, pick.0);
+            return branch_at(m, s, l, pick, len);
         }
     }
     if let Some(mut probes) = s.probes.take() {
@@ -548,9 +611,9 @@ unsafe fn look<M: Mask, const K: usize>(
         let (hidden, options) = m.intersect::<M, K>(&mut s.masks, &mut s.lens, &mut s.forced);
         s.looks_hid += options;
         if hidden == 0 {
-            let i = pick(m, s, i);
-            let len = at(&s.lens, i);
-            return branch(m, s, l, i, len);
+            let pick = pick(m, s, i);
+            let len = at(&s.lens, pick.0);
+            return branch_at(m, s, l, pick, len);
         }
         stats.updates += hidden;
         i = match after_hiding(m, s) {
@@ -683,6 +746,7 @@ impl<'m> MasksSolver<'m> {
             };
             s.start = propagator.as_ref().map_or(Vec::new(), |p| p.start_scores(m.scan));
             s.two_way = propagator.as_ref().is_some_and(|p| p.two_way());
+            s.pairs = propagator.as_ref().is_some_and(|p| p.branch_pairs());
             s.start.truncate(m.scan);
         });
     }
@@ -1236,6 +1300,56 @@ mod tests {
     }
 
     #[test]
+    fn pairs_branch_on_an_item_of_two_by_its_options_cells() {
+        // Sudoku 4×4: cell 0 with its four digits, row 0's digit 1 left
+        // in cells 1 and 2 (item 16, two options). With pairs, the row's
+        // digit scores half its higher cell's score, wins where that is at
+        // least cell 0's score per option, and the option of that cell
+        // goes first; a cell of two is scored as itself, and wins a tie.
+        let sudoku = crate::sudoku::SudokuMatrix::new(2).unwrap();
+        let m = sudoku.matrix();
+        let mm = MasksMatrix::new(m).unwrap();
+        let mut st = States::<u16>::new(&mm);
+        st.lens.fill(u8::MAX);
+        let row = 16;
+        // The bit of `row`'s option in cell `c`.
+        let bit = |c: usize| {
+            (0..4u32)
+                .find(|&b| {
+                    let r = mm.item_opt[mm.item_start[row] as usize + b as usize];
+                    m.option_items(OptionId::must(r as usize)).next().unwrap().0
+                        == crate::dlx::ItemId::must(c)
+                })
+                .unwrap()
+        };
+        st.masks[row] = (1 << bit(1)) | (1 << bit(2));
+        (st.lens[0], st.lens[row]) = (4, 2);
+        st.scores = vec![0; mm.scan];
+        (st.scores[0], st.scores[1], st.scores[2]) = (4, 1, 3);
+        assert_eq!(pick(&mm, &st, 0), (0, 0), "no pairs asked");
+        st.pairs = true;
+        assert_eq!(pick(&mm, &st, 0), (row, bit(2)));
+        (st.scores[1], st.scores[2]) = (2, 1); // 2 / 2 = 4 / 4: the pair
+        assert_eq!(pick(&mm, &st, 0), (row, bit(1)));
+        st.scores[1] = 1; // 1 / 2 below 4 / 4
+        assert_eq!(pick(&mm, &st, 0), (0, 0));
+        // Cell 0 at two options: pairs are not looked for.
+        st.lens[0] = 2;
+        st.masks[0] = 0b1100;
+        (st.scores[1], st.scores[2]) = (9, 9);
+        assert_eq!(pick(&mm, &st, 0), (0, 2));
+        st.lens[0] = 4;
+        st.masks[0] = 0b1111;
+        st.scores[0] = 40;
+        // Cell 5 of two at 20: 20 / 2 = 40 / 4, a tie, which an item of
+        // two wins; at 19 it does not.
+        (st.lens[5], st.masks[5], st.scores[5]) = (2, 0b110, 20);
+        assert_eq!(pick(&mm, &st, 0), (5, 1));
+        st.scores[5] = 19;
+        assert_eq!(pick(&mm, &st, 0), (0, 0));
+    }
+
+    #[test]
     fn conflict_scores_choose_where_to_branch() {
         // `pick`: the most score per option among items of len 2 or more,
         // the first on a tie; the leftmost least len while none scores.
@@ -1245,16 +1359,16 @@ mod tests {
         st.lens.fill(u8::MAX);
         (st.lens[0], st.lens[1], st.lens[2], st.lens[5]) = (3, 2, 4, 1);
         st.scores = vec![0; mm.scan];
-        assert_eq!(pick(&mm, &st, 1), 1);
+        assert_eq!(pick(&mm, &st, 1).0, 1);
         (st.scores[0], st.scores[2]) = (3, 8);
-        assert_eq!(pick(&mm, &st, 1), 2);
+        assert_eq!(pick(&mm, &st, 1).0, 2);
         st.scores[1] = 4; // 4 / 2 = 8 / 4: the first
-        assert_eq!(pick(&mm, &st, 1), 1);
+        assert_eq!(pick(&mm, &st, 1).0, 1);
         st.scores[5] = 100; // forced: never
         st.scores[7] = 100; // covered: never
-        assert_eq!(pick(&mm, &st, 1), 1);
+        assert_eq!(pick(&mm, &st, 1).0, 1);
         st.scores.clear();
-        assert_eq!(pick(&mm, &st, 0), 0);
+        assert_eq!(pick(&mm, &st, 0).0, 0);
         // A dead end is blamed on each item of the option committed last
         // (of those the lens scan), and on nothing before a commit.
         st.scores = vec![0; mm.scan];
@@ -1356,7 +1470,7 @@ mod tests {
         st.lens.fill(u8::MAX);
         (st.lens[0], st.lens[2], st.lens[3]) = (2, 5, 4);
         st.scores = want;
-        assert_eq!(pick(&mm, &st, 0), 3);
+        assert_eq!(pick(&mm, &st, 0).0, 3);
         // Past the scanned items: clipped, never out of bounds.
         s.set_propagator(Some(Arc::new(Early(mm.scan - 1..usize::MAX))));
         by_width!(&mut s.states, st => st.restart());
@@ -1392,8 +1506,27 @@ mod tests {
         }
     }
 
+    /// Another propagator's, asking for two-way branching or not, and for
+    /// pairs.
+    #[derive(Debug)]
+    struct Pairs(Arc<dyn Propagator>, bool);
+
+    impl Propagator for Pairs {
+        fn propagate(&self, live: &mut dyn Live) -> bool {
+            self.0.propagate(live)
+        }
+
+        fn two_way(&self) -> bool {
+            self.1
+        }
+
+        fn branch_pairs(&self) -> bool {
+            true
+        }
+    }
+
     #[test]
-    fn two_way_branching_keeps_every_solution() {
+    fn two_ways_and_pairs_keep_every_solution() {
         use rand::SeedableRng;
         // Random matrices, Sudoku 4×4 and the small problems, first-forced
         // and with lookahead, with a propagator that hides nothing and with
@@ -1415,83 +1548,100 @@ mod tests {
             matrices.extend(engine_tests::small_problems().into_iter().map(|(m, _)| m));
         }
         matrices.extend((0..cases).map(|_| dense_random(&mut rng)));
-        let (mut differ, mut paused, mut split) = (0, 0, 0);
+        // The same with pairs (`pick`: an item of two options branched on
+        // by its options' first items), one way and two ways.
+        let (mut differ, mut paused, mut split) = ([0; 3], 0, 0);
         for m in &matrices {
             let mm = MasksMatrix::new(m).unwrap();
-            for rule in [Branching::FirstForced, Branching::Lookahead] {
-                for clashes in [false, true] {
-                    if clashes && cfg!(miri) {
-                        continue;
+            for (rule, clashes, ways) in ways_to_branch() {
+                // (Under Miri, two ways with pairs and without.)
+                if (clashes || ways == 1) && cfg!(miri) {
+                    continue;
+                }
+                let inner = || -> Arc<dyn Propagator> {
+                    match clashes {
+                        true => Clashes::new(m),
+                        false => Arc::new(Idle),
                     }
-                    let inner = || -> Arc<dyn Propagator> {
-                        match clashes {
-                            true => Clashes::new(m),
-                            false => Arc::new(Idle),
+                };
+                // Two ways, pairs one way, pairs two ways; `false`: one
+                // way without pairs.
+                let solver = |asked: bool| {
+                    let mut s = MasksSolver::new(&mm);
+                    s.set_branching(rule).unwrap();
+                    s.set_propagator(Some(match (asked, ways) {
+                        (false, _) => inner(),
+                        (true, 0) => Arc::new(TwoWay(inner())),
+                        (true, w) => Arc::new(Pairs(inner(), w == 2)),
+                    }));
+                    s
+                };
+                let mut two = solver(true);
+                assert_eq!(by_width!(&two.states, st => st.two_way), ways != 1);
+                assert_eq!(by_width!(&two.states, st => st.pairs), ways != 0);
+                let all = same_solutions_as_links(m, &mut two);
+                let mut one = solver(false);
+                assert!(!by_width!(&one.states, st => st.two_way || st.pairs));
+                assert_eq!(one.count().solutions, all);
+                differ[ways] += u32::from(one.stats() != two.stats());
+                if all > 0 && paused < 60 {
+                    paused += 1;
+                    engine_tests::budget_pauses_and_resumes(
+                        &mut solver(true),
+                        &mut solver(true),
+                        3,
+                    );
+                }
+                if split < 60 {
+                    split += 1;
+                    let mut s = solver(true);
+                    let mut found: Vec<Vec<OptionId>> = Vec::new();
+                    let mut subtrees = Vec::new();
+                    s.split(2, |piece| match piece {
+                        crate::dlx::Split::Subtree(sub) => subtrees.push(sub.clone()),
+                        crate::dlx::Split::Solution(sol) => found.push(sol.to_vec()),
+                    });
+                    for sub in &subtrees {
+                        let mut below = solver(true);
+                        below.preselect_subtree(sub).unwrap();
+                        while below.next_solution() == Step::Solution {
+                            found.push(below.solution().collect());
                         }
-                    };
-                    let solver = |two: bool| {
-                        let mut s = MasksSolver::new(&mm);
-                        s.set_branching(rule).unwrap();
-                        s.set_propagator(Some(match two {
-                            true => Arc::new(TwoWay(inner())),
-                            false => inner(),
-                        }));
-                        s
-                    };
-                    let mut two = solver(true);
-                    assert!(by_width!(&two.states, st => st.two_way));
-                    let all = same_solutions_as_links(m, &mut two);
-                    let mut one = solver(false);
-                    assert!(!by_width!(&one.states, st => st.two_way));
-                    assert_eq!(one.count().solutions, all);
-                    differ += u32::from(one.stats() != two.stats());
-                    if all > 0 && paused < 60 {
-                        paused += 1;
-                        engine_tests::budget_pauses_and_resumes(
-                            &mut solver(true),
-                            &mut solver(true),
-                            3,
-                        );
                     }
-                    if split < 60 {
-                        split += 1;
-                        let mut s = solver(true);
-                        let mut found: Vec<Vec<OptionId>> = Vec::new();
-                        let mut subtrees = Vec::new();
-                        s.split(2, |piece| match piece {
-                            crate::dlx::Split::Subtree(sub) => subtrees.push(sub.clone()),
-                            crate::dlx::Split::Solution(sol) => found.push(sol.to_vec()),
-                        });
-                        for sub in &subtrees {
-                            let mut below = solver(true);
-                            below.preselect_subtree(sub).unwrap();
-                            while below.next_solution() == Step::Solution {
-                                found.push(below.solution().collect());
-                            }
-                        }
-                        for sol in &mut found {
-                            sol.sort();
-                        }
-                        found.sort();
-                        let mut want: Vec<Vec<OptionId>> = crate::dlx::LinksSolver::new(m)
-                            .solutions()
-                            .map(|mut v| {
-                                v.sort();
-                                v
-                            })
-                            .collect();
-                        want.sort();
-                        assert_eq!(found, want, "{rule:?}, split");
+                    for sol in &mut found {
+                        sol.sort();
                     }
+                    found.sort();
+                    let mut want: Vec<Vec<OptionId>> = crate::dlx::LinksSolver::new(m)
+                        .solutions()
+                        .map(|mut v| {
+                            v.sort();
+                            v
+                        })
+                        .collect();
+                    want.sort();
+                    assert_eq!(found, want, "{rule:?}, split");
                 }
             }
         }
         if !cfg!(miri) {
             assert!(
-                differ > 10 && paused > 10,
-                "{differ} trees differ, {paused} paused"
+                // Pairs one way are rare here (an item of two options
+                // beside a best item of more, both scored).
+                differ[0] > 10 && differ[1] > 0 && differ[2] > 10 && paused > 10,
+                "{differ:?} trees differ, {paused} paused"
             );
         }
+    }
+
+    /// Each branching rule, with the clash propagator or not, and each
+    /// way of [`two_ways_and_pairs_keep_every_solution`]: two ways, pairs,
+    /// both.
+    fn ways_to_branch() -> impl Iterator<Item = (Branching, bool, usize)> {
+        [Branching::FirstForced, Branching::Lookahead]
+            .into_iter()
+            .flat_map(|r| [false, true].into_iter().map(move |c| (r, c)))
+            .flat_map(|(r, c)| (0..3).map(move |w| (r, c, w)))
     }
 
     #[test]

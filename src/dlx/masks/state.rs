@@ -261,6 +261,9 @@ pub(super) struct States<M> {
     /// with that option hidden, the item to branch on chosen anew (two-way
     /// branching: `Kernel::resume`), not moved to its item's next option.
     pub(super) two_way: bool,
+    /// Whether an item of two options may be branched on by its options'
+    /// first items' scores (`Propagator::branch_pairs`, `search::pick`).
+    pub(super) pairs: bool,
 }
 
 /// How many dead ends between two halvings of the conflict scores (the
@@ -306,6 +309,7 @@ impl<M: Mask> States<M> {
             blame_first: false,
             enforce: false,
             two_way: false,
+            pairs: false,
         }
     }
 

@@ -161,6 +161,10 @@ pub(crate) struct SumBounds {
     /// Each cell's peers (the cells of its row, column and region but
     /// itself), one bit a cell.
     peers: Vec<[u64; 4]>,
+    /// Whether the search branches on a house's digit with two places
+    /// left by its cells' scores ([`Propagator::branch_pairs`]; see
+    /// [`with_pairs`](Self::with_pairs)).
+    pairs: bool,
 }
 
 /// The most open cells of a sum bounded exactly ([`SumBounds::few_cut`]):
@@ -298,7 +302,20 @@ impl SumBounds {
             sums: out,
             tables: Tables::new(n),
             peers,
+            pairs: false,
         })
+    }
+
+    /// The same bounds, the search branching on a house's digit with two
+    /// places left where its cells' scores say so, or not
+    /// ([`Propagator::branch_pairs`]). The rule sets that sum cells that
+    /// may repeat a digit (little killers) ask for it: on ISS's
+    /// LITTLE_KILLER_SNIPES, #14 in 92 M guesses against 171 M, #12 in
+    /// 24 M against 28 M; on killers it is no gain (TAREK_ALL 15,660 →
+    /// 19,158 guesses), where a cage's sum ties its cells to one house
+    /// already (BENCHMARKS.md, "House pairs").
+    pub(crate) fn with_pairs(self, pairs: bool) -> SumBounds {
+        SumBounds { pairs, ..self }
     }
 
     /// The candidates of cell `k`: its item's active options, or the digit
@@ -868,6 +885,10 @@ impl Propagator for SumBounds {
     /// arcs alone: HARD_THERMOS 15,694 → 28,884.
     fn branch_first(&self) -> std::ops::Range<usize> {
         0..self.peers.len()
+    }
+
+    fn branch_pairs(&self) -> bool {
+        self.pairs
     }
 }
 
