@@ -88,9 +88,10 @@
 //! by its options' first items' scores, and its option of the higher
 //! goes first (`search::branch_at`: a branch point tries any option
 //! first, and `rest` holds the others, so two ways the option tried is
-//! the one not in `rest`). A propagator that enforces a rule the matrix leaves out (`Propagator::enforces`) is run
-//! once more where every primary item is covered, and a solution it finds
-//! dead is a dead end (`search::solved`); see [`crate::dlx::propagate`].
+//! the one not in `rest`). A propagator that enforces a rule the matrix
+//! leaves out (`Propagator::enforces`) is run once more where every
+//! primary item is covered, and a solution it finds dead is a dead end
+//! (`search::solved`); see [`crate::dlx::propagate`].
 //!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced
