@@ -96,6 +96,7 @@ pub use parallel::{
     SUBTREES_PER_JOB,
 };
 pub use parallel_best::{best_parallel, ParallelBest};
+pub(crate) use propagate::StatePart;
 pub use propagate::{Blame, Live, Propagator};
 pub use search::{
     Best, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits, PreselectError,

@@ -83,6 +83,16 @@
 //! LITTLE_KILLER_SNIPES #14 in half the guesses (BENCHMARKS.md, "House
 //! pairs").
 //!
+//! A propagator may keep words of its own with the search's state
+//! ([`Propagator::state_words`], [`Live::state`]): zero as a search starts,
+//! saved at each branch point and restored on a backtrack with the masks.
+//! What a call leaves there stands for the path, so the next call on it
+//! can tell what changed since and reason about that alone: the Sudoku
+//! layer's sum bounds keep each cell's candidates there and bound only the
+//! sums that read a changed cell (ISS's killers in 0.72–0.86× the time,
+//! BENCHMARKS.md, "The sum bounds' words"). A cache that no backtrack
+//! restores cannot say that: after a backtrack it holds another path's.
+//!
 //! Why bitmasks: the masks engine keeps each item's active options as one
 //! word (an item there has at most 64 options), so a propagator reads a
 //! Sudoku cell's candidates in one call, as the item's options in matrix
@@ -100,6 +110,14 @@ pub trait Live {
     /// The active options of `item`: 0 for an item covered, for an item
     /// past the matrix's, and for a secondary item.
     fn options(&self, item: usize) -> u64;
+    /// The active options of items `first`, `first + 1`, … into `out`, one
+    /// item a word (as [`options`](Self::options)): one call for many
+    /// items where a propagator reads them all at every node.
+    fn options_from(&self, first: usize, out: &mut [u64]) {
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = self.options(first + j);
+        }
+    }
     /// The option at bit `bit` of `item`'s mask (`None` past them).
     fn option_at(&self, item: usize, bit: u32) -> Option<OptionId>;
     /// The option that covered primary item `item` in the partial
@@ -109,11 +127,13 @@ pub trait Live {
     /// active; the others are left alone): they leave every item they
     /// are in, for the rest of this subtree.
     fn hide(&mut self, item: usize, options: u64);
-    /// Memory the propagator may keep from one call to the next in this
-    /// search (empty at first): a cache, never restored with the state on
-    /// a backtrack, so what it holds must be true of any node (a sum's
-    /// bounds given its cells' candidates, say).
-    fn scratch(&mut self) -> &mut Vec<u64>;
+    /// The propagator's own words kept with the search's state (as many
+    /// as its [`state_words`](Propagator::state_words) asks; fewer, or
+    /// none, where the caller keeps none): zero as a search starts, saved
+    /// with the state at a branch point and restored with it on a
+    /// backtrack, so what a call finds there is what the calls above it
+    /// on the path left (the candidates a sum was last bounded at, say).
+    fn state(&mut self) -> &mut [u64];
 }
 
 /// Propagation the search runs at each node where nothing is forced (see
@@ -123,6 +143,15 @@ pub trait Propagator: fmt::Debug + Send + Sync {
     /// partial one; false when it finds there is no such solution at all
     /// (a dead end).
     fn propagate(&self, live: &mut dyn Live) -> bool;
+
+    /// How many words of its own the propagator keeps with the search's
+    /// state ([`Live::state`]); none by default. What a call leaves there
+    /// is restored on a backtrack, so it may stand for the path: which
+    /// candidates a call above this node already reasoned from, and so
+    /// which need not be looked at again.
+    fn state_words(&self) -> usize {
+        0
+    }
 
     /// Which items of the move that met a dead end score (see the module
     /// documentation): every item of the option, unless the propagator
@@ -196,4 +225,41 @@ pub enum Blame {
     /// the house-digit items, so the search branches on cells (what the
     /// Interactive Sudoku Solver blames and branches on).
     FirstItem,
+}
+
+/// A [`Live`] whose [`state`](Live::state) is a part of another's, words
+/// `from..to` (clipped to what the other keeps): for propagators run one
+/// after the other, each with its own words.
+pub(crate) struct StatePart<'a> {
+    pub(crate) live: &'a mut dyn Live,
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+}
+
+impl Live for StatePart<'_> {
+    fn options(&self, item: usize) -> u64 {
+        self.live.options(item)
+    }
+
+    fn options_from(&self, first: usize, out: &mut [u64]) {
+        self.live.options_from(first, out)
+    }
+
+    fn option_at(&self, item: usize, bit: u32) -> Option<OptionId> {
+        self.live.option_at(item, bit)
+    }
+
+    fn chosen(&self, item: usize) -> Option<OptionId> {
+        self.live.chosen(item)
+    }
+
+    fn hide(&mut self, item: usize, options: u64) {
+        self.live.hide(item, options)
+    }
+
+    fn state(&mut self) -> &mut [u64] {
+        let state = self.live.state();
+        let to = self.to.min(state.len());
+        &mut state[self.from.min(to)..to]
+    }
 }

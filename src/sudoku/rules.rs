@@ -374,16 +374,31 @@ fn sorted(cells: &[usize]) -> Vec<usize> {
     cells
 }
 
-/// Propagators run one after the other, to the first dead end. Of them
-/// only the sum bounds keep a cache in [`Live::scratch`](crate::dlx::Live::scratch)
-/// (the pair arcs and set groups keep nothing), so the scratch is theirs
-/// alone.
+/// Propagators run one after the other, to the first dead end, each with
+/// its own words of the state ([`Live::state`](crate::dlx::Live::state)),
+/// one after the other. One that asks for none (the pair arcs, the set
+/// groups) is handed the live matrix itself, not a part whose forwarding
+/// is a call more for every candidate it reads.
 #[derive(Debug)]
 struct Each(Vec<Arc<dyn Propagator>>);
 
 impl Propagator for Each {
     fn propagate(&self, live: &mut dyn crate::dlx::Live) -> bool {
-        self.0.iter().all(|p| p.propagate(live))
+        let mut from = 0;
+        self.0.iter().all(|p| {
+            let to = from + p.state_words();
+            if to == from {
+                return p.propagate(live);
+            }
+            let mut part = crate::dlx::StatePart { live, from, to };
+            from = to;
+            p.propagate(&mut part)
+        })
+    }
+
+    /// Theirs, one after the other.
+    fn state_words(&self) -> usize {
+        self.0.iter().map(|p| p.state_words()).sum()
     }
 
     /// The first item only where every one of them asks for it.
@@ -447,6 +462,10 @@ impl Propagator for Enforcing {
 
     fn enforces(&self) -> bool {
         true
+    }
+
+    fn state_words(&self) -> usize {
+        self.0.state_words()
     }
 
     fn branch_first(&self) -> std::ops::Range<usize> {

@@ -502,7 +502,7 @@ unsafe fn propagated<M: Mask, const K: usize>(
             masks: &mut s.masks,
             lens: &mut s.lens,
             chosen: &s.chosen,
-            scratch: &mut s.scratch,
+            memory: &mut s.memory,
             push: Push {
                 items: &mut s.forced.items,
                 top: s.forced.top,
@@ -536,7 +536,7 @@ struct MasksLive<'a, M, const K: usize> {
     masks: &'a mut [M],
     lens: &'a mut [u8],
     chosen: &'a [u32],
-    scratch: &'a mut Vec<u64>,
+    memory: &'a mut [u64],
     push: Push<'a>,
     /// Updates (an item an option leaves) and options hidden so far.
     updates: u64,
@@ -546,6 +546,15 @@ struct MasksLive<'a, M, const K: usize> {
 impl<M: Mask, const K: usize> Live for MasksLive<'_, M, K> {
     fn options(&self, item: usize) -> u64 {
         self.masks.get(item).map_or(0, |x| x.to_u64())
+    }
+
+    fn options_from(&self, first: usize, out: &mut [u64]) {
+        let masks = self.masks.get(first..).unwrap_or(&[]);
+        let (known, past) = out.split_at_mut(masks.len().min(out.len()));
+        for (o, m) in known.iter_mut().zip(masks) {
+            *o = m.to_u64();
+        }
+        past.fill(0);
     }
 
     fn option_at(&self, item: usize, bit: u32) -> Option<OptionId> {
@@ -561,8 +570,8 @@ impl<M: Mask, const K: usize> Live for MasksLive<'_, M, K> {
         covered.then(|| OptionId::must(self.chosen[item] as usize))
     }
 
-    fn scratch(&mut self) -> &mut Vec<u64> {
-        self.scratch
+    fn state(&mut self) -> &mut [u64] {
+        self.memory
     }
 
     fn hide(&mut self, item: usize, options: u64) {
@@ -738,7 +747,7 @@ impl<'m> MasksSolver<'m> {
                 .as_ref()
                 .is_some_and(|p| p.blame() == crate::dlx::Blame::FirstItem);
             s.enforce = propagator.as_ref().is_some_and(|p| p.enforces());
-            s.scratch.clear();
+            s.memory = vec![0; propagator.as_ref().map_or(0, |p| p.state_words())];
             s.scores = if propagator.is_some() {
                 vec![0; m.scan]
             } else {
@@ -1299,6 +1308,106 @@ mod tests {
         }
     }
 
+    /// A propagator that keeps, in its words of the state, the number of
+    /// active options its last call on the path saw (word 0) and how many
+    /// calls the path has had (word 1), and counts the calls that found
+    /// more options than the path's last call did (none, where the words
+    /// are restored with the state: options only go along a path) and
+    /// those that found the words zero (a search's first call, or one
+    /// just after a dead end's).
+    #[derive(Debug)]
+    struct PathWords {
+        inner: Arc<Clashes>,
+        items: usize,
+        calls: std::sync::atomic::AtomicU64,
+        fresh: std::sync::atomic::AtomicU64,
+        grown: std::sync::atomic::AtomicU64,
+        deepest: std::sync::atomic::AtomicU64,
+    }
+
+    impl Propagator for PathWords {
+        fn propagate(&self, live: &mut dyn Live) -> bool {
+            use std::sync::atomic::Ordering::Relaxed;
+            let now: u64 = (0..self.items)
+                .map(|i| u64::from(live.options(i).count_ones()))
+                .sum();
+            let state = live.state();
+            assert_eq!(state.len(), 2, "the words asked for");
+            self.calls.fetch_add(1, Relaxed);
+            if state[1] == 0 {
+                self.fresh.fetch_add(1, Relaxed);
+            } else if now > state[0] {
+                self.grown.fetch_add(1, Relaxed);
+            }
+            state[0] = now;
+            state[1] += 1;
+            self.deepest.fetch_max(state[1], Relaxed);
+            self.inner.propagate(live)
+        }
+
+        fn state_words(&self) -> usize {
+            2
+        }
+    }
+
+    #[test]
+    fn a_propagators_words_are_restored_with_the_state() {
+        use rand::SeedableRng;
+        use std::sync::atomic::Ordering::Relaxed;
+        // Random matrices and queens 6, one way and two ways: the words a
+        // call finds are those the last call on its path left (never a
+        // count of options larger than the one it sees: the words of a
+        // deeper node, not restored, would be), zero as each search
+        // starts; the solutions are the links engine's.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(47);
+        let mut matrices: Vec<Matrix> = (0..if cfg!(miri) { 3 } else { 200 })
+            .map(|_| dense_random(&mut rng))
+            .collect();
+        if !cfg!(miri) {
+            matrices.push(problems::queens(6).unwrap());
+        }
+        let (mut calls, mut fresh, mut deepest, mut searches) = (0, 0, 0, 0);
+        for m in &matrices {
+            let mm = MasksMatrix::new(m).unwrap();
+            for two_way in [false, true] {
+                let inner = Clashes::new(m);
+                let p = Arc::new(PathWords {
+                    inner,
+                    items: m.item_count(),
+                    calls: 0.into(),
+                    fresh: 0.into(),
+                    grown: 0.into(),
+                    deepest: 0.into(),
+                });
+                let mut s = MasksSolver::new(&mm);
+                s.set_branching(Branching::FirstForced).unwrap();
+                let propagator: Arc<dyn Propagator> = if two_way {
+                    Arc::new(TwoWay(p.clone()))
+                } else {
+                    p.clone()
+                };
+                s.set_propagator(Some(propagator));
+                same_solutions_as_links(m, &mut s);
+                // A second search starts from zero words again.
+                let before = p.fresh.load(Relaxed);
+                s.restart();
+                s.count();
+                searches += 2;
+                assert!(p.calls.load(Relaxed) == 0 || p.fresh.load(Relaxed) > before);
+                assert_eq!(p.grown.load(Relaxed), 0, "words of another path");
+                calls += p.calls.load(Relaxed);
+                fresh += p.fresh.load(Relaxed);
+                deepest = deepest.max(p.deepest.load(Relaxed));
+            }
+        }
+        if !cfg!(miri) {
+            assert!(
+                calls > 4 * fresh && deepest > 3 && fresh >= searches / 2,
+                "{calls} calls, {fresh} from zero, {deepest} deep, {searches} searches"
+            );
+        }
+    }
+
     #[test]
     fn pairs_branch_on_an_item_of_two_by_its_options_cells() {
         // Sudoku 4×4: cell 0 with its four digits, row 0's digit 1 left
@@ -1499,6 +1608,10 @@ mod tests {
     impl Propagator for TwoWay {
         fn propagate(&self, live: &mut dyn Live) -> bool {
             self.0.propagate(live)
+        }
+
+        fn state_words(&self) -> usize {
+            self.0.state_words()
         }
 
         fn two_way(&self) -> bool {

@@ -193,6 +193,7 @@ pub(super) struct States<M> {
     /// deeper; never shrunk).
     pub(super) saved_masks: Vec<M>,
     pub(super) saved_lens: Vec<u8>,
+    pub(super) saved_memory: Vec<u64>,
     /// The branch points of the search in progress.
     pub(super) branches: Branches,
     /// Nodes where nothing is forced look for intersections
@@ -229,9 +230,10 @@ pub(super) struct States<M> {
     /// path, and a backtrack uncovers what was covered below), written by
     /// every commit while a propagator is set, and by preselection.
     pub(super) chosen: Vec<u32>,
-    /// The propagator's memory between calls (`Live::scratch`): kept
-    /// across backtracks and puzzles, emptied with a new propagator.
-    pub(super) scratch: Vec<u64>,
+    /// The propagator's words kept with the state (`Live::state`), as many
+    /// as it asks: zeroed as a search starts, saved and restored with the
+    /// masks and lens.
+    pub(super) memory: Vec<u64>,
     /// With a propagator: per item (of the `scan` lens), how many dead ends
     /// the item's options met just after a commit (`dead_end`), halved
     /// every [`SCORE_DECAY`] dead ends; where to branch is the item of
@@ -283,6 +285,7 @@ impl<M: Mask> States<M> {
             root_lens: m.root_lens.clone(),
             saved_masks: Vec::new(),
             saved_lens: Vec::new(),
+            saved_memory: Vec::new(),
             branches: Branches {
                 level: Vec::new(),
                 item: Vec::new(),
@@ -301,7 +304,7 @@ impl<M: Mask> States<M> {
             cover: vec![0; m.max_depth + 2],
             propagator: None,
             chosen: vec![0; m.items],
-            scratch: Vec::new(),
+            memory: Vec::new(),
             scores: Vec::new(),
             start: Vec::new(),
             decay: SCORE_DECAY,
@@ -350,6 +353,7 @@ impl<M: Mask> States<M> {
         self.masks.copy_from_slice(&self.root_masks);
         self.lens.copy_from_slice(&self.root_lens);
         self.forced.clear();
+        self.memory.fill(0);
         self.branches.top = 0;
         self.branches.again = false;
         self.looks = 0;
@@ -455,13 +459,19 @@ impl<M: Mask> States<M> {
     /// Saves the state being searched as branch point `l`'s.
     #[inline(always)]
     pub(super) fn save(&mut self, l: usize) {
-        let (n, p) = (self.masks.len(), self.lens.len());
+        let (n, p, w) = (self.masks.len(), self.lens.len(), self.memory.len());
         if self.saved_masks.len() < (l + 1) * n {
             self.saved_masks.resize((l + 1) * n, M::default());
             self.saved_lens.resize((l + 1) * p, 0);
         }
         self.saved_masks[l * n..(l + 1) * n].copy_from_slice(&self.masks);
         self.saved_lens[l * p..(l + 1) * p].copy_from_slice(&self.lens);
+        if w > 0 {
+            if self.saved_memory.len() < (l + 1) * w {
+                self.saved_memory.resize((l + 1) * w, 0);
+            }
+            self.saved_memory[l * w..(l + 1) * w].copy_from_slice(&self.memory);
+        }
     }
 
     /// Goes back to branch point `l`'s saved state.
@@ -472,6 +482,15 @@ impl<M: Mask> States<M> {
             .copy_from_slice(&self.saved_masks[l * n..(l + 1) * n]);
         self.lens
             .copy_from_slice(&self.saved_lens[l * p..(l + 1) * p]);
+        let w = self.memory.len();
+        if w > 0 {
+            match self.saved_memory.get(l * w..(l + 1) * w) {
+                Some(saved) => self.memory.copy_from_slice(saved),
+                // Not saved with this propagator's words: zero is "nothing
+                // known", true of any state.
+                None => self.memory.fill(0),
+            }
+        }
         self.forced.clear();
     }
 }

@@ -23,7 +23,7 @@
 //!
 //! Invariant: a digit goes only when no candidate of the other cell goes
 //! with it, so no solution is lost: the propagator is redundant, as the
-//! [`Propagator`] contract asks. It keeps nothing in [`Live::scratch`].
+//! [`Propagator`] contract asks. It keeps nothing in [`Live::state`] (it asks for no words).
 
 use std::collections::HashMap;
 

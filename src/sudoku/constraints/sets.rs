@@ -44,7 +44,7 @@
 //! the cell sees every cell of the group that can hold a digit the group
 //! must — each true of every solution extending the node — so the propagator is
 //! redundant, as the [`Propagator`] contract asks. It keeps nothing in
-//! [`Live::scratch`].
+//! [`Live::state`] (it asks for no words).
 //!
 //! [`Encoder::digit_sets`]: super::Encoder::digit_sets
 

@@ -40,19 +40,24 @@
 //! A cage wholly inside a house (a row, column or region of n cells)
 //! holds every digit the rest of the house cannot take, so its live sets
 //! hold them too (ISS's complement cells: `setComplementCells`). What the
-//! cage cuts then depends on the union of the rest's candidates as well,
-//! and that union goes into the cage's key (below).
+//! cage cuts then depends on the rest's candidates as well: the cage
+//! reads those cells too (below).
 //!
-//! A sum whose cells' candidates are what they were when it last cut
-//! nothing is passed over (the bounds are a function of the candidates
-//! alone): its cells' masks side by side are kept in the engine's scratch
-//! for the propagator ([`Live::scratch`]), which no backtrack needs to
-//! restore. A cage's required digits seen by cells outside it are kept
-//! with its key, and on a hit only what they cut outside is looked at
-//! again (it depends on those cells too, which the key leaves out), so
-//! what a node cuts depends on the node alone, never on the search's
-//! history. (Passing over nothing of such a cage recomputed it at every
-//! call: EXTREME_KILLERS 0.99 → 0.97 s.)
+//! Only the sums that read a cell whose candidates changed are bounded:
+//! the propagator's words of the search's state ([`Live::state`], restored
+//! on a backtrack) hold every cell's candidates as the last call on this
+//! path found them as it started, so a call bounds the sums that read a
+//! cell (their own, and a cage's house rests) that differs from those,
+//! and those a hide of its own reaches later in its order (`Grid::hide`):
+//! the sums a call before it left alone, a function of the same
+//! candidates, would cut nothing again, nor would a cage's required digits
+//! outside it (candidates only go along a path). What each call hides is
+//! then what bounding every sum in order hides, and the trees are the same
+//! as without the words; a dead end zeroes them. Before, a cache of each
+//! sum's masks at the last call that cut nothing was checked at every
+//! call, kept across backtracks, so it missed where the search had just
+//! come back: EXTREME_KILLERS 0.89× the time with the words
+//! (BENCHMARKS.md, "The sum bounds' words").
 //!
 //! Invariant: only candidates in no solution go — a digit is removed only
 //! when no choice of the other cells' candidates meets the total — so the
@@ -76,19 +81,20 @@ use crate::dlx::{Blame, Live, Propagator};
 use super::derive::SignedSum;
 
 /// The least and most sum of `k` distinct digits of a candidate mask, for
-/// every mask of `n` bits and every `k` (`u8`: at most 16 · 17 / 2).
+/// every mask of `n` bits and every `k` (`u8`: at most 16 · 17 / 2), side
+/// by side: one lookup for both.
 #[derive(Debug)]
 struct Tables {
     n: usize,
-    low: Vec<u8>,
-    high: Vec<u8>,
+    /// At `mask · (n + 1) + k`: the least and the most sum, or
+    /// (`u8::MAX`, 0) where the mask has fewer than `k` digits.
+    bounds: Vec<[u8; 2]>,
 }
 
 impl Tables {
     fn new(n: usize) -> Tables {
         let masks = 1usize << n;
-        let mut low = vec![0u8; masks * (n + 1)];
-        let mut high = vec![0u8; masks * (n + 1)];
+        let mut bounds = vec![[0u8; 2]; masks * (n + 1)];
         for mask in 0..masks {
             let digits: Vec<u8> = (0..n)
                 .filter(|&d| mask >> d & 1 == 1)
@@ -96,30 +102,25 @@ impl Tables {
                 .collect();
             let (mut lo, mut hi) = (0u8, 0u8);
             for k in 1..=n {
-                if k <= digits.len() {
+                bounds[mask * (n + 1) + k] = if k <= digits.len() {
                     lo += digits[k - 1];
                     hi += digits[digits.len() - k];
-                    low[mask * (n + 1) + k] = lo;
-                    high[mask * (n + 1) + k] = hi;
+                    [lo, hi]
                 } else {
                     // Not enough digits: marked out of reach.
-                    low[mask * (n + 1) + k] = u8::MAX;
-                    high[mask * (n + 1) + k] = 0;
-                }
+                    [u8::MAX, 0]
+                };
             }
         }
-        Tables { n, low, high }
+        Tables { n, bounds }
     }
 
-    /// The least sum of `k` distinct digits of `mask`, `None` when it has
-    /// fewer than `k`.
-    fn low(&self, mask: u32, k: usize) -> Option<i32> {
-        let v = self.low[mask as usize * (self.n + 1) + k];
-        (k == 0 || v != u8::MAX).then_some(i32::from(v))
-    }
-
-    fn high(&self, mask: u32, k: usize) -> i32 {
-        i32::from(self.high[mask as usize * (self.n + 1) + k])
+    /// The least and most sum of `k` distinct digits of `mask`, `None`
+    /// when it has fewer than `k` (or is no mask of `n` bits).
+    #[inline]
+    fn get(&self, mask: u32, k: usize) -> Option<(i32, i32)> {
+        let [lo, hi] = *self.bounds.get(mask as usize * (self.n + 1) + k)?;
+        (k == 0 || lo != u8::MAX).then_some((i32::from(lo), i32::from(hi)))
     }
 }
 
@@ -134,7 +135,9 @@ struct Group {
 /// One sum, its cells in groups.
 #[derive(Clone, Debug)]
 struct Sum {
-    groups: Vec<Group>,
+    /// Its groups in order over `cells`: each one's count of cells and
+    /// sign (1 for the plus side, −1 for the minus side).
+    groups: Vec<(u8, i8)>,
     total: i32,
     /// For a cage (one group, distinct digits): the digit sets of its size
     /// that make the total; empty otherwise, or when they are too many.
@@ -165,31 +168,26 @@ pub(crate) struct SumBounds {
     /// left by its cells' scores ([`Propagator::branch_pairs`]; see
     /// [`with_pairs`](Self::with_pairs)).
     pairs: bool,
+    /// Per cell, the sums that read its candidates (its sums, and the
+    /// cages whose house rest it is in), one bit a sum, `words` words a
+    /// cell; empty when the sums are more than [`MOST_SUMS`].
+    readers: Vec<u64>,
+    words: usize,
 }
 
 /// The most open cells of a sum bounded exactly ([`SumBounds::few_cut`]):
 /// beyond them, by their bounds.
 const FEW: usize = 3;
 
-/// Words of a sum's key in the scratch: a 16-bit lane a mask (n ≤ 16),
-/// for its cells and a cage's rests (at most three).
-const KEY_WORDS: usize = (MOST_CELLS + 3).div_ceil(4);
+/// The most sums whose readers a call looks up ([`SumBounds::readers`]):
+/// beyond them every sum is bounded at every call.
+const MOST_SUMS: usize = 64 * SUM_WORDS;
 
-/// Words of a sum's memo in the scratch: its key, and a cage's required
-/// digits whose cut reaches outside it.
-const MEMO: usize = KEY_WORDS + 1;
+/// Words of a set of sums, one bit a sum.
+const SUM_WORDS: usize = 32;
 
 /// The most cells of a sum (the derived sums have at most n, n ≤ 16).
 const MOST_CELLS: usize = 16;
-
-/// Where one group stands at a node: its cells' candidate masks (in
-/// `masks`, from `first`) and its bounds.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bounds {
-    first: usize,
-    lo: i32,
-    hi: i32,
-}
 
 impl SumBounds {
     /// Whether the propagator for a grid of side `n` bounds `sum` (at most
@@ -248,10 +246,7 @@ impl SumBounds {
                     inside[k / 64] |= 1 << (k % 64);
                 }
                 out.push(Sum {
-                    groups: vec![Group {
-                        cells: s.plus.clone(),
-                        sign: 1,
-                    }],
+                    groups: vec![(s.plus.len() as u8, 1)],
                     total,
                     sets,
                     rests,
@@ -282,7 +277,10 @@ impl SumBounds {
                     .flat_map(|g| &g.cells)
                     .map(|&k| k as u8)
                     .collect(),
-                groups,
+                groups: groups
+                    .iter()
+                    .map(|g| (g.cells.len() as u8, g.sign as i8))
+                    .collect(),
                 total,
                 sets: Vec::new(),
                 rests: Vec::new(),
@@ -298,11 +296,24 @@ impl SumBounds {
                 p
             })
             .collect();
+        let words = out.len().div_ceil(64);
+        let mut readers = Vec::new();
+        if out.len() <= MOST_SUMS {
+            readers = vec![0u64; n * n * words];
+            for (t, s) in out.iter().enumerate() {
+                let read = s.cells.iter().map(|&k| usize::from(k));
+                for k in read.chain(s.rests.iter().flatten().copied()) {
+                    readers[k * words + t / 64] |= 1 << (t % 64);
+                }
+            }
+        }
         Some(SumBounds {
             sums: out,
             tables: Tables::new(n),
             peers,
             pairs: false,
+            readers,
+            words,
         })
     }
 
@@ -326,146 +337,93 @@ impl SumBounds {
             return options;
         }
         let n = self.tables.n;
-        live.chosen(k).map_or(0, |o| 1 << (o.as_usize() % n))
+        live.chosen(k).map_or(0, |o| {
+            // Cell `k`'s options are `k·n` to `k·n + n − 1`: a subtraction,
+            // where `% n` was a division for every placed cell at every
+            // call.
+            let d = o.as_usize().wrapping_sub(k * n);
+            1 << if d < n { d } else { o.as_usize() % n }
+        })
     }
 
-    /// A group's bounds from its cells' `masks`: the least and most sum of
-    /// distinct digits of their union, and of each cell's own least and
-    /// most digit; `None` when the union has fewer digits than cells.
-    fn group_bounds(&self, masks: &[u32]) -> Option<(i32, i32)> {
-        let (mut union, mut lo, mut hi) = (0u32, 0i32, 0i32);
-        for &m in masks {
-            union |= m;
-            lo += least_digit(m);
-            hi += most_digit(m);
-        }
-        let k = masks.len();
-        let low = self.tables.low(union, k)?;
-        Some((lo.max(low), hi.min(self.tables.high(union, k))))
-    }
-
-    /// Bounds one sum: hides the candidates out of reach; false at a dead
-    /// end. `memo`: the sum's cells' masks side by side (then, for a cage
-    /// in a house, the union of the rest's) when it last cut nothing (0:
-    /// never); the same again cut nothing again, so the bounds are not
-    /// worked out anew.
-    fn bound(&self, s: &Sum, grid: &mut Grid<'_>, memo: &mut [u64]) -> bool {
+    /// Bounds one sum (its cells have candidates: `propagate` sees to it):
+    /// hides the candidates out of reach; false at a dead
+    /// end. Its cells' candidates are read once, group by group, each
+    /// group's bounds as they are: the least and most sum of distinct
+    /// digits of their union, and of each cell's own least and most digit
+    /// (dead where the union has fewer digits than cells).
+    fn bound(&self, s: &Sum, grid: &mut Grid<'_>) -> bool {
         let mut masks = [0u32; MOST_CELLS];
-        // Each mask against the memo's lane as it is read: no chain of
-        // shifts to build a key first.
-        let lane = |memo: &[u64], j: usize| (memo[j / 4] >> (16 * (j % 4))) as u32 & 0xffff;
-        let (mut open, mut same) = (false, true);
-        for (j, &k) in s.cells.iter().enumerate() {
-            let m = grid.cells[usize::from(k)];
-            if m == 0 {
+        let mut at = [(0i32, 0i32); MOST_CELLS];
+        let (mut lo, mut hi, mut open) = (0i32, 0i32, 0usize);
+        let mut j = 0;
+        for (&(len, sign), b) in s.groups.iter().zip(at.iter_mut()) {
+            let (mut union, mut least, mut most) = (0u32, 0i32, 0i32);
+            for &k in &s.cells[j..j + usize::from(len)] {
+                let m = grid.cells[usize::from(k)];
+                masks[j] = m;
+                j += 1;
+                open += usize::from(m & (m - 1) != 0);
+                union |= m;
+                least += least_digit(m);
+                most += most_digit(m);
+            }
+            let Some((low, high)) = self.tables.get(union, usize::from(len)) else {
                 return false;
-            }
-            open |= m & (m - 1) != 0;
-            masks[j] = m;
-            same &= lane(memo, j) == m;
-        }
-        let next = s.cells.len();
-        // The digits the rest of a house holding the cage cannot take are
-        // in the cage (its sets must hold them): a function of the rest's
-        // candidates' union, which goes into the key.
-        let (mut must, full) = (0u32, (1u32 << self.tables.n) - 1);
-        let mut outsides = [0u32; 3];
-        for (r, rest) in s.rests.iter().enumerate() {
-            let outside = rest.iter().fold(0, |u, &k| u | grid.cells[k]);
-            must |= full & !outside;
-            outsides[r] = outside;
-            same &= lane(memo, next + r) == outside;
-        }
-        if same {
-            // What the cage's required digits cut outside it is looked
-            // at again: the key leaves those cells out.
-            let mut far = memo[KEY_WORDS] as u32;
-            while far != 0 {
-                let bit = far & far.wrapping_neg();
-                far &= far - 1;
-                self.far_cut(s, &masks[..next], bit, grid);
-            }
-            return true;
-        }
-        grid.far = 0;
-        let cut = match self.cut(s, &masks, open, must, grid) {
-            Some(cut) => cut,
-            None => return false,
-        };
-        if !cut {
-            memo.fill(0);
-            let lanes = masks[..next].iter().chain(&outsides[..s.rests.len()]);
-            for (j, &m) in lanes.enumerate() {
-                memo[j / 4] |= u64::from(m) << (16 * (j % 4));
-            }
-            memo[KEY_WORDS] = u64::from(grid.far);
-        }
-        true
-    }
-
-    /// Bounds one sum whose cells' candidates are `masks` (group by
-    /// group), a cage's sets holding `must`: `None` at a dead end, else
-    /// whether it hid something.
-    fn cut(
-        &self,
-        s: &Sum,
-        masks: &[u32; MOST_CELLS],
-        open: bool,
-        must: u32,
-        grid: &mut Grid<'_>,
-    ) -> Option<bool> {
-        let mut at = [Bounds::default(); MOST_CELLS];
-        let (mut lo, mut hi) = (0i32, 0i32);
-        let mut next = 0;
-        for (t, g) in s.groups.iter().enumerate() {
-            let first = next;
-            next += g.cells.len();
-            let (glo, ghi) = self.group_bounds(&masks[first..next])?;
-            if g.sign > 0 {
+            };
+            let (glo, ghi) = (least.max(low), most.min(high));
+            if sign > 0 {
                 lo += glo;
                 hi += ghi;
             } else {
                 lo -= ghi;
                 hi -= glo;
             }
-            at[t] = Bounds {
-                first,
-                lo: glo,
-                hi: ghi,
-            };
+            *b = (glo, ghi);
         }
         if s.total < lo || s.total > hi {
-            return None;
+            return false;
         }
-        if !open {
-            return Some(false);
+        if open == 0 {
+            return true;
         }
-        if let Some(cut) = self.few_cut(s, masks, grid) {
-            let cut = cut?;
-            return Some(if s.sets.is_empty() {
-                cut
-            } else {
-                cut | self.sets_cut(s, must, grid)?
-            });
+        // The digits the rest of a house holding the cage cannot take are
+        // in the cage (its sets must hold them).
+        let (mut must, full) = (0u32, (1u32 << self.tables.n) - 1);
+        for rest in &s.rests {
+            let outside = rest.iter().fold(0, |u, &k| u | grid.cells[k]);
+            must |= full & !outside;
         }
-        let mut cut = false;
+        // The open cells counted first: building the exact case's cells
+        // only to find a fourth was most of its cost (EXTREME_KILLERS:
+        // four calls in five have more).
+        if open <= FEW {
+            if let Some(exact) = self.few_cut(s, &masks, grid) {
+                return exact.is_some()
+                    && (s.sets.is_empty() || self.sets_cut(s, must, grid).is_some());
+            }
+        }
         // A cell's digit is at most what the total leaves once the rest of
         // the sum and the other cells of its group are at their least (and
         // at least what it leaves with them at their most).
-        for (g, b) in s.groups.iter().zip(at.iter()) {
-            let cells = &masks[b.first..b.first + g.cells.len()];
-            let (rest_lo, rest_hi) = if g.sign > 0 {
-                (lo - b.lo, hi - b.hi)
+        let mut first = 0;
+        for (&(len, sign), &(glo, ghi)) in s.groups.iter().zip(at.iter()) {
+            let len = usize::from(len);
+            let cells = &masks[first..first + len];
+            let ids = &s.cells[first..first + len];
+            first += len;
+            let (rest_lo, rest_hi) = if sign > 0 {
+                (lo - glo, hi - ghi)
             } else {
-                (lo + b.hi, hi + b.lo)
+                (lo + ghi, hi + glo)
             };
             // What this group must add up to, signs undone.
-            let (need_lo, need_hi) = if g.sign > 0 {
+            let (need_lo, need_hi) = if sign > 0 {
                 (s.total - rest_hi, s.total - rest_lo)
             } else {
                 (rest_lo - s.total, rest_hi - s.total)
             };
-            if need_lo <= b.lo && b.hi <= need_hi {
+            if need_lo <= glo && ghi <= need_hi {
                 // Nothing to cut: the group's whole range fits.
                 continue;
             }
@@ -477,36 +435,30 @@ impl SumBounds {
                 most += most_digit(m);
             }
             let mut after = 0u32;
-            for x in (0..cells.len()).rev() {
+            for x in (0..len).rev() {
                 let m = cells[x];
                 let others = before[x] | after;
                 after |= m;
                 if m & (m - 1) == 0 {
                     continue;
                 }
-                let (olo, ohi) = self.others_bounds(
-                    cells.len() - 1,
-                    others,
-                    least - least_digit(m),
-                    most - most_digit(m),
-                )?;
-                let most = need_hi - olo;
-                let least = need_lo - ohi;
-                let keep = digits_between(least, most);
+                // The other cells' bounds, as a group's.
+                let Some((low, high)) = self.tables.get(others, len - 1) else {
+                    return false;
+                };
+                let olo = (least - least_digit(m)).max(low);
+                let ohi = (most - most_digit(m)).min(high);
+                let keep = digits_between(need_lo - ohi, need_hi - olo);
                 let gone = m & !keep;
                 if gone != 0 {
                     if gone == m {
-                        return None;
+                        return false;
                     }
-                    grid.hide(g.cells[x], gone);
-                    cut = true;
+                    grid.hide(usize::from(ids[x]), gone);
                 }
             }
         }
-        if !s.sets.is_empty() {
-            cut |= self.sets_cut(s, must, grid)?;
-        }
-        Some(cut)
+        s.sets.is_empty() || self.sets_cut(s, must, grid).is_some()
     }
 
     /// A sum with at most [`FEW`] open cells, exactly: each open cell keeps
@@ -524,8 +476,10 @@ impl SumBounds {
         let mut open = [Open::default(); FEW];
         let mut placed = [(0usize, 0usize, 0u32); MOST_CELLS];
         let (mut count, mut fixed, mut rest, mut next) = (0, 0, s.total, 0);
-        for (t, g) in s.groups.iter().enumerate() {
-            for &k in &g.cells {
+        for (t, &(len, sign)) in s.groups.iter().enumerate() {
+            let sign = i32::from(sign);
+            for &k in &s.cells[next..next + usize::from(len)] {
+                let k = usize::from(k);
                 let m = masks[next];
                 next += 1;
                 if m & (m - 1) == 0 {
@@ -535,7 +489,7 @@ impl SumBounds {
                     }
                     placed[fixed] = (k, t, m);
                     fixed += 1;
-                    rest -= g.sign * (m.trailing_zeros() as i32 + 1);
+                    rest -= sign * (m.trailing_zeros() as i32 + 1);
                 } else {
                     if count == FEW {
                         return None;
@@ -543,7 +497,7 @@ impl SumBounds {
                     open[count] = Open {
                         mask: m,
                         cell: k,
-                        sign: g.sign,
+                        sign,
                         group: t,
                         clash: 0,
                     };
@@ -590,11 +544,11 @@ impl SumBounds {
     /// cells' candidates and meet each open cell; `None` at a dead end (no
     /// such set), else whether it hid something.
     fn sets_cut(&self, s: &Sum, must: u32, grid: &mut Grid<'_>) -> Option<bool> {
-        let cells = &s.groups[0].cells;
+        let cells = &s.cells;
         let mut masks = [0u32; MOST_CELLS];
         let (mut fixed, mut union) = (0u32, 0u32);
         for (x, &k) in cells.iter().enumerate() {
-            let m = grid.cells[k];
+            let m = grid.cells[usize::from(k)];
             masks[x] = m;
             if m & (m - 1) == 0 {
                 if fixed & m != 0 {
@@ -636,7 +590,7 @@ impl SumBounds {
                 return None;
             }
             if gone != 0 {
-                grid.hide(k, gone);
+                grid.hide(usize::from(k), gone);
                 cut = true;
             }
         }
@@ -654,7 +608,7 @@ impl SumBounds {
             let (mut count, mut only) = (0, 0);
             for (_, &k) in holding {
                 count += 1;
-                only = k;
+                only = usize::from(k);
             }
             if count == 1 {
                 let m = grid.cells[only] & !bit;
@@ -662,8 +616,8 @@ impl SumBounds {
                     grid.hide(only, m);
                     cut = true;
                 }
-            } else if self.far_cut(s, masks, bit, grid) {
-                grid.far |= bit;
+            } else {
+                self.far_cut(s, masks, bit, grid);
             }
         }
         Some(cut)
@@ -671,14 +625,12 @@ impl SumBounds {
 
     /// Digit `bit`, which the cage must hold and two or more of its open
     /// cells (`masks`) can take, leaves every open cell outside the cage
-    /// that sees all of those; whether there is any cell outside that
-    /// does (what it cuts then depends on cells the cage's key leaves
-    /// out, so a memo hit does this again).
-    fn far_cut(&self, s: &Sum, masks: &[u32], bit: u32, grid: &mut Grid<'_>) -> bool {
+    /// that sees all of those.
+    fn far_cut(&self, s: &Sum, masks: &[u32], bit: u32, grid: &mut Grid<'_>) {
         let mut seen = [u64::MAX; 4];
-        for (&m, &k) in masks.iter().zip(&s.groups[0].cells) {
+        for (&m, &k) in masks.iter().zip(&s.cells) {
             if m & (m - 1) != 0 && m & bit != 0 {
-                for (w, p) in seen.iter_mut().zip(&self.peers[k]) {
+                for (w, p) in seen.iter_mut().zip(&self.peers[usize::from(k)]) {
                     *w &= p;
                 }
             }
@@ -686,7 +638,6 @@ impl SumBounds {
         for (w, inside) in seen.iter_mut().zip(&s.inside) {
             *w &= !inside;
         }
-        let far = seen.iter().any(|&w| w != 0);
         for (w, mut word) in seen.into_iter().enumerate() {
             while word != 0 {
                 let k = w * 64 + word.trailing_zeros() as usize;
@@ -699,15 +650,6 @@ impl SumBounds {
                 }
             }
         }
-        far
-    }
-
-    /// Bounds of `k` cells of a group (all but one), whose candidates'
-    /// union is `union` and whose least and most digits add up to `least`
-    /// and `most`: as [`group_bounds`](Self::group_bounds).
-    fn others_bounds(&self, k: usize, union: u32, least: i32, most: i32) -> Option<(i32, i32)> {
-        let low = self.tables.low(union, k)?;
-        Some((least.max(low), most.min(self.tables.high(union, k))))
     }
 }
 
@@ -830,39 +772,136 @@ fn digits_between(least: i32, most: i32) -> u32 {
 struct Grid<'a> {
     live: &'a mut dyn Live,
     cells: [u32; 256],
-    /// The required digits of the cage just looked at whose cut reaches
-    /// cells outside it (see [`SumBounds::far_cut`]).
-    far: u32,
+    /// The sums to bound in this call, one bit a sum.
+    dirty: [u64; SUM_WORDS],
+    /// [`SumBounds::readers`], or none where every sum is dirty.
+    readers: &'a [u64],
+    words: usize,
 }
 
 impl Grid<'_> {
-    /// Hides candidates `gone` (a subset of the open cell's) of cell `k`.
+    /// Hides candidates `gone` (a subset of the open cell's) of cell `k`;
+    /// the sums that read it are dirty.
     fn hide(&mut self, k: usize, gone: u32) {
         self.live.hide(k, u64::from(gone));
         self.cells[k] &= !gone;
+        if let Some(readers) = self.readers.get(k * self.words..(k + 1) * self.words) {
+            for (d, &r) in self.dirty.iter_mut().zip(readers) {
+                *d |= r;
+            }
+        }
+    }
+
+    /// The first dirty sum from `t` on.
+    fn next_dirty(&self, t: usize) -> Option<usize> {
+        let mut w = t / 64;
+        let mut word = *self.dirty.get(w)? & (u64::MAX << (t % 64));
+        while word == 0 {
+            w += 1;
+            word = *self.dirty.get(w)?;
+        }
+        Some(w * 64 + word.trailing_zeros() as usize)
     }
 }
 
 impl Propagator for SumBounds {
+    /// Bounds the sums that read a cell whose candidates changed since
+    /// the last call on this path (every sum where the state keeps no
+    /// memory: see the module documentation).
     fn propagate(&self, live: &mut dyn Live) -> bool {
-        let mut memo = std::mem::take(live.scratch());
-        memo.resize(MEMO * self.sums.len(), 0);
-        let mut cells = [0u32; 256];
-        for (k, c) in cells.iter_mut().enumerate().take(self.peers.len()) {
-            *c = self.candidates(live, k);
-        }
+        let cells_n = self.peers.len();
+        let lanes = cells_n.div_ceil(4);
+        let words = self.words;
+        let remembers = live.state().len() >= lanes && !self.readers.is_empty();
+        // Built in place, then filled: the cells as a local moved into the
+        // grid were a kilobyte copied at every call.
         let mut grid = Grid {
             live,
-            cells,
-            far: 0,
+            cells: [0; 256],
+            dirty: [0; SUM_WORDS],
+            readers: if remembers { &self.readers } else { &[] },
+            words,
         };
-        let alive = self
-            .sums
-            .iter()
-            .zip(memo.chunks_exact_mut(MEMO))
-            .all(|(s, m)| self.bound(s, &mut grid, m));
-        *grid.live.scratch() = memo;
+        let mut empty = false;
+        if !remembers {
+            for k in 0..cells_n {
+                grid.cells[k] = self.candidates(&*grid.live, k);
+                empty |= grid.cells[k] == 0;
+            }
+            for t in 0..self.sums.len().min(MOST_SUMS) {
+                grid.dirty[t / 64] |= 1 << (t % 64);
+            }
+        } else {
+            // Four cells a word of the state: the candidates at the last
+            // call on the path, each cell's now, and the readers of those
+            // that differ dirty. A covered cell (no active option) that
+            // had one candidate then holds it: only a cell covered since
+            // with more asks which option covered it. (Asking for every
+            // covered cell was a branch mispredicted a cell in two.) The
+            // active options are read in one call, not a call a cell.
+            let mut options = [0u64; 256];
+            grid.live.options_from(0, &mut options[..cells_n]);
+            let mut before = [0u64; 64];
+            before[..lanes].copy_from_slice(&grid.live.state()[..lanes]);
+            for (w, word) in before[..lanes].iter_mut().enumerate() {
+                let last_word = *word;
+                let mut now = 0u64;
+                for j in 0..4.min(cells_n - 4 * w) {
+                    let k = 4 * w + j;
+                    let o = options[k] as u32;
+                    let last = (last_word >> (16 * j)) as u32 & 0xffff;
+                    let mut m = if o != 0 { o } else { last };
+                    if o == 0 && last & last.wrapping_sub(1) != 0 || m == 0 {
+                        m = self.candidates(&*grid.live, k);
+                    }
+                    grid.cells[k] = m;
+                    empty |= m == 0;
+                    now |= u64::from(m) << (16 * j);
+                }
+                let mut diff = last_word ^ now;
+                *word = now;
+                while diff != 0 {
+                    let k = w * 4 + diff.trailing_zeros() as usize / 16;
+                    diff &= !(0xffff << (16 * (k % 4)));
+                    let readers = &self.readers[k * words..(k + 1) * words];
+                    for (d, &r) in grid.dirty.iter_mut().zip(readers) {
+                        *d |= r;
+                    }
+                }
+            }
+            grid.live.state()[..lanes].copy_from_slice(&before[..lanes]);
+        }
+        // A cell without candidates is a dead end (the search never asks
+        // at one: its len is 0), and no sum need look for one.
+        let mut alive = !empty;
+        // In order, each dirty sum once; a sum a hide makes dirty is
+        // looked at in this call where it comes later (`Grid::hide`), in
+        // the next one where it came before.
+        let mut t = if alive { 0 } else { usize::MAX };
+        while let Some(next) = grid.next_dirty(t) {
+            if !self.bound(&self.sums[next], &mut grid) {
+                alive = false;
+                break;
+            }
+            t = next + 1;
+        }
+        if alive && !remembers {
+            alive = self.sums[MOST_SUMS.min(self.sums.len())..]
+                .iter()
+                .all(|s| self.bound(s, &mut grid));
+        }
+        if !alive && remembers {
+            // The sums after the dead end were not looked at: nothing is
+            // known of this state (a search backs away from it anyway).
+            grid.live.state()[..lanes].fill(0);
+        }
         alive
+    }
+
+    /// The cells' candidates as the last call on the path found them, a
+    /// 16-bit lane a cell.
+    fn state_words(&self) -> usize {
+        self.peers.len().div_ceil(4)
     }
 
     /// The cell alone: sums are reasoned over cells, and a search that
@@ -896,6 +935,7 @@ impl Propagator for SumBounds {
 mod tests {
     use super::*;
     use crate::sudoku::constraints::tests::Cells;
+    use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
 
     fn boxes9() -> Vec<usize> {
@@ -1074,6 +1114,130 @@ mod tests {
             cut > 1000 && dead > 100 && exact > 1000,
             "{cut} cut, {dead} dead, {exact} kept exactly"
         );
+    }
+
+    #[test]
+    fn the_paths_memory_hides_what_a_call_without_it_hides() {
+        // Sums over a solved grid (cages of cells of one row or region,
+        // and signed sums of cells anywhere), and a random walk over its
+        // candidates that narrows cells, places them, and goes back to a
+        // point passed before (the words restored with the candidates, as
+        // a search backs up): at every call the propagator that keeps its
+        // words (`Live::state`) hides what one without them hides (it
+        // bounds every sum at every call), and is as alive.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+        let regions = boxes9();
+        let (mut calls, mut hid, mut dead, mut back) = (0, 0, 0, 0);
+        for _ in 0..if cfg!(miri) { 2 } else { 150 } {
+            // A solved grid: the pattern's rows, columns and digits shuffled
+            // within bands.
+            let mut perm: Vec<usize> = (0..9).collect();
+            perm.shuffle(&mut rng);
+            let solved: Vec<usize> = (0..81)
+                .map(|k| perm[(k / 9 * 3 + k / 27 + k % 9) % 9] + 1)
+                .collect();
+            let mut sums = Vec::new();
+            for _ in 0..rng.gen_range(8..30) {
+                if rng.gen_bool(0.5) {
+                    let r = rng.gen_range(0..9);
+                    let in_row = rng.gen_bool(0.5);
+                    let house: Vec<usize> = (0..81)
+                        .filter(|&k| if in_row { k / 9 == r } else { regions[k] == r })
+                        .collect();
+                    let size = rng.gen_range(2..=5);
+                    let plus: Vec<usize> = house.choose_multiple(&mut rng, size).copied().collect();
+                    let total = plus.iter().map(|&k| solved[k] as i64).sum();
+                    sums.push(SignedSum {
+                        plus,
+                        minus: Vec::new(),
+                        total,
+                        distinct: true,
+                    });
+                } else {
+                    let mut cells: Vec<usize> = (0..81).collect();
+                    cells.shuffle(&mut rng);
+                    let (a, b) = (rng.gen_range(1..6), rng.gen_range(0..4));
+                    let plus = cells[..a].to_vec();
+                    let minus = cells[a..a + b].to_vec();
+                    let total = plus.iter().map(|&k| solved[k] as i64).sum::<i64>()
+                        - minus.iter().map(|&k| solved[k] as i64).sum::<i64>();
+                    sums.push(SignedSum {
+                        plus,
+                        minus,
+                        total,
+                        distinct: false,
+                    });
+                }
+            }
+            let Some(p) = SumBounds::new(9, &regions, &sums) else {
+                continue;
+            };
+            let mut with = Cells::new(9);
+            with.state = vec![0; p.state_words()];
+            let mut without = Cells::new(9);
+            let mut passed: Vec<(Cells, Cells)> = Vec::new();
+            for _ in 0..100 {
+                match rng.gen_range(0..10) {
+                    // Back to a point passed before.
+                    0 if !passed.is_empty() => {
+                        let t = rng.gen_range(0..passed.len());
+                        passed.truncate(t + 1);
+                        (with, without) = passed[t].clone();
+                        back += 1;
+                    }
+                    // A cell narrowed or placed, mostly keeping its digit of
+                    // the solved grid.
+                    _ => {
+                        passed.push((with.clone(), without.clone()));
+                        let k = rng.gen_range(0..81);
+                        let m = with.masks[k];
+                        if m & (m - 1) == 0 {
+                            continue;
+                        }
+                        let keep = if rng.gen_bool(0.5) {
+                            1u64 << (solved[k] - 1)
+                        } else {
+                            0
+                        };
+                        let mut narrowed = m & (rng.gen::<u64>() | keep);
+                        if narrowed == 0 {
+                            narrowed = m & m.wrapping_neg();
+                        }
+                        let place = rng.gen_bool(0.3) && narrowed & (narrowed - 1) == 0;
+                        for c in [&mut with, &mut without] {
+                            if place {
+                                c.masks[k] = 0;
+                                c.placed[k] = Some(narrowed.trailing_zeros() as usize);
+                            } else {
+                                c.masks[k] = narrowed;
+                            }
+                        }
+                    }
+                }
+                let before = without.masks.clone();
+                let alive = p.propagate(&mut with);
+                assert_eq!(
+                    alive,
+                    p.propagate(&mut without),
+                    "alive, after {calls} calls"
+                );
+                calls += 1;
+                if !alive {
+                    dead += 1;
+                    let Some(last) = passed.pop() else { break };
+                    (with, without) = last;
+                    continue;
+                }
+                assert_eq!(with.masks, without.masks, "what the call hid");
+                hid += usize::from(before != without.masks);
+            }
+        }
+        if !cfg!(miri) {
+            assert!(
+                hid > 300 && dead > 50 && back > 300,
+                "{calls} calls, {hid} hid, {dead} dead, {back} back"
+            );
+        }
     }
 
     fn cage(cells: &[usize], total: i64) -> SumBounds {

@@ -22,7 +22,9 @@ pub(crate) struct Cells {
     pub(crate) n: usize,
     pub(crate) masks: Vec<u64>,
     pub(crate) placed: Vec<Option<usize>>,
-    pub(crate) scratch: Vec<u64>,
+    /// The propagator's words ([`Live::state`](crate::dlx::Live::state)):
+    /// none unless a test sizes them.
+    pub(crate) state: Vec<u64>,
 }
 
 impl Cells {
@@ -37,7 +39,7 @@ impl Cells {
             n,
             masks: vec![(1 << n) - 1; cells],
             placed: vec![None; cells],
-            scratch: Vec::new(),
+            state: Vec::new(),
         }
     }
 
@@ -77,8 +79,8 @@ impl crate::dlx::Live for Cells {
     fn hide(&mut self, item: usize, options: u64) {
         self.masks[item] &= !options;
     }
-    fn scratch(&mut self) -> &mut Vec<u64> {
-        &mut self.scratch
+    fn state(&mut self) -> &mut [u64] {
+        &mut self.state
     }
 }
 
