@@ -23,6 +23,12 @@
 //! digit: the other mask mirrored and shifted), once for each digit of
 //! the first of three.
 //!
+//! Two cells of one digit each (placed, or one candidate left) that share
+//! a group or see each other and hold the same digit are a dead end,
+//! checked as the cells are read, up to a sum's fourth open cell (one
+//! mask a digit against each cell's earlier clashing cells: a few
+//! operations a cell).
+//!
 //! A *cage* (cells of distinct digits, whether they see each other or
 //! not: a killer cage, or a derived one) is one group, and more: its
 //! digit sets of its size that make the total are listed once, and at a
@@ -149,6 +155,9 @@ struct Sum {
     inside: [u64; 4],
     /// The cells of the groups one after the other (n · n ≤ 256).
     cells: Vec<u8>,
+    /// For each of `cells`, the earlier ones it may not repeat a digit
+    /// with (its group's, and those it sees), one bit each.
+    clash: Vec<u16>,
 }
 
 /// The most digit sets a cage keeps for the search to check (a 16×16
@@ -178,6 +187,18 @@ pub(crate) struct SumBounds {
 /// The most open cells of a sum bounded exactly ([`SumBounds::few_cut`]):
 /// beyond them, by their bounds.
 const FEW: usize = 3;
+
+/// The most open cells before a cell of one digit (placed, or one
+/// candidate left) for [`SumBounds::bound`] to check it against the
+/// earlier cells of one digit it may not repeat; a sum with no open cell
+/// is not checked (the matrix finds the repeat). The check was once the
+/// exact case's ([`SumBounds::few_cut`]), which read a sum up to its
+/// fourth open cell; checking as far keeps the trees it made, and they
+/// are the trees the little killers want. On LITTLE_KILLER_SNIPES #12 and
+/// #14 (guesses): this 24.2 M and 92.4 M, every cell 27.7 M and 93.6 M,
+/// none 26.3 M and 126.7 M (EXTREME_KILLERS: 16,474, 16,478, 15,911; the
+/// trees move either way, BENCHMARKS.md, "The sum bounds' words").
+const REPEATS_OPEN: usize = FEW;
 
 /// The most sums whose readers a call looks up ([`SumBounds::readers`]):
 /// beyond them every sum is bounded at every call.
@@ -252,6 +273,7 @@ impl SumBounds {
                     rests,
                     inside,
                     cells: s.plus.iter().map(|&k| k as u8).collect(),
+                    clash: (0..s.plus.len()).map(|x| (1u16 << x) - 1).collect(),
                 });
                 continue;
             }
@@ -271,12 +293,20 @@ impl SumBounds {
                     }
                 }
             }
+            let cells: Vec<usize> = groups.iter().flat_map(|g| g.cells.clone()).collect();
+            let group: Vec<usize> = (0..groups.len())
+                .flat_map(|t| std::iter::repeat_n(t, groups[t].cells.len()))
+                .collect();
+            let clash = (0..cells.len())
+                .map(|x| {
+                    (0..x)
+                        .filter(|&y| group[y] == group[x] || sees(cells[y], cells[x]))
+                        .fold(0u16, |c, y| c | 1 << y)
+                })
+                .collect();
             out.push(Sum {
-                cells: groups
-                    .iter()
-                    .flat_map(|g| &g.cells)
-                    .map(|&k| k as u8)
-                    .collect(),
+                cells: cells.iter().map(|&k| k as u8).collect(),
+                clash,
                 groups: groups
                     .iter()
                     .map(|g| (g.cells.len() as u8, g.sign as i8))
@@ -356,14 +386,24 @@ impl SumBounds {
         let mut masks = [0u32; MOST_CELLS];
         let mut at = [(0i32, 0i32); MOST_CELLS];
         let (mut lo, mut hi, mut open) = (0i32, 0i32, 0usize);
+        // Per digit, the cells left that one digit (placed, or one
+        // candidate) so far, one bit each: two that may not repeat it are a
+        // dead end.
+        let (mut single, mut repeats) = ([0u16; 16], 0u16);
         let mut j = 0;
         for (&(len, sign), b) in s.groups.iter().zip(at.iter_mut()) {
             let (mut union, mut least, mut most) = (0u32, 0i32, 0i32);
             for &k in &s.cells[j..j + usize::from(len)] {
                 let m = grid.cells[usize::from(k)];
                 masks[j] = m;
+                if m & (m.wrapping_sub(1)) != 0 {
+                    open += 1;
+                } else if open <= REPEATS_OPEN {
+                    let d = &mut single[m.trailing_zeros() as usize & 15];
+                    repeats |= *d & s.clash[j];
+                    *d |= 1 << j;
+                }
                 j += 1;
-                open += usize::from(m & (m - 1) != 0);
                 union |= m;
                 least += least_digit(m);
                 most += most_digit(m);
@@ -386,6 +426,9 @@ impl SumBounds {
         }
         if open == 0 {
             return true;
+        }
+        if repeats != 0 {
+            return false;
         }
         // The digits the rest of a house holding the cage cannot take are
         // in the cage (its sets must hold them).
@@ -483,10 +526,8 @@ impl SumBounds {
                 let m = masks[next];
                 next += 1;
                 if m & (m - 1) == 0 {
-                    let clash = |&(j, u, b): &(usize, usize, u32)| b == m && (u == t || sees(j, k));
-                    if placed[..fixed].iter().any(clash) {
-                        return Some(None);
-                    }
+                    // Two of one digit that may not repeat it: `bound`
+                    // found them.
                     placed[fixed] = (k, t, m);
                     fixed += 1;
                     rest -= sign * (m.trailing_zeros() as i32 + 1);
@@ -989,6 +1030,35 @@ mod tests {
         let mut c = Cells::new(9);
         c.masks[5] = 0;
         assert!(!bounds(&[5, 6], &[], 10).propagate(&mut c));
+    }
+
+    #[test]
+    fn cells_of_one_digit_that_may_not_repeat_it_are_a_dead_end() {
+        // A row's six cells to 30, the first two left 5 and four open: the
+        // bounds allow it, the repeat does not.
+        let row = [0, 1, 2, 3, 4, 5];
+        let mut c = Cells::new(9);
+        c.masks[0] = 1 << 4;
+        c.masks[1] = 1 << 4;
+        assert!(!bounds(&row, &[], 30).propagate(&mut c));
+        // Placed and left one candidate alike.
+        let mut c = Cells::new(9);
+        c.masks[0] = 0;
+        c.placed[0] = Some(4);
+        c.masks[1] = 1 << 4;
+        assert!(!bounds(&row, &[], 30).propagate(&mut c));
+        // Two groups, cells of each that see each other: r1c1 less five
+        // cells of row 2, r1c1 and r2c1 left 5.
+        let minus = [9, 10, 11, 12, 13];
+        let mut c = Cells::new(9);
+        c.masks[0] = 1 << 4;
+        c.masks[9] = 1 << 4;
+        assert!(!bounds(&[0], &minus, -20).propagate(&mut c));
+        // Cells that do not see each other may: r1c1 and r2c4.
+        let mut c = Cells::new(9);
+        c.masks[0] = 1 << 4;
+        c.masks[12] = 1 << 4;
+        assert!(bounds(&[0], &minus, -20).propagate(&mut c));
     }
 
     /// Whether cell 9×9 `a` and `b` see each other.
