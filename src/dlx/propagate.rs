@@ -43,8 +43,11 @@
 //! the Interactive Sudoku Solver branches by. A dead end is blamed on the
 //! move that met it: each item of the option committed last, forced or
 //! guessed, scores one (or its first item alone, where the propagator
-//! says so with [`Propagator::blame`]); the scores are halved every 16,384
-//! dead ends. The items a propagator names with
+//! says so with [`Propagator::blame`]), and where the propagator found
+//! it, the option that set off the forced chain it judged scores too
+//! (not where the search branches two ways; LITTLE_KILLER_SNIPES #14 in
+//! half the guesses, "Dead ends blamed on the chain's first move too");
+//! the scores are halved every 16,384 dead ends. The items a propagator names with
 //! [`Propagator::branch_first`] start at one, so before the first dead
 //! ends the search branches on them (a Sudoku matrix's cells, as ISS does,
 //! not a house's digit): on ISS's killers 14-28% less time, on

@@ -90,6 +90,9 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
             if s.propagator.is_some() {
                 m.note_chosen::<K>(&mut s.chosen, r);
                 s.last = r as u32;
+                if s.chain == u32::MAX && !s.two_way {
+                    s.chain = r as u32;
+                }
             }
             m.commit::<M, K, A, true>(&mut s.masks, &mut s.lens, &mut s.forced, r)
         };
@@ -117,6 +120,8 @@ impl<M: Mask, const K: usize, const A: bool> Kernel for Masks<M, K, A> {
     /// its level is entered again (`AGAIN`).
     #[inline(always)]
     unsafe fn resume(m: &MasksMatrix, s: &mut States<M>, again: bool) -> Option<(usize, u32)> {
+        // Back at a branch point: no chain is started yet.
+        s.chain = u32::MAX;
         while s.branches.top > 0 {
             let t = s.branches.top - 1;
             let rest = s.branches.rest[t];
@@ -237,8 +242,11 @@ unsafe fn enter_node<M: Mask, const K: usize, const A: bool>(
         1 => forced(m.option_at(i, at(&s.masks, i).lowest())),
         _ if s.branches.top < s.intersect_depth || s.propagator.is_some() => {
             let e = looking::<M, K, A>(m, s, l, i, stats);
+            // The propagator has judged the chain: the next commit starts
+            // another.
+            let chain = std::mem::replace(&mut s.chain, u32::MAX);
             if e == Enter::DEAD {
-                return s.dead_end(m);
+                return s.dead_end_propagated(m, chain);
             }
             e
         }
@@ -1505,6 +1513,27 @@ mod tests {
             assert_eq!(x, want, "item {j} of {mine:?}");
         }
         st.blame_first = false;
+        // A dead end the propagator found is blamed on the chain's first
+        // option too, where it is another; on the last alone where the
+        // chain is the last or none.
+        let other = (0..mm.opt_start.len() - 1)
+            .find(|&r| r != 7 && !mm.option(r).is_empty())
+            .unwrap();
+        let theirs: Vec<usize> = mm.option(other).iter().map(|&i| i as usize).collect();
+        let count = |j: usize| usize::from(mine.contains(&j)) + usize::from(theirs.contains(&j));
+        st.scores = vec![0; mm.scan];
+        st.dead_end_propagated(&mm, other as u32);
+        for (j, &x) in st.scores.iter().enumerate() {
+            assert_eq!(x as usize, count(j), "item {j} of {mine:?} and {theirs:?}");
+        }
+        assert_eq!(st.last, 7);
+        st.scores = vec![0; mm.scan];
+        st.dead_end_propagated(&mm, 7);
+        st.dead_end_propagated(&mm, u32::MAX);
+        for (j, &x) in st.scores.iter().enumerate() {
+            let want = if mine.contains(&j) { 2 } else { 0 };
+            assert_eq!(x, want, "item {j} of {mine:?}");
+        }
         // A search with a propagator scores its dead ends; one without
         // keeps none; each search starts from nothing (the same search
         // twice, the same scores).

@@ -251,6 +251,14 @@ pub(super) struct States<M> {
     /// dead end is blamed on; `u32::MAX` before the first commit of a
     /// search.
     pub(super) last: u32,
+    /// The first option committed since the propagator last ran (the move
+    /// that set off the forced chain it then judges: a branch's, or the
+    /// first forced one after a call), `u32::MAX` where none is: a dead end
+    /// the propagator finds is blamed on it too (`dead_end_propagated`).
+    /// Not kept two ways, where a level entered again blames the option
+    /// taken out: HARD_RENBAN took 150,305 guesses with it, 128,172
+    /// without.
+    pub(super) chain: u32,
     /// Whether a dead end scores the first item of that option alone
     /// ([`Blame::FirstItem`](crate::dlx::Blame::FirstItem)), not all of
     /// them: the propagator's word.
@@ -310,6 +318,7 @@ impl<M: Mask> States<M> {
             decay: SCORE_DECAY,
             last: u32::MAX,
             blame_first: false,
+            chain: u32::MAX,
             enforce: false,
             two_way: false,
             pairs: false,
@@ -365,6 +374,7 @@ impl<M: Mask> States<M> {
         }
         self.decay = SCORE_DECAY;
         self.last = u32::MAX;
+        self.chain = u32::MAX;
     }
 
     /// A dead end: with a propagator set, the score of every item of the
@@ -384,6 +394,27 @@ impl<M: Mask> States<M> {
             self.note_dead_end(m);
         }
         Enter::DEAD
+    }
+
+    /// A dead end the propagator found after a chain of commits that
+    /// `chain` started (taken from `States::chain`): blamed on the chain's
+    /// first option as well as on the last, each a dead end toward the
+    /// decay. The propagator judges the whole chain at once where the
+    /// Interactive Sudoku Solver propagates after each cell it sets, so
+    /// the last commit alone is often a cell the chain ran into, not the
+    /// move that started it; blaming the start too, LITTLE_KILLER_SNIPES
+    /// #14 takes 46.7 M guesses instead of 92.4 M, EXTREME_KILLERS 12,836
+    /// instead of 16,474, HARD_RENBAN 114,954 instead of 128,172; the
+    /// first alone made #14 89.2 M (BENCHMARKS.md, "Dead ends blamed on
+    /// the chain's first move too").
+    #[inline(always)]
+    pub(super) fn dead_end_propagated(&mut self, m: &MasksMatrix, chain: u32) -> Enter {
+        if chain != u32::MAX && chain != self.last {
+            let last = std::mem::replace(&mut self.last, chain);
+            let _ = self.dead_end(m);
+            self.last = last;
+        }
+        self.dead_end(m)
     }
 
     #[inline(never)]
