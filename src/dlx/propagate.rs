@@ -47,11 +47,11 @@
 //! it, the option that set off the forced chain it judged scores too
 //! (not where the search branches two ways; LITTLE_KILLER_SNIPES #14 in
 //! half the guesses, "Dead ends blamed on the chain's first move too");
-//! the scores are halved every 16,384 dead ends. The items a propagator names with
-//! [`Propagator::branch_first`] start at one, so before the first dead
-//! ends the search branches on them (a Sudoku matrix's cells, as ISS does,
-//! not a house's digit): on ISS's killers 14-28% less time, on
-//! HARD_RENBAN 8% (BENCHMARKS.md, "Cells first").
+//! the scores are halved every 16,384 dead ends. The items a propagator
+//! names with [`Propagator::branch_first`] start at one, so before the
+//! first dead ends the search branches on them (a Sudoku matrix's cells,
+//! as ISS does, not a house's digit): on ISS's killers 14-28% less time,
+//! on HARD_RENBAN 8% (BENCHMARKS.md, "Cells first").
 //! Propagation makes dead ends cheap to meet and the scores steer the
 //! search to where they are met: on ISS's killer collections the guesses
 //! fell 2.3× (TAREK_ALL) to 30× (EXTREME_KILLERS) against the leftmost

@@ -404,7 +404,7 @@ impl<M: Mask> States<M> {
     /// the last commit alone is often a cell the chain ran into, not the
     /// move that started it; blaming the start too, LITTLE_KILLER_SNIPES
     /// #14 takes 46.7 M guesses instead of 92.4 M, EXTREME_KILLERS 12,836
-    /// instead of 16,474, HARD_RENBAN 114,954 instead of 128,172; the
+    /// instead of 16,474, HARD_THERMOS 15,216 instead of 15,694; the
     /// first alone made #14 89.2 M (BENCHMARKS.md, "Dead ends blamed on
     /// the chain's first move too").
     #[inline(always)]

@@ -197,7 +197,8 @@ const FEW: usize = 3;
 /// are the trees the little killers want. On LITTLE_KILLER_SNIPES #12 and
 /// #14 (guesses): this 24.2 M and 92.4 M, every cell 27.7 M and 93.6 M,
 /// none 26.3 M and 126.7 M (EXTREME_KILLERS: 16,474, 16,478, 15,911; the
-/// trees move either way, BENCHMARKS.md, "The sum bounds' words").
+/// trees move either way, BENCHMARKS.md, "A repeated digit checked as the
+/// cells are read").
 const REPEATS_OPEN: usize = FEW;
 
 /// The most sums whose readers a call looks up ([`SumBounds::readers`]):
@@ -293,7 +294,10 @@ impl SumBounds {
                     }
                 }
             }
-            let cells: Vec<usize> = groups.iter().flat_map(|g| g.cells.clone()).collect();
+            let cells: Vec<usize> = groups
+                .iter()
+                .flat_map(|g| g.cells.iter().copied())
+                .collect();
             let group: Vec<usize> = (0..groups.len())
                 .flat_map(|t| std::iter::repeat_n(t, groups[t].cells.len()))
                 .collect();
@@ -396,7 +400,7 @@ impl SumBounds {
             for &k in &s.cells[j..j + usize::from(len)] {
                 let m = grid.cells[usize::from(k)];
                 masks[j] = m;
-                if m & (m.wrapping_sub(1)) != 0 {
+                if m & m.wrapping_sub(1) != 0 {
                     open += 1;
                 } else if open <= REPEATS_OPEN {
                     let d = &mut single[m.trailing_zeros() as usize & 15];
