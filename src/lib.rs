@@ -28,7 +28,7 @@
 //! * [`engines`]: each engine's own solver and tables, for experts.
 //!
 //! Library code never prints and never panics on input; the `dlx` binary
-//! is the only place that prints or exits (see README.md for its commands
+//! is the only place that prints or exits (see docs/cli.md for its commands
 //! and exit codes).
 //!
 //! ```
@@ -65,6 +65,12 @@ pub mod sudoku;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The library guide's examples (docs/library.md), compiled and run as
+/// doctests.
+#[doc = include_str!("../docs/library.md")]
+#[cfg(doctest)]
+pub struct LibraryDoctests;
 
 pub use crate::dlx::{
     brute_force_count, knuth, verify_cover, AutoCount, Best, BigCount, Blame, Branching, Budget,

@@ -14,7 +14,7 @@ code is this script's: 0 a count (solutions found), 1 none, 3 not final.
 
 The dlx binary and the matrix must be at the same paths on every executor:
 a shared file system, or shipped with `spark-submit --files` and named as
-the executors see them (see README, "Beyond one machine").
+the executors see them (see docs/cluster.md).
 """
 
 import argparse

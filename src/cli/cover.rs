@@ -40,8 +40,8 @@ pub(crate) struct CoverArgs {
     #[arg(long, value_name = "N")]
     pub(crate) node_budget: Option<u64>,
     /// Stop after this long (`90s`, `20m`, `1.5`; per job with --run-jobs);
-    /// the answer is then unknown, as with a budget (exit 3). Not with
-    /// --jobs above 1.
+    /// the answer is then unknown, as with a budget (exit 3). With --jobs
+    /// every thread stops at it.
     #[arg(long, value_name = "DURATION", value_parser = super::parse_duration,
           conflicts_with_all = ["split", "estimate", "merge"])]
     pub(crate) timeout: Option<Duration>,
@@ -80,7 +80,7 @@ pub(crate) struct CoverArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::parse_jobs)]
     pub(crate) jobs: usize,
     /// Cut the count into at least N jobs for other machines: a summary
-    /// line, then one JSON line per job (see README, "Beyond one machine").
+    /// line, then one JSON line per job (see docs/cluster.md).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
           conflicts_with_all = ["all", "first", "profile", "jobs", "run_jobs", "merge"])]
     pub(crate) split: Option<u64>,
@@ -144,7 +144,7 @@ pub(crate) struct CoverArgs {
     /// the memo counts (implies --memo): a line `ID OPTION LO HI` a node,
     /// children before parents, then `root ID COUNT`; every path from the
     /// root to node 1 is one solution, the options of its HI edges
-    /// (numbered from 0 in input order). README, "Counting with a memo",
+    /// (numbered from 0 in input order). docs/cli.md, "Counting with a memo",
     /// says how to count, list or sample from it. One thread; not with
     /// --memo=auto. A count stopped by --timeout or Ctrl-C removes FILE.
     #[arg(long, value_name = "FILE",
@@ -224,13 +224,6 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         solver.enable_profile();
     }
     let print = args.all || args.first.is_some();
-    let mut cheapest = args
-        .best
-        .map(|k| dlx::Cheapest::new(usize::try_from(k).unwrap_or(usize::MAX)));
-    if cheapest.is_some() {
-        // DLX5's branch and bound: dear branches are not searched.
-        solver.bound_costs(true);
-    }
     let shown = show_progress(&args, print).then(|| {
         let p = Arc::new(Progress::new());
         solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
@@ -244,15 +237,18 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let mut stopped_by_budget = false;
     solver.restart();
     solver.set_limits(limited(budget_of(&args), args.timeout));
-    while found < limit && out.is_ok() {
+    // `--best`: the library's branch and bound (DLX5's: dear branches are
+    // not searched), as on threads.
+    let best = args.best.map(|k| {
+        let best = solver.best(usize::try_from(k).unwrap_or(usize::MAX));
+        found = solver.stats().solutions;
+        stopped_by_budget = !best.complete;
+        best
+    });
+    while best.is_none() && found < limit && out.is_ok() {
         match solver.next_solution() {
             Step::Solution => {
                 found += 1;
-                if let Some(c) = cheapest.as_mut() {
-                    let cost = matrix.cost_of(solver.solution());
-                    c.offer(cost, || solver.solution().collect());
-                    solver.set_cost_limit(c.limit());
-                }
                 if print {
                     let sol: Vec<OptionId> = solver.solution().collect();
                     if args.json {
@@ -277,7 +273,6 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     let complete = solver.is_exhausted();
     let stats = solver.stats();
     let stop = solver.stopped().filter(|_| stopped_by_budget);
-    let best = cheapest.map(|c| c.finish(complete));
     if let (Some(best), false) = (&best, args.json) {
         print_best(&mut out, &matrix, best);
     }
@@ -377,7 +372,6 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         (args.first.is_some(), "--first"),
         (args.budget.is_some(), "--budget"),
         (args.node_budget.is_some(), "--node-budget"),
-        (args.timeout.is_some(), "--timeout"),
         (args.profile, "--profile"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(set, _)| *set) {
@@ -398,8 +392,8 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         solver.report_progress(Some(p.clone()), dlx::PROGRESS_NODES);
         progress::show(p)
     });
-    // Ctrl-C stops every thread.
-    solver.set_limits(Limits::new().cancel(&interrupt::handle()));
+    // Ctrl-C and the deadline stop every thread.
+    solver.set_limits(limited(Budget::default(), args.timeout));
     let (found, complete, best) = match best {
         // The threads share the k-th best.
         Some(k) => {
@@ -415,6 +409,7 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         shown.finish();
     }
     let stats = solver.stats();
+    let stop = solver.stopped().filter(|_| !complete);
     let (depth, subtrees) = solver.last_cut().unwrap_or((0, 1));
     let engine = solver.engine().name();
     let seconds = start.elapsed().as_secs_f64();
@@ -433,7 +428,8 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
             .float("seconds", seconds)
             .boolean("complete", complete)
             .boolean("budget_exhausted", false)
-            .boolean("interrupted", !complete);
+            .boolean("timed_out", stop == Some(Stop::Deadline))
+            .boolean("interrupted", !complete && stop != Some(Stop::Deadline));
         if let Some(best) = &best {
             obj = obj.raw("best", &best_json(matrix, best));
         }
@@ -449,11 +445,21 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
         } else {
             ""
         };
+        let timed_out = stop == Some(Stop::Deadline);
         eprintln!(
-            "dlx cover: interrupted after {}; the search is incomplete{unproven}",
+            "dlx cover: {} after {}; the search is incomplete{unproven}",
+            if timed_out {
+                "time limit reached"
+            } else {
+                "interrupted"
+            },
             count_of(found, "solution")
         );
-        exit::INTERRUPTED
+        if timed_out {
+            exit::BUDGET
+        } else {
+            exit::INTERRUPTED
+        }
     } else if found > 0 {
         exit::FOUND
     } else {

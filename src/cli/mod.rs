@@ -1,7 +1,7 @@
 //! The command line: argument parsing (clap), and the only place that prints
 //! or chooses an exit code. The library never does either.
 //!
-//! Exit codes (documented in README.md):
+//! Exit codes (documented in docs/cli.md):
 //! * 0 — answered: solutions found (or every puzzle answered);
 //! * 1 — a "no" answer: no solution exists;
 //! * 2 — bad input or an I/O error (output that cannot be written included;
@@ -153,7 +153,7 @@ pub(crate) fn count_of(n: u64, word: &str) -> String {
     }
 }
 
-/// Exit codes, as README.md documents them.
+/// Exit codes, as docs/cli.md documents them.
 pub(crate) mod exit {
     pub const FOUND: u8 = 0;
     pub const NONE: u8 = 1;

@@ -1,7 +1,7 @@
 //! Standard output for every command: buffered, and a failure to write is a
 //! failure of the run, never a panic and never a silent exit 0.
 //!
-//! Two cases, as README.md's exit-code table says:
+//! Two cases, as the exit-code table of docs/cli.md says:
 //! * the pipe was closed by its reader (`dlx … | head -1`): the command
 //!   stops its work at once (each write says whether to go on), prints
 //!   nothing more, and exits with the code of what it did before — as

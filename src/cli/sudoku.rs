@@ -57,7 +57,7 @@ pub(crate) struct CommonArgs {
     /// (`x`, `windoku`, `antiking`, `regions=…`, `region=R1C1,…`,
     /// `cage=SUM:R1C1,…`, `thermo=R1C1,…`, `arrow=R1C1:R1C2,…`,
     /// `white=R1C1,R1C2`, `littlekiller=SUM:…`, `sandwich=SUM:R3`,
-    /// `boxes=RxC`, …; README's "Variants" lists every constraint).
+    /// `boxes=RxC`, …; docs/variants.md lists every constraint).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// Output format (default: the input's).

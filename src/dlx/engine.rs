@@ -61,6 +61,12 @@ pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
     type Tables: fmt::Debug + Send + Sync + 'static;
     /// The rules it takes, in words, for a refusal.
     const RULES: &'static str;
+    /// How many kernels it compiles: copies of the driver's loop, one a
+    /// line of its kernel table
+    /// ([`kernel_table!`](crate::dlx::search::driver::kernel_table)).
+    /// Read by a test that pins the tables.
+    #[cfg_attr(not(test), allow(dead_code))]
+    const KERNELS: usize;
     /// Whether it searches with `branching`.
     fn supports(branching: Branching) -> bool;
     /// Whether, searching with `branching`, it looks for intersections at
@@ -189,6 +195,15 @@ macro_rules! engines {
             fn rules(self) -> &'static str {
                 match self {
                     $(EngineKind::$name => <$solver<'static> as Registered<'static>>::RULES,)*
+                }
+            }
+
+            /// How many kernels the engine compiles (its kernel table's
+            /// lines, `Registered::KERNELS`).
+            #[cfg(test)]
+            fn kernels(self) -> usize {
+                match self {
+                    $(EngineKind::$name => <$solver<'static> as Registered<'static>>::KERNELS,)*
                 }
             }
 
@@ -670,5 +685,37 @@ impl<T> From<std::sync::Arc<T>> for Shared<'static, T> {
 impl<T> From<T> for Shared<'static, T> {
     fn from(t: T) -> Self {
         Shared::Owned(std::sync::Arc::new(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EngineKind;
+
+    /// The kernels compiled, engine by engine: each is a copy of the
+    /// driver's loop, and together they are most of the crate's build
+    /// time, so a line added to a table is a choice measured
+    /// (BENCHMARKS.md, "One kernel table an engine"), not an accident.
+    #[test]
+    fn the_kernel_tables_are_as_measured() {
+        let kernels: Vec<(&str, usize)> = EngineKind::ALL
+            .iter()
+            .map(|&e| (e.name(), e.kernels()))
+            .collect();
+        // On x86, Knuth's bits kernels twice again, compiled for `popcnt`
+        // with BMI and without.
+        let popcnt = if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+            16
+        } else {
+            0
+        };
+        let mut expected = vec![
+            ("links", 16),
+            ("dense", 22),
+            ("bits", 24 + popcnt),
+            ("masks", 15),
+        ];
+        expected.sort_by_key(|&(name, _)| EngineKind::ALL.iter().position(|e| e.name() == name));
+        assert_eq!(kernels, expected);
     }
 }

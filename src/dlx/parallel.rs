@@ -1,19 +1,19 @@
 //! Counting on several threads ([`count_parallel`]).
 //!
-//! One search is cut ([`LinksSolver::split`]) at the fewest branch points that
+//! One search is cut ([`Solver::split`]) at the fewest branch points that
 //! give at least [`SUBTREES_PER_JOB`] subtrees per thread — many more than
 //! threads, because subtrees differ in size by orders of magnitude and the
 //! threads must finish together — unless finding that cut costs more than
 //! [`SPLIT_UPDATES`]: then the last cut tried is taken. The threads take subtrees one at a time,
 //! in order, from a shared counter; each preselects a subtree's prefix in its
-//! own solver (links or dense, made once, reset per subtree) and counts it.
+//! own solver (of any engine, made once, reset per subtree) and counts it.
 //! Nothing is shared but the immutable matrices, the prefixes and the
 //! counter, so threads never wait on one another.
 //!
 //! The count is exact with every rule. With [`Branching::Knuth`] the
 //! counters are those of a one-thread search too (nodes, updates), because
 //! each subtree is searched exactly as one search would (see
-//! [`LinksSolver::split`]); the passes that choose the depth are not counted.
+//! [`Solver::split`]); the passes that choose the depth are not counted.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -49,7 +49,7 @@ pub struct ParallelCount {
     pub subtrees: usize,
 }
 
-/// A search cut into subtrees by [`LinksSolver::split`], at the fewest branch
+/// A search cut into subtrees by [`Solver::split`], at the fewest branch
 /// points that give `target` subtrees (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Cut {

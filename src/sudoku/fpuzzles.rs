@@ -159,13 +159,22 @@ pub fn read_pasted(text: &str) -> Result<Document, FpuzzlesError> {
 /// part of a link, pasted bare): base 64 that decompresses to a JSON
 /// object. Readers that detect formats use it: a bare string is no grid.
 pub fn is_compressed(text: &str) -> bool {
+    decompressed(text).is_some()
+}
+
+/// The JSON of `text` when it is an f-puzzles compressed string alone
+/// ([`is_compressed`]): decompressed once, for a reader that tells the
+/// form and then reads it.
+pub(crate) fn decompressed(text: &str) -> Option<String> {
     let text = text.trim();
-    text.len() >= 16
+    let base64 = text.len() >= 16
         && text
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-        && super::lzstring::decompress_from_base64(text)
-            .is_some_and(|json| json.trim_start().starts_with('{'))
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+    if !base64 {
+        return None;
+    }
+    super::lzstring::decompress_from_base64(text).filter(|json| json.trim_start().starts_with('{'))
 }
 
 /// Reads one f-puzzles puzzle (the JSON object, as the tool exports it).

@@ -1,7 +1,8 @@
 //! The Sudoku layer: puzzles (classic and variant) to exact cover and back.
 //!
-//! The way in: a [`Puzzle`] (rules plus givens; parsed from a grid line,
-//! the variant text form, f-puzzles' JSON or link) and [`Sudoku`], the one
+//! The way in: a [`Puzzle`] (rules plus givens; read by the one reader,
+//! [`input`], from a grid line or rows, the variant text form, f-puzzles'
+//! JSON, link or compressed string) and [`Sudoku`], the one
 //! solver of puzzles, under [`Limits`] (a count, a deadline, a cancel
 //! handle), a lone big puzzle on threads; [`batch`] answers many on N
 //! threads in input order. The layer is thin: [`cover`] and [`rules`] map a
@@ -37,6 +38,7 @@ pub mod format;
 pub mod fpuzzles;
 pub mod generate;
 pub mod grid;
+pub mod input;
 pub mod lzstring;
 mod puzzle;
 mod random;

@@ -168,6 +168,11 @@ pub enum ReadError {
     Fpuzzles(super::fpuzzles::FpuzzlesError),
     /// Givens that do not fit their rules.
     Givens(GivensError),
+    /// A link that carries no puzzle this reader knows (not f-puzzles
+    /// data): the link.
+    Link(String),
+    /// No puzzle at all: an empty text.
+    Empty,
 }
 
 impl fmt::Display for ReadError {
@@ -177,6 +182,12 @@ impl fmt::Display for ReadError {
             ReadError::Variant(e) => e.fmt(f),
             ReadError::Fpuzzles(e) => e.fmt(f),
             ReadError::Givens(e) => e.fmt(f),
+            ReadError::Link(link) => write!(
+                f,
+                "a link this reader does not know: {link} (it reads f-puzzles links, \
+                 `?load=…`, and SudokuPad's that carry f-puzzles data, `…/fpuzzles…`)"
+            ),
+            ReadError::Empty => f.write_str("no puzzle given"),
         }
     }
 }
@@ -186,9 +197,11 @@ impl std::error::Error for ReadError {}
 impl std::str::FromStr for Puzzle {
     type Err = ReadError;
 
-    /// One puzzle as people paste it: f-puzzles' JSON, a link or its
-    /// compressed string; the variant text form (a grid line, then rule
-    /// words); or a classic grid's line (`.`, `0` or `-` for empty cells).
+    /// One puzzle as people paste it, through the one reader
+    /// ([`input::read`](super::input::read)): f-puzzles' JSON, a link or
+    /// its compressed string; the variant text form (a grid line, then rule
+    /// words); a classic grid's line (`.`, `0` or `-` for empty cells) or
+    /// its rows.
     ///
     /// ```
     /// use dlx::sudoku::{Limits, Puzzle, Status, Sudoku};
@@ -202,20 +215,7 @@ impl std::str::FromStr for Puzzle {
     /// assert_eq!(x.classic_box_side(), None);
     /// ```
     fn from_str(text: &str) -> Result<Puzzle, ReadError> {
-        let text = text.trim_start_matches('\u{feff}').trim();
-        let fpuzzles = text.starts_with('{')
-            || (text.starts_with("http") && (text.contains("load=") || text.contains("fpuzzles")))
-            || super::fpuzzles::is_compressed(text);
-        if fpuzzles {
-            let doc = super::fpuzzles::read_pasted(text).map_err(ReadError::Fpuzzles)?;
-            return Ok(doc.puzzle());
-        }
-        if super::rule_line::looks_like(text) {
-            let (rules, givens) = super::rule_line::read(text).map_err(ReadError::Variant)?;
-            return Puzzle::new(rules, givens).map_err(ReadError::Givens);
-        }
-        let grid = super::format::parse_line(text).map_err(ReadError::Line)?;
-        Ok(Puzzle::classic(&grid))
+        super::input::read(text).map(|p| p.puzzle)
     }
 }
 

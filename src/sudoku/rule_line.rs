@@ -20,7 +20,7 @@
 //!   `antiking`, `antiknight`, `nonconsecutive`) or `key=value` with cells
 //!   named `R1C1` (`region=R1C1,R1C2,…`, `cage=SUM:R1C1,…`,
 //!   `thermo=R1C1,…`, `arrow=CIRCLE:SHAFT`, `white=R1C1,R1C2`,
-//!   `littlekiller=SUM:…`, `sandwich=SUM:R3` …; the README lists them all).
+//!   `littlekiller=SUM:…`, `sandwich=SUM:R3` …; docs/variants.md lists them all).
 //!
 //! A word not listed is an error naming it, never passed over: a puzzle
 //! solved without one of its rules is a wrong answer. [`write()`] writes what

@@ -264,6 +264,22 @@ fn a_bare_compressed_string_is_read_as_f_puzzles() {
 }
 
 #[test]
+fn a_link_that_carries_no_puzzle_is_refused_by_name_not_read_as_a_grid() {
+    // It was read as the first row of a 25×25 grid ("the input ends inside
+    // a grid"): the one reader tells a link apart and names it.
+    let link = "https://sudokupad.app/abc";
+    for command in ["check", "count", "solve"] {
+        let out = run(&["sudoku", command], format!("{link}\n").as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(&format!("a link this reader does not know: {link}")),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn published_puzzles_of_each_constraint_solve_to_their_solutions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
     let puzzles = std::fs::read_to_string(dir.join("published_constraints.txt")).unwrap();

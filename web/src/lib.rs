@@ -25,33 +25,13 @@ use wasm_bindgen::prelude::*;
 /// Most solutions `count` counts, and the cap on each candidate's count.
 pub const DEFAULT_CAP: u64 = 1000;
 
-/// Reads a puzzle as the library reads one; a grid pasted as rows (lines
-/// of digits, dots and spaces only) is joined into one line first.
+/// Reads a puzzle through the library's one reader
+/// ([`dlx::sudoku::input::read`]): every form it tells, a grid pasted as
+/// rows included.
 pub fn parse(input: &str) -> Result<Puzzle, String> {
-    let text = input.trim();
-    let rows = text.lines().count() > 1
-        && text.chars().all(|c| {
-            c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '|' | '+') || c.is_whitespace()
-        })
-        && text.lines().all(|l| !l.contains('='));
-    let joined: String;
-    let text = if rows {
-        joined = text
-            .lines()
-            .filter(|l| l.chars().any(|c| c.is_ascii_alphanumeric() || c == '.'))
-            .flat_map(|l| {
-                l.chars()
-                    .filter(|c| !c.is_whitespace() && !matches!(c, '|' | '+'))
-            })
-            .collect();
-        joined.as_str()
-    } else {
-        text
-    };
-    if text.is_empty() {
-        return Err("no puzzle given".into());
-    }
-    text.parse::<Puzzle>().map_err(|e| e.to_string())
+    dlx::sudoku::input::read(input)
+        .map(|p| p.puzzle)
+        .map_err(|e| e.to_string())
 }
 
 /// The digit `d` of a grid as one character: 1–9, then A, B, … (16×16

@@ -33,6 +33,7 @@ use super::render::Chunk;
 use super::{CommonArgs, FormatArg, Mode, SolverArg};
 use dlx::sudoku::batch;
 use dlx::sudoku::fpuzzles::{self, Document};
+use dlx::sudoku::input::{self, Form};
 use dlx::sudoku::rule_line;
 use dlx::sudoku::{Alphabet, Answer, Limits, Puzzle, Settings, Solved, Status};
 
@@ -64,11 +65,15 @@ pub(super) fn detected(format: Option<FormatArg>, input: &mut dyn BufRead) -> bo
         .iter()
         .position(|&b| b == b'\n')
         .unwrap_or(first.len())];
-    let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
-    first.first() == Some(&b'{')
-        || (line.starts_with(b"http") && (has(b"load=") || has(b"fpuzzles")))
-        || std::str::from_utf8(line)
-            .is_ok_and(|l| rule_line::looks_like(l) || fpuzzles::is_compressed(l))
+    // The first line's form, as the library's one reader tells it (a JSON
+    // object may go on past it: its `{` says enough). A classic line goes
+    // to the classic readers, which know the judges' files too.
+    let form = if first.first() == Some(&b'{') {
+        Some(Form::Fpuzzles)
+    } else {
+        std::str::from_utf8(line).ok().and_then(Form::detect)
+    };
+    matches!(form, Some(Form::Fpuzzles | Form::Link | Form::Variant))
 }
 
 /// Why these flags cannot run on variant puzzles, if they cannot.
@@ -94,22 +99,18 @@ pub(super) struct Read {
     fpuzzles: Option<Document>,
 }
 
-/// Reads one line as the format named, else f-puzzles when it starts with
-/// `{` or a link, else the text form.
+/// Reads one line through the library's one reader: as the format named,
+/// else in the form it tells (f-puzzles, a link, the text form, a line).
 pub(super) fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String> {
-    let json = text.starts_with('{') || text.starts_with("http") || fpuzzles::is_compressed(text);
-    if format == Some(FormatArg::Fpuzzles) || (format.is_none() && json) {
-        let doc = fpuzzles::read_pasted(text).map_err(|e| e.to_string())?;
-        return Ok(Read {
-            puzzle: doc.puzzle(),
-            fpuzzles: Some(doc),
-        });
+    let pasted = match format {
+        Some(FormatArg::Fpuzzles) => input::read_as(text, Form::Fpuzzles),
+        Some(FormatArg::Variant) => input::read_as(text, Form::Variant),
+        _ => input::read(text),
     }
-    let (rules, givens) = rule_line::read(text).map_err(|e| e.to_string())?;
-    let puzzle = Puzzle::new(rules, givens).map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())?;
     Ok(Read {
-        puzzle,
-        fpuzzles: None,
+        puzzle: pasted.puzzle,
+        fpuzzles: pasted.fpuzzles,
     })
 }
 

@@ -1,53 +1,60 @@
-//! Algorithm X over bit sets of options, every len kept as *bit-sliced
-//! counters* or *counted* by popcounts: the *bits* engine, for small
-//! uncolored matrices (at most 64 primary items and 512 options, no item in
-//! more than 255).
+//! Algorithm X over bit sets of options, every len *counted* by popcounts
+//! (with multiplicities, kept as *bit-sliced counters*): the *bits* engine,
+//! for small uncolored matrices (at most 64 primary items and 512 options,
+//! no item in more than 255).
 //!
 //! The same algorithm as [`LinksSolver`](crate::dlx::LinksSolver), the same tree and
 //! the same counters, with a third representation of the live matrix. Like
 //! the dense engine ([`crate::dlx::DenseSolver`]) it keeps, per search level,
 //! a *state* that is copied instead of undone, with one bit per option (still
-//! active or not). Unlike it, the lens are not one integer per item but `B`
-//! words, *planes*: bit `i` of plane `k` is bit `k` of primary item `i`'s
-//! len; one more word holds the primary items still uncovered. Then:
-//! * hiding an option subtracts 1 from the lens of all its primary items at
-//!   once: a borrow rippling up the planes, `2·B` word operations, no loads
-//!   or stores of lens;
-//! * Knuth's choice (the least len, leftmost on ties) walks down the planes
-//!   from the highest, keeping the candidates whose bit is 0 when there are
-//!   any: `B` steps and a trailing-zeros count, however many items;
-//! * committing an option clears, in one pass, every active option that
-//!   shares an item with it: a mask per option, the union of its items'
-//!   option masks, made once ([`BitsMatrix::new`]), instead of one cover
-//!   per item;
-//! * a state is `W + B + 1` words (queens 13: 3 + 4 + 1; Langford pairs 12:
-//!   4 + 5 + 1), small enough to copy per node like a struct.
-//!
-//! Where the processor counts bits in one instruction (x86 with `popcnt`
-//! and the BMI1/BMI2/LZCNT extensions, which the search's copy is compiled
-//! for when they are found at run time; WebAssembly; ARM), and the matrix
-//! has no multiplicities, the lens are not kept at all but *counted*: `B`
-//! is 0, a state is `W + 1` words (option bits, the uncovered primary
-//! items), and
+//! active or not), `W` words, and one more word of the primary items still
+//! uncovered: `W + 1` words (queens 13: 3 + 1), small enough to copy per
+//! node like a struct. Then:
 //! * Knuth's choice counts each uncovered primary item's active options,
 //!   `W` popcounts, and takes the least of `len · 64 + item` (the leftmost
 //!   least len, without a branch on the lens, which vary too much to be
 //!   predicted);
+//! * committing an option clears, in one pass, every active option that
+//!   shares an item with it: a mask per option, the union of its items'
+//!   option masks, made once ([`BitsMatrix::new`]), instead of one cover
+//!   per item;
 //! * hiding options is clearing their bits, `W` words, whatever their
 //!   number; DLX1's updates are their costs (items less one) counted
 //!   through the costs' own bit-sliced planes, a popcount per plane and
 //!   word.
 //!
-//! On every shape measured (queens 8–14, Langford pairs 10–12, tilings by
-//! trominoes and tetrominoes, up to 64 items over 5 words) that is faster
-//! than keeping the planes, by up to a third, or as fast (dominoes):
-//! BENCHMARKS.md, "Lens counted".
+//! On x86 the search runs in a copy compiled for `popcnt` and the
+//! BMI1/BMI2/LZCNT extensions where they are found at run time (Intel's
+//! Haswell of 2013 and AMD's Excavator of 2015 on), else in one compiled
+//! for `popcnt` alone (Nehalem, 2008, and Barcelona, 2007, on);
+//! WebAssembly and ARM count in one instruction or a few. Counting was
+//! faster than keeping the lens in bit-sliced planes on every shape
+//! measured with BMI (queens 8–14, Langford pairs 10–12, tilings by
+//! trominoes and tetrominoes, up to 64 items over 5 words), by up to a
+//! third, or as fast (dominoes): BENCHMARKS.md, "Lens counted". Where the
+//! processor lacks `popcnt` altogether (x86 before those) the same kernel
+//! counts in a dozen instructions a word: 1.4–1.5 times the instructions of
+//! the bit-sliced kernel that served such processors before, whose 48
+//! copies were not worth their build time (BENCHMARKS.md, "One kernel
+//! table an engine").
 //!
-//! `W` (words of option bits, 1 to 8) and `B` (planes, 0 or 3 to 8) are
-//! compile-time constants, the matrix's own sizes (`by_shape!` picks the
-//! copy of the search loop), so every loop over a state is unrolled. Both
-//! matter: Langford pairs 12 took 10% more time with 6 planes than with the
-//! 5 it needs, queens 13 4% more with 4 words than with 3.
+//! With multiplicities (DLX3's `u:v|`) the search is Algorithm M
+//! (`mult.rs`): `B` words, *planes*, hold DLX3's branching degree per
+//! primary item (bit `i` of plane `k` is bit `k` of item `i`'s), four more
+//! planes a tie key (the bounds), and the state is `W + B + 4 + 1` words
+//! (two-queens 8: 1 + 4 + 4 + 1); DLX3's tree and counters. Then
+//! * hiding an option subtracts 1 from the degrees of all its primary items
+//!   at once: a borrow rippling up the planes, `2·B` word operations, no
+//!   loads or stores of counters;
+//! * the choice walks down the planes from the highest, keeping the
+//!   candidates whose bit is 0 when there are any: `B + 4` steps and a
+//!   trailing-zeros count, however many items.
+//!
+//! `W` (words of option bits, 1 to 8) and `B` (planes: 0 without
+//! multiplicities, else 4 or 8) are compile-time constants, the matrix's
+//! own sizes (the kernel table, `bits_kernels!`, picks the copy of the
+//! search loop), so every loop over a state is unrolled: queens 13 took 4%
+//! more time with 4 words than with the 3 it needs.
 //!
 //! Invariants:
 //! * state slot `2l` holds the state on entering level `l`; levels below
@@ -58,23 +65,17 @@
 //!   counted on entering the level, and not again by the commit). Slot
 //!   `2l + 1` is Algorithm M's (`mult.rs`: the item after M4 and its
 //!   tweaks);
-//! * in a state, for every uncovered primary item `i` (bit `i` of the last
-//!   word), the planes hold the number of active options containing `i`;
-//!   the planes of covered items are never read (they may hold anything);
-//! * no active option contains a covered item, primary or secondary; a len
-//!   never goes below 0 (only an active option's items are decremented), so
-//!   no borrow leaves the top plane.
+//! * with multiplicities, for every uncovered primary item `i` (bit `i` of
+//!   the last word), the planes hold its branching degree (`mult.rs`); the
+//!   planes of covered items are never read (they may hold anything);
+//! * no active option contains a covered item, primary or secondary; a
+//!   degree never goes below 0, so no borrow leaves the top plane.
 //!
 //! Counters are DLX1's, counted as the dense engine counts them: a hidden
 //! option is as many updates as its items less one, a covered item one
 //! more, a node every level entered and every solution. With any
 //! [`Branching`](crate::dlx::Branching) the tree is Knuth's: here the leftmost least len costs no
 //! more than the first forced item, and a len of 0 or 1 is always least.
-//!
-//! With multiplicities (DLX3's `u:v|`) the search is Algorithm M
-//! (`mult.rs`): the planes hold DLX3's branching degree instead of the len,
-//! four more planes a tie key (the bounds), and the state is `W + B + 4 +
-//! 1` words (two-queens 8: 1 + 4 + 4 + 1); DLX3's tree and counters.
 
 #![allow(unsafe_code)]
 
@@ -83,30 +84,42 @@ use crate::dlx::unchecked::{at, at_mut, span, span_mut, split_mut};
 use crate::dlx::Matrix;
 use std::fmt;
 
-/// Calls a method generic over the state's shape `<W, B>` with the shape
-/// of `matrix` (see `WORD_SIZES` and `PLANE_SIZES`).
-macro_rules! by_shape {
-    ($matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
-        match $matrix.words {
-            1 => by_shape!(@planes 1, $matrix, $self.$f($($arg),*)),
-            2 => by_shape!(@planes 2, $matrix, $self.$f($($arg),*)),
-            3 => by_shape!(@planes 3, $matrix, $self.$f($($arg),*)),
-            4 => by_shape!(@planes 4, $matrix, $self.$f($($arg),*)),
-            5 => by_shape!(@planes 5, $matrix, $self.$f($($arg),*)),
-            6 => by_shape!(@planes 6, $matrix, $self.$f($($arg),*)),
-            7 => by_shape!(@planes 7, $matrix, $self.$f($($arg),*)),
-            _ => by_shape!(@planes 8, $matrix, $self.$f($($arg),*)),
-        }
-    };
-    (@planes $w:literal, $matrix:expr, $self:ident . $f:ident ( $($arg:expr),* )) => {
-        match $matrix.planes {
-            0 => $self.$f::<$w, 0>($($arg),*),
-            3 => $self.$f::<$w, 3>($($arg),*),
-            4 => $self.$f::<$w, 4>($($arg),*),
-            5 => $self.$f::<$w, 5>($($arg),*),
-            6 => $self.$f::<$w, 6>($($arg),*),
-            7 => $self.$f::<$w, 7>($($arg),*),
-            _ => $self.$f::<$w, 8>($($arg),*),
+/// The bits engine's kernel table (see [`kernel_table!`]): the key is
+/// `(bounded, words, planes)` of a [`BitsMatrix`] ([`BitsMatrix::shape`]).
+/// Knuth's rule counts its lens: a copy for each width of option bits
+/// (1 to 8 words; queens 13 took 4% more time with 4 words than with the 3
+/// it needs), and on x86 each twice again, compiled for `popcnt` with BMI
+/// and without (`search.rs`). Algorithm M keeps `θ` in 4 or 8 planes, a copy for each
+/// width and both (BENCHMARKS.md, "One kernel table an engine").
+///
+/// [`kernel_table!`]: crate::dlx::search::driver::kernel_table
+macro_rules! bits_kernels {
+    ($($how:tt)*) => {
+        $crate::dlx::search::driver::kernel_table! { $($how)*
+            (false, 1, _) => $crate::dlx::bits::search::Bits<1>,
+            (false, 2, _) => $crate::dlx::bits::search::Bits<2>,
+            (false, 3, _) => $crate::dlx::bits::search::Bits<3>,
+            (false, 4, _) => $crate::dlx::bits::search::Bits<4>,
+            (false, 5, _) => $crate::dlx::bits::search::Bits<5>,
+            (false, 6, _) => $crate::dlx::bits::search::Bits<6>,
+            (false, 7, _) => $crate::dlx::bits::search::Bits<7>,
+            (false, _, _) => $crate::dlx::bits::search::Bits<8>,
+            (true, 1, 4) => $crate::dlx::bits::mult::BitsMult<1, 4>,
+            (true, 1, _) => $crate::dlx::bits::mult::BitsMult<1, 8>,
+            (true, 2, 4) => $crate::dlx::bits::mult::BitsMult<2, 4>,
+            (true, 2, _) => $crate::dlx::bits::mult::BitsMult<2, 8>,
+            (true, 3, 4) => $crate::dlx::bits::mult::BitsMult<3, 4>,
+            (true, 3, _) => $crate::dlx::bits::mult::BitsMult<3, 8>,
+            (true, 4, 4) => $crate::dlx::bits::mult::BitsMult<4, 4>,
+            (true, 4, _) => $crate::dlx::bits::mult::BitsMult<4, 8>,
+            (true, 5, 4) => $crate::dlx::bits::mult::BitsMult<5, 4>,
+            (true, 5, _) => $crate::dlx::bits::mult::BitsMult<5, 8>,
+            (true, 6, 4) => $crate::dlx::bits::mult::BitsMult<6, 4>,
+            (true, 6, _) => $crate::dlx::bits::mult::BitsMult<6, 8>,
+            (true, 7, 4) => $crate::dlx::bits::mult::BitsMult<7, 4>,
+            (true, 7, _) => $crate::dlx::bits::mult::BitsMult<7, 8>,
+            (true, _, 4) => $crate::dlx::bits::mult::BitsMult<8, 4>,
+            (true, _, _) => $crate::dlx::bits::mult::BitsMult<8, 8>,
         }
     };
 }
@@ -124,9 +137,11 @@ pub const MAX_BITS_OPTIONS: usize = 64 * WORD_SIZES[WORD_SIZES.len() - 1];
 /// The widths of option bits a state comes in (words); a matrix takes the
 /// smallest that holds its options.
 const WORD_SIZES: [usize; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
-/// The numbers of planes a state comes in; a matrix takes the smallest that
-/// holds its longest item's len.
-const PLANE_SIZES: [usize; 6] = [3, 4, 5, 6, 7, 8];
+/// The numbers of planes of `θ` a state with multiplicities comes in; a
+/// matrix takes the smallest that holds its largest (its longest item's
+/// len and the largest lower bound). Without multiplicities the lens are
+/// counted: no planes.
+const PLANE_SIZES: [usize; 2] = [4, 8];
 
 /// Why a matrix is not for the bits engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,22 +188,50 @@ impl fmt::Display for BitsError {
 
 impl std::error::Error for BitsError {}
 
-/// Whether this processor counts bits in one instruction (x86's baseline
-/// lacks `popcnt`; other targets count in one or a few). On x86 the
-/// counted kernel's copy is compiled for BMI1, BMI2 and LZCNT too (every
-/// processor with them since 2013; Langford pairs 12 took a third more time
-/// with `popcnt` alone), so it asks for all four.
-fn popcount_is_fast() -> bool {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    {
-        std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("lzcnt")
-    }
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-    {
-        true
+/// How this processor counts bits, for the copy of the counted kernel that
+/// runs: on x86, with `popcnt` and the BMI1/BMI2/LZCNT extensions
+/// (Langford pairs 12 took a third more time with `popcnt` alone), with
+/// `popcnt` alone, or without (x86's baseline: a count is a dozen
+/// instructions); other targets count in one instruction or a few, and
+/// run the one copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Counts {
+    /// The target's baseline instructions.
+    Baseline,
+    /// x86's `popcnt`.
+    #[cfg_attr(
+        not(any(target_arch = "x86", target_arch = "x86_64")),
+        allow(dead_code)
+    )]
+    Popcnt,
+    /// x86's `popcnt`, BMI1, BMI2 and LZCNT.
+    #[cfg_attr(
+        not(any(target_arch = "x86", target_arch = "x86_64")),
+        allow(dead_code)
+    )]
+    Bmi,
+}
+
+impl Counts {
+    /// This processor's.
+    fn here() -> Counts {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        {
+            if !std::is_x86_feature_detected!("popcnt") {
+                Counts::Baseline
+            } else if std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("lzcnt")
+            {
+                Counts::Bmi
+            } else {
+                Counts::Popcnt
+            }
+        }
+        #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+        {
+            Counts::Baseline
+        }
     }
 }
 
@@ -199,7 +242,7 @@ pub struct BitsMatrix {
     primary: usize,
     options: usize,
     /// Words of option bits in a state (one of [`WORD_SIZES`]) and planes
-    /// (one of [`PLANE_SIZES`]).
+    /// (one of [`PLANE_SIZES`] with multiplicities, else 0).
     words: usize,
     planes: usize,
     /// Option `r`'s items are `opt_items[opt_start[r]..opt_start[r + 1]]`.
@@ -220,14 +263,13 @@ pub struct BitsMatrix {
     /// a word instead of one a word and plane (queens, Langford pairs,
     /// polyomino packings and Sudoku are of this kind).
     one_cost: Option<u32>,
-    /// Whether this processor has the `popcnt` instruction and the
-    /// extensions beside it ([`popcount_is_fast`]): the counted kernel then
-    /// runs in a copy compiled for them.
+    /// How this processor counts bits ([`Counts`]): the counted kernel
+    /// runs in a copy compiled for it.
     #[cfg_attr(
         not(any(target_arch = "x86", target_arch = "x86_64")),
         allow(dead_code)
     )]
-    popcnt: bool,
+    popcnt: Counts,
     /// Item `i`'s options: `words` words from `masks[i * words]`.
     masks: Vec<u64>,
     /// The options that share an item with option `r` (itself included):
@@ -256,20 +298,8 @@ pub struct BitsMatrix {
 }
 
 impl BitsMatrix {
-    /// The tables of `matrix`, or why it is not for this engine. The lens
-    /// are counted where that is expected to be faster (see the module's
-    /// documentation), else bit-sliced.
+    /// The tables of `matrix`, or why it is not for this engine.
     pub fn new(matrix: &Matrix) -> Result<BitsMatrix, BitsError> {
-        Self::with_lens(matrix, None)
-    }
-
-    /// The tables of `matrix` with counted lens (`Some(true)`), bit-sliced
-    /// ones (`Some(false)`, and always with multiplicities) or the
-    /// library's choice (`None`).
-    pub(crate) fn with_lens(
-        matrix: &Matrix,
-        counted: Option<bool>,
-    ) -> Result<BitsMatrix, BitsError> {
         if matrix.has_colors() {
             return Err(BitsError::Colors);
         }
@@ -348,10 +378,13 @@ impl BitsMatrix {
         let Some(&sliced_planes) = PLANE_SIZES.iter().find(|&&b| b >= need) else {
             return Err(BitsError::LongItem(most));
         };
-        // Counted wherever popcounts are one instruction: faster or as fast
-        // on every shape measured (BENCHMARKS.md, "Lens counted").
-        let popcnt = popcount_is_fast();
-        let counted = !bounded && counted.unwrap_or(popcnt);
+        // Without multiplicities the lens are counted: faster or as fast on
+        // every shape measured where popcounts are one instruction
+        // (BENCHMARKS.md, "Lens counted"); where they are not (x86 without
+        // `popcnt`), a kernel of its own was not worth its build time
+        // (BENCHMARKS.md, "One kernel table an engine").
+        let popcnt = Counts::here();
+        let counted = !bounded;
         let planes = if counted { 0 } else { sliced_planes };
         let most_cost = opt_cost.iter().copied().max().unwrap_or(0) as usize;
         let cost_bits = if counted { bits(most_cost) } else { 0 };
@@ -453,6 +486,12 @@ impl BitsMatrix {
         })
     }
 
+    /// The key of the engine's kernel table ([`bits_kernels!`]):
+    /// `(bounded, words, planes)`.
+    fn shape(&self) -> (bool, usize, usize) {
+        (self.bounded, self.words, self.planes)
+    }
+
     /// The number of options (as in the [`Matrix`] it was made from).
     pub fn option_count(&self) -> usize {
         self.options
@@ -529,13 +568,8 @@ impl BitsMatrix {
     /// # Safety
     /// The arguments hold this module's invariants (its documentation):
     /// every index taken from them is in bounds.
-    unsafe fn spent<const W: usize, const B: usize>(
-        &self,
-        active: &[u64],
-        i: usize,
-        len: u32,
-    ) -> u64 {
-        if let (0, Some(cost)) = (B, self.one_cost) {
+    unsafe fn spent<const W: usize>(&self, active: &[u64], i: usize, len: u32) -> u64 {
+        if let Some(cost) = self.one_cost {
             return u64::from(len) * u64::from(cost);
         }
         let mask = span(&self.masks, i * W, W);
@@ -543,19 +577,7 @@ impl BitsMatrix {
         for (w, h) in hidden.iter_mut().enumerate() {
             *h = at(mask, w) & at(active, w);
         }
-        if B == 0 {
-            return self.cost_of::<W>(&hidden);
-        }
-        let mut updates = 0;
-        for (w, &word) in hidden.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                let r = w * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                updates += u64::from(at(&self.opt_cost, r));
-            }
-        }
-        updates
+        self.cost_of::<W>(&hidden)
     }
 
     /// With counted lens: the updates of hiding the options of `hidden`

@@ -50,7 +50,7 @@
 
 #![allow(unsafe_code)]
 
-use super::search::State;
+use super::search::{BitsKernel, State};
 use super::BitsMatrix;
 use crate::dlx::index::{ItemId, OptionId};
 use crate::dlx::search::mult::{AlgorithmM, Choice, Levels, MultOps};
@@ -233,6 +233,11 @@ pub(super) struct BitsOps<const W: usize, const B: usize>;
 
 /// The Algorithm M kernel on the bits engine's states.
 pub(super) type BitsMult<const W: usize, const B: usize> = AlgorithmM<BitsOps<W, B>>;
+
+impl<const W: usize, const B: usize> BitsKernel for BitsMult<W, B> {
+    const W: usize = W;
+    const B: usize = B;
+}
 
 impl<const W: usize, const B: usize> BitsOps<W, B> {
     /// Words of a state: option bits, `θ`'s planes, the tie key's, the
@@ -520,15 +525,25 @@ impl split::RootSteps for super::BitsSolver<'_> {
             return false;
         }
         // SAFETY: `r` is an option of the matrix (checked just above), the
-        // root state is this solver's own and `by_shape!` names its shape.
-        unsafe { by_shape!(self.matrix, self.exclude_at(r)) }
+        // root state is this solver's own and the table names its shape.
+        macro_rules! go {
+            ($k:ty) => {
+                self.exclude_at::<{ <$k as BitsKernel>::W }, { <$k as BitsKernel>::B }>(r)
+            };
+        }
+        unsafe { bits_kernels!(match self.matrix.shape(), go;) }
     }
 
     fn retire_root(&mut self, i: usize) -> Result<(), PreselectError> {
         // SAFETY: `retire` refuses an `i` past the primary items before it
-        // indexes; the root state is this solver's own and `by_shape!`
-        // names its shape.
-        unsafe { by_shape!(self.matrix, self.retire_at(i)) }
+        // indexes; the root state is this solver's own and the table names
+        // its shape.
+        macro_rules! go {
+            ($k:ty) => {
+                self.retire_at::<{ <$k as BitsKernel>::W }, { <$k as BitsKernel>::B }>(i)
+            };
+        }
+        unsafe { bits_kernels!(match self.matrix.shape(), go;) }
     }
 
     fn level_item(&self, l: usize) -> usize {
@@ -576,25 +591,26 @@ mod tests {
     #[test]
     fn the_choice_is_dlx3s() {
         // SAFETY (the calls below): the root state is the tables' own, of
-        // their shape <1, 3>.
+        // their shape <1, 4>.
         // B and A: θ = 2 (lens 2; B may be used twice, once owed); B has
         // slack, A none: A. C: θ = 3.
         let m = read("1:2|B A C\nB A\nB\nA\nC\nC\nC\n");
         let b = BitsMatrix::new(&m).unwrap();
+        assert_eq!((b.words, b.planes), (1, 4));
         assert_eq!(
-            unsafe { b.lanes_of::<1, 3>(&b.root, 0) },
+            unsafe { b.lanes_of::<1, 4>(&b.root, 0) },
             (2 - 1 + b.lift, 1, 1),
             "B: θ - 1 + lift, min(slack, bound), deficit"
         );
-        assert_eq!(unsafe { b.choose_bounded::<1, 3>(&b.root) }, 1);
+        assert_eq!(unsafe { b.choose_bounded::<1, 4>(&b.root) }, 1);
         // E and D: θ = 2, no slack; D's list is the longer (3, owing 2).
         let m = read("E 2|D\nE D\nE\nD\nD\n");
         let b = BitsMatrix::new(&m).unwrap();
         assert_eq!(
-            unsafe { b.lanes_of::<1, 3>(&b.root, 1) },
+            unsafe { b.lanes_of::<1, 4>(&b.root, 1) },
             (2 - 1 + b.lift, 0, 2)
         );
-        assert_eq!(unsafe { b.choose_bounded::<1, 3>(&b.root) }, 1);
+        assert_eq!(unsafe { b.choose_bounded::<1, 4>(&b.root) }, 1);
     }
 
     #[test]

@@ -14,22 +14,6 @@ use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, copy_slot, set, span};
 use crate::dlx::{EngineError, EngineKind};
 
-/// The branching item of a state's `planes` among the `uncovered` items
-/// (not 0): the least len, leftmost on ties, and that len.
-#[inline(always)]
-fn choose<const B: usize>(planes: &[u64], uncovered: u64) -> (usize, u32) {
-    let mut least = uncovered;
-    for k in (0..B).rev() {
-        let zero = least & !planes[k];
-        if zero != 0 {
-            least = zero;
-        }
-    }
-    let i = least.trailing_zeros();
-    let len = (0..B).fold(0, |len, k| len | ((planes[k] >> i) as u32 & 1) << k);
-    (i as usize, len)
-}
-
 /// In `State::item`: the level's item had one option and was not covered
 /// on its own.
 const FORCED_FLAG: u32 = 1 << 31;
@@ -60,10 +44,47 @@ pub(super) struct State {
     pub(super) mult: PerLevel,
 }
 
-/// The bits kernel for states of `W` option words and `B` planes.
-struct Bits<const W: usize, const B: usize>;
+/// The bits kernel for states of `W` option words, lens counted.
+pub(super) struct Bits<const W: usize>;
 
-impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
+/// A kernel of the bits engine's table ([`bits_kernels!`]): its state's
+/// shape, and how the solver runs the driver over it.
+pub(super) trait BitsKernel: Kernel<Tables = BitsMatrix, State = State> + Sized {
+    /// Words of option bits.
+    const W: usize;
+    /// Planes of `θ` (0: lens counted, no multiplicities).
+    const B: usize;
+    /// The driver over this kernel.
+    ///
+    /// # Safety
+    /// The kernel is the one of `s`'s tables' shape, and `s`'s states were
+    /// made for its tables.
+    unsafe fn run(s: &mut BitsSolver<'_>) -> Step {
+        s.driver.run::<Self>(&s.matrix, &mut s.state)
+    }
+}
+
+impl<const W: usize> BitsKernel for Bits<W> {
+    const W: usize = W;
+    const B: usize = 0;
+
+    unsafe fn run(s: &mut BitsSolver<'_>) -> Step {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        match s.matrix.popcnt {
+            // SAFETY: the processor has `popcnt`, BMI1, BMI2 and LZCNT
+            // (`Counts::here`); the rest is this function's contract.
+            super::Counts::Bmi => return unsafe { s.run_bmi::<W>() },
+            // SAFETY: the processor has `popcnt` (`Counts::here`); the
+            // rest is this function's contract.
+            super::Counts::Popcnt => return unsafe { s.run_popcnt::<W>() },
+            super::Counts::Baseline => {}
+        }
+        // SAFETY: this function's contract.
+        unsafe { s.driver.run::<Self>(&s.matrix, &mut s.state) }
+    }
+}
+
+impl<const W: usize> Kernel for Bits<W> {
     type Tables = BitsMatrix;
     type State = State;
     const UNDOES: bool = false;
@@ -72,19 +93,15 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
 
     #[inline(always)]
     unsafe fn enter(m: &BitsMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
-        let size = W + B + 1;
+        let size = W + 1;
         let here = span(&s.states, 2 * l * size, size);
-        let uncovered = at(here, W + B);
+        let uncovered = at(here, W);
         if uncovered == 0 {
             // Only at the root: nothing to cover, the empty choice solves it.
             return Enter::Solved;
         }
         let active = span(here, 0, W);
-        let (i, least) = if B == 0 {
-            m.choose_counted::<W>(active, uncovered)
-        } else {
-            choose::<B>(span(here, W, B), uncovered)
-        };
+        let (i, least) = m.choose_counted::<W>(active, uncovered);
         if least == 0 {
             // A dead end: DLX covers the item (one update) and finds nothing.
             set(&mut s.item, l, i as u32);
@@ -100,7 +117,7 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
         // Covering the item is counted here, done by each commit: its
         // options are among the conflicts of every one of them.
         set(&mut s.item, l, i as u32);
-        let spent = m.spent::<W, B>(active, i, least);
+        let spent = m.spent::<W>(active, i, least);
         set(&mut s.spent, l, spent);
         stats.updates += spent + 1;
         Enter::branch(first, least)
@@ -110,22 +127,22 @@ impl<const W: usize, const B: usize> Kernel for Bits<W, B> {
     /// (the level's item's options among them) into slot `2l + 2`.
     #[inline(always)]
     unsafe fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
-        let (size, r) = (W + B + 1, r as usize);
+        let (size, r) = (W + 1, r as usize);
         let slot = copy_slot(&mut s.states, size, 2 * l, 2 * l + 2);
-        let hidden = m.cover_option::<W, B>(slot, r);
+        let hidden = m.cover_option::<W, 0>(slot, r);
         // Covering r's items (all of them when forced, else all but the
         // branching item) is one update each; at a branch point the hidden
         // options of the item, counted on entering, are not counted again.
         let forced = at(&s.item, l) & FORCED_FLAG != 0;
         let again = if forced { 0 } else { at(&s.spent, l) };
         stats.updates += hidden - again + u64::from(at(&m.opt_cost, r)) + u64::from(forced);
-        at(slot, W + B) == 0
+        at(slot, W) == 0
     }
 
     #[inline(always)]
     unsafe fn retract(m: &BitsMatrix, s: &mut State, l: usize, r: u32) -> Option<u32> {
         let i = (at(&s.item, l) & !FORCED_FLAG) as usize;
-        m.next_option::<W>(span(&s.states, 2 * l * (W + B + 1), W), i, r as usize + 1)
+        m.next_option::<W>(span(&s.states, 2 * l * (W + 1), W), i, r as usize + 1)
             .map(|r| r as u32)
     }
 
@@ -180,7 +197,7 @@ impl<'m> BitsSolver<'m> {
         // restarting calls none of its steps, whatever its shape parameters.
         unsafe {
             self.driver
-                .restart::<Bits<1, 3>>(&self.matrix, &mut self.state)
+                .restart::<Bits<1>>(&self.matrix, &mut self.state)
         };
     }
 
@@ -201,10 +218,17 @@ impl<'m> BitsSolver<'m> {
                 |q| m.option(q),
             )?;
             self.restart();
+            macro_rules! go {
+                ($k:ty) => {
+                    self.preselect_bounded::<{ <$k as BitsKernel>::W }, { <$k as BitsKernel>::B }>(
+                        option,
+                    )
+                };
+            }
             // SAFETY: the option is one of the matrix's (checked above), the
-            // root state is this solver's own, made for its tables, and
-            // `by_shape!` names their shape.
-            return unsafe { by_shape!(self.matrix, self.preselect_bounded(option)) };
+            // root state is this solver's own, made for its tables, and the
+            // table names their shape.
+            return unsafe { bits_kernels!(match m.shape(), go;) };
         }
         check_preselect(
             option,
@@ -216,9 +240,15 @@ impl<'m> BitsSolver<'m> {
         )?;
         let r = option.as_usize();
         self.restart();
+        macro_rules! go {
+            ($k:ty) => {
+                self.preselect_option::<{ <$k as BitsKernel>::W }>(r)
+            };
+        }
         // SAFETY: `r` is an active option of the matrix (checked above), the
-        // root state is this solver's own and `by_shape!` names its shape.
-        let updates = unsafe { by_shape!(self.matrix, self.preselect_option(r)) };
+        // root state is this solver's own and the table names its shape
+        // (without multiplicities: the lens are counted, no planes).
+        let updates = unsafe { bits_kernels!(match m.shape(), go;) };
         self.driver.stats.updates += updates + u64::from(m.opt_cost[r]) + 1;
         self.driver.preselected.push(option);
         self.driver.base = self.driver.stats;
@@ -227,63 +257,56 @@ impl<'m> BitsSolver<'m> {
 
     /// Continues the search to its next solution.
     pub fn next_solution(&mut self) -> Step {
+        macro_rules! go {
+            ($k:ty) => {
+                <$k as BitsKernel>::run(self)
+            };
+        }
         // SAFETY: the states were made for these tables by `with_tables`
         // and changed since only by the kernels' steps and this solver's
-        // preselection; `by_shape!` names the tables' shape, the kernel's
-        // parameters.
-        unsafe {
-            if self.matrix.bounded {
-                return by_shape!(self.matrix, self.run_mult());
-            }
-            by_shape!(self.matrix, self.run())
-        }
+        // preselection; the table names the kernel of the tables' shape.
+        unsafe { bits_kernels!(match self.matrix.shape(), go;) }
     }
 
     /// Covers every item of option `r` in state slot 0 (preselecting).
     /// # Safety
     /// The arguments hold this module's invariants (its documentation):
-    /// every index taken from them is in bounds.
-    unsafe fn preselect_option<const W: usize, const B: usize>(&mut self, r: usize) -> u64 {
+    /// every index taken from them is in bounds; the matrix has no
+    /// multiplicities and `W` words of option bits.
+    unsafe fn preselect_option<const W: usize>(&mut self, r: usize) -> u64 {
         self.matrix
-            .cover_option::<W, B>(&mut self.state.states[..W + B + 1], r)
-    }
-
-    /// The driver over Algorithm M's kernel of shape `<W, B>`.
-    ///
-    /// # Safety
-    /// `<W, B>` is the tables' shape.
-    unsafe fn run_mult<const W: usize, const B: usize>(&mut self) -> Step {
-        self.driver
-            .run::<super::mult::BitsMult<W, B>>(&self.matrix, &mut self.state)
-    }
-
-    /// The driver over the kernel of shape `<W, B>`.
-    ///
-    /// # Safety
-    /// `<W, B>` is the tables' shape.
-    unsafe fn run<const W: usize, const B: usize>(&mut self) -> Step {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if B == 0 && self.matrix.popcnt {
-            // SAFETY: the processor has `popcnt`, BMI1, BMI2 and LZCNT
-            // (`popcount_is_fast`).
-            return self.run_counted::<W>();
-        }
-        self.driver.run::<Bits<W, B>>(&self.matrix, &mut self.state)
+            .cover_option::<W, 0>(&mut self.state.states[..W + 1], r)
     }
 
     /// The driver over the kernel with counted lens, compiled with the
     /// `popcnt` instruction (x86's baseline lacks it: without, a count is a
-    /// dozen instructions and the kernel slower than the bit-sliced one) and
-    /// BMI1, BMI2 and LZCNT (`tzcnt`, `andn`, `blsr`, …).
+    /// dozen instructions) and BMI1, BMI2 and LZCNT (`tzcnt`, `andn`,
+    /// `blsr`, …).
     ///
     /// # Safety
-    /// `<W, 0>` is the tables' shape, and the processor has `popcnt`, BMI1,
-    /// BMI2 and LZCNT.
+    /// `W` is the tables' width, they have no multiplicities, and the
+    /// processor has `popcnt`, BMI1, BMI2 and LZCNT.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    unsafe fn run_counted<const W: usize>(&mut self) -> Step {
+    unsafe fn run_bmi<const W: usize>(&mut self) -> Step {
         self.driver
-            .run_inline::<Bits<W, 0>>(&self.matrix, &mut self.state)
+            .run_inline::<Bits<W>>(&self.matrix, &mut self.state)
+    }
+
+    /// [`run_bmi`](Self::run_bmi) for a processor with `popcnt` alone
+    /// (x86-64 of 2008–2013): without it the count is a dozen instructions
+    /// (1.4–1.5 times the instructions of the bit-sliced kernel it
+    /// replaced on queens 12 and Langford 11, BENCHMARKS.md, "One kernel
+    /// table an engine").
+    ///
+    /// # Safety
+    /// `W` is the tables' width, they have no multiplicities, and the
+    /// processor has `popcnt`.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[target_feature(enable = "popcnt")]
+    unsafe fn run_popcnt<const W: usize>(&mut self) -> Step {
+        self.driver
+            .run_inline::<Bits<W>>(&self.matrix, &mut self.state)
     }
 }
 
@@ -295,6 +318,14 @@ engine_queries!(BitsSolver, BitsSolutions, |_s, r| (r
 impl<'m> crate::dlx::engine::Registered<'m> for BitsSolver<'m> {
     type Tables = BitsMatrix;
     const RULES: &'static str = "knuth only: its choice is the leftmost least len";
+    // On x86 each of Knuth's kernels twice again, compiled for `popcnt`
+    // and BMI, and for `popcnt` alone.
+    const KERNELS: usize = bits_kernels!(count;)
+        + if cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
+            2 * super::WORD_SIZES.len()
+        } else {
+            0
+        };
 
     fn supports(branching: Branching) -> bool {
         branching == Branching::Knuth
@@ -338,18 +369,14 @@ mod tests {
     use crate::problems;
 
     /// The bits engine against the links engine (see `agree_with_links`),
-    /// with lens kept in planes and with lens counted: the same tree.
+    /// with the updates of hidden options from one cost and from the cost
+    /// planes: the same tree.
     fn agree(m: &Matrix) -> u64 {
-        let sliced = BitsMatrix::with_lens(m, Some(false)).unwrap();
-        let solutions = agree_with_links(m, &mut BitsSolver::new(&sliced));
-        let mut counted = BitsMatrix::with_lens(m, Some(true)).unwrap();
+        let mut counted = BitsMatrix::new(m).unwrap();
         if !m.has_bounds() {
             assert_eq!(counted.planes, 0);
         }
-        assert_eq!(
-            agree_with_links(m, &mut BitsSolver::new(&counted)),
-            solutions
-        );
+        let solutions = agree_with_links(m, &mut BitsSolver::new(&counted));
         if counted.one_cost.is_some() {
             // The same updates from the cost planes.
             counted.one_cost = None;
@@ -363,7 +390,7 @@ mod tests {
 
     #[test]
     fn one_cost_where_every_option_met_has_it() {
-        let one = |m: &Matrix| BitsMatrix::with_lens(m, Some(true)).unwrap().one_cost;
+        let one = |m: &Matrix| BitsMatrix::new(m).unwrap().one_cost;
         // Queens: a row, a column and two diagonals an option.
         assert_eq!(one(&problems::queens(6).unwrap()), Some(3));
         // Options of 3, 1 and 2 items.
@@ -373,13 +400,7 @@ mod tests {
         // count.
         let m = knuth::read("A B | x y\nA x\nB y\nx\n".as_bytes()).unwrap();
         assert_eq!(one(&m), Some(1));
-        // Lens in planes keep their own updates.
-        let m = problems::queens(6).unwrap();
-        assert_eq!(
-            BitsMatrix::with_lens(&m, Some(false)).unwrap().one_cost,
-            None
-        );
-        assert_eq!(agree(&m), 4);
+        assert_eq!(agree(&problems::queens(6).unwrap()), 4);
     }
 
     #[test]
@@ -389,38 +410,18 @@ mod tests {
 
     #[test]
     fn wide_states_secondary_items_and_ignored_options() {
-        // 298 options (5 words), item `x0` in 7 of them (3 planes); 64
+        // 298 options (5 words), item `x0` in 7 of them; 64
         // solutions (each run more doubles them, and Miri's time).
         let (m, ..) = engine_tests::wide(8);
-        let bm = BitsMatrix::with_lens(&m, Some(false)).unwrap();
-        assert_eq!((bm.words, bm.planes), (5, 3));
-        assert_eq!(bm.state_words(), 5 + 3 + 1);
-        let counted = BitsMatrix::with_lens(&m, Some(true)).unwrap();
-        assert_eq!((counted.words, counted.planes), (5, 0));
-        assert_eq!(counted.state_words(), 5 + 1);
+        let bm = BitsMatrix::new(&m).unwrap();
+        assert_eq!((bm.words, bm.planes), (5, 0));
+        assert_eq!(bm.state_words(), 5 + 1);
         assert!(agree(&m) > 0);
         let mut solver = BitsSolver::new(&bm);
         assert_eq!(
             solver.preselect(OptionId::must(1)),
             Err(PreselectError::IgnoredOption(OptionId::must(1)))
         );
-    }
-
-    #[test]
-    fn choose_takes_the_leftmost_least_len() {
-        // Lens 5, 2, 7, 2, 0 (item 4 covered), in 3 planes.
-        let lens = [5u64, 2, 7, 2, 0];
-        let planes: Vec<u64> = (0..3)
-            .map(|k| {
-                lens.iter()
-                    .enumerate()
-                    .fold(0, |p, (i, &l)| p | (l >> k & 1) << i)
-            })
-            .collect();
-        assert_eq!(choose::<3>(&planes, 0b01111), (1, 2));
-        assert_eq!(choose::<3>(&planes, 0b01101), (3, 2));
-        assert_eq!(choose::<3>(&planes, 0b00101), (0, 5));
-        assert_eq!(choose::<3>(&planes, 0b10101), (4, 0));
     }
 
     #[test]
@@ -452,12 +453,12 @@ mod tests {
             for r in 0..options {
                 b.option(&[items[r % primary]]).unwrap();
             }
-            BitsMatrix::with_lens(&b.build().unwrap(), Some(false)).map(|b| (b.words, b.planes))
+            BitsMatrix::new(&b.build().unwrap()).map(|b| (b.words, b.planes))
         };
-        assert_eq!(many(64, 512), Ok((8, 4)));
+        assert_eq!(many(64, 512), Ok((8, 0)));
         assert_eq!(many(65, 65), Err(BitsError::TooManyPrimary(65)));
         assert_eq!(many(64, 513), Err(BitsError::TooManyOptions(513)));
-        assert_eq!(many(2, 510), Ok((8, 8)));
+        assert_eq!(many(2, 510), Ok((8, 0)));
         assert_eq!(many(1, 256), Err(BitsError::LongItem(256)));
         assert!(BitsMatrix::new(crate::sudoku::SudokuMatrix::new(3).unwrap().matrix()).is_err());
         assert!(BitsMatrix::new(crate::sudoku::SudokuMatrix::new(2).unwrap().matrix()).is_ok());

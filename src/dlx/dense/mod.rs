@@ -16,7 +16,7 @@
 //! twice a node. So it wins where nodes hide many options or the state is
 //! tiny (pentominoes: half the DLX solver's time; queens: 15% less) and
 //! loses where nodes hide few options of a large state (Sudoku); see
-//! [`DenseMatrix::recommended`] and README, "Engines".
+//! [`DenseMatrix::recommended`] and BENCHMARKS.md.
 //!
 //! Invariants:
 //! * a state is one slot of `words` active bits followed by one `u16` len
@@ -355,7 +355,7 @@ impl DenseMatrix {
     /// `matrix` (with Knuth's rule): it applies (no colors, a state of at most
     /// [`MAX_STATE_BYTES`]), and either options have five items or more on
     /// average (each node hides many), or four or more and the state is at
-    /// most [`SMALL_STATE_BYTES`]. A rule of thumb from measurements (README,
+    /// most [`SMALL_STATE_BYTES`]. A rule of thumb from measurements (BENCHMARKS.md,
     /// "Engines"): pentominoes (6 items an option, 360 bytes) in half the DLX
     /// solver's time or less, queens (4 items, 80 bytes) 15–20% less;
     /// Langford pairs (3 items, 104 bytes) 3–10% more; Sudoku (4 items, 744

@@ -168,6 +168,42 @@ pub(super) struct State {
     pub(super) watch: Watch,
 }
 
+/// The dense engine's kernel table (see
+/// [`kernel_table!`](crate::dlx::search::driver::kernel_table)): the key is
+/// `(bounds, forced, key bits, (uniform option length, its primary
+/// items))`, each kernel for Knuth's rule and first-forced. The common
+/// shapes of options get their own copy; with multiplicities, options of
+/// four primary items with keys of 16 bits, and pentominoes whose pieces
+/// are bounded (a piece and five cells, keys of 32 bits).
+macro_rules! dense_kernels {
+    ($($how:tt)*) => {
+        $crate::dlx::search::driver::kernel_table! { $($how)*
+            (true, false, 16, (4, 4)) => DenseMult<false, 16, 4, 4>,
+            (true, true, 16, (4, 4)) => DenseMult<true, 16, 4, 4>,
+            (true, false, 32, (6, 6)) => DenseMult<false, 32, 6, 6>,
+            (true, true, 32, (6, 6)) => DenseMult<true, 32, 6, 6>,
+            (true, false, 16, _) => DenseMult<false, 16, 0, 0>,
+            (true, true, 16, _) => DenseMult<true, 16, 0, 0>,
+            (true, false, 32, _) => DenseMult<false, 32, 0, 0>,
+            (true, true, 32, _) => DenseMult<true, 32, 0, 0>,
+            (true, false, _, _) => DenseMult<false, 64, 0, 0>,
+            (true, true, _, _) => DenseMult<true, 64, 0, 0>,
+            (false, false, _, (3, 3)) => Dense<false, 3, 3>,
+            (false, true, _, (3, 3)) => Dense<true, 3, 3>,
+            (false, false, _, (4, 4)) => Dense<false, 4, 4>,
+            (false, true, _, (4, 4)) => Dense<true, 4, 4>,
+            (false, false, _, (4, 2)) => Dense<false, 4, 2>,
+            (false, true, _, (4, 2)) => Dense<true, 4, 2>,
+            (false, false, _, (5, 5)) => Dense<false, 5, 5>,
+            (false, true, _, (5, 5)) => Dense<true, 5, 5>,
+            (false, false, _, (6, 6)) => Dense<false, 6, 6>,
+            (false, true, _, (6, 6)) => Dense<true, 6, 6>,
+            (false, false, _, _) => Dense<false, 0, 0>,
+            (false, true, _, _) => Dense<true, 0, 0>,
+        }
+    };
+}
+
 /// The dense kernel: `FORCED` for [`Branching::FirstForced`], options of
 /// `UL` items of which `UP` primary (0: mixed).
 struct Dense<const FORCED: bool, const UL: usize, const UP: usize>;
@@ -448,64 +484,26 @@ impl<'m> DenseSolver<'m> {
     /// # Safety
     /// The states were made for these tables and kept by the kernels.
     unsafe fn next_solution_unchecked(&mut self) -> Step {
-        let forced = self.branching != Branching::Knuth;
-        if self.matrix.bounded {
-            // Keys of 16 bits, 32 or 64 (`mult.rs`).
-            let key = self
-                .matrix
-                .narrow
-                .map_or(64, |k| if k.wide { 32 } else { 16 });
-            let shape = (self.matrix.uniform, self.matrix.uniform_primary);
-            return match (shape, forced, key) {
-                ((4, 4), false, 16) => self.run_mult::<false, 16, 4, 4>(),
-                ((4, 4), true, 16) => self.run_mult::<true, 16, 4, 4>(),
-                // Pentominoes whose pieces are bounded: a piece and five cells.
-                ((6, 6), false, 32) => self.run_mult::<false, 32, 6, 6>(),
-                ((6, 6), true, 32) => self.run_mult::<true, 32, 6, 6>(),
-                (_, false, 16) => self.run_mult::<false, 16, 0, 0>(),
-                (_, true, 16) => self.run_mult::<true, 16, 0, 0>(),
-                (_, false, 32) => self.run_mult::<false, 32, 0, 0>(),
-                (_, true, 32) => self.run_mult::<true, 32, 0, 0>(),
-                (_, false, _) => self.run_mult::<false, 64, 0, 0>(),
-                (_, true, _) => self.run_mult::<true, 64, 0, 0>(),
+        let m = &*self.matrix;
+        // With multiplicities, keys of 16 bits, 32 or 64 (`mult.rs`).
+        let key_bits = if m.bounded {
+            m.narrow.map_or(64, |k| if k.wide { 32 } else { 16 })
+        } else {
+            0
+        };
+        let key = (
+            m.bounded,
+            self.branching != Branching::Knuth,
+            key_bits,
+            (m.uniform, m.uniform_primary),
+        );
+        let s = &mut self.state;
+        macro_rules! go {
+            ($k:ty) => {
+                self.driver.run::<$k>(m, s)
             };
         }
-        // The common shapes of options get their own copy of the loop.
-        match (self.matrix.uniform, self.matrix.uniform_primary, forced) {
-            (3, 3, false) => self.run::<false, 3, 3>(),
-            (3, 3, true) => self.run::<true, 3, 3>(),
-            (4, 4, false) => self.run::<false, 4, 4>(),
-            (4, 4, true) => self.run::<true, 4, 4>(),
-            (4, 2, false) => self.run::<false, 4, 2>(),
-            (4, 2, true) => self.run::<true, 4, 2>(),
-            (5, 5, false) => self.run::<false, 5, 5>(),
-            (5, 5, true) => self.run::<true, 5, 5>(),
-            (6, 6, false) => self.run::<false, 6, 6>(),
-            (6, 6, true) => self.run::<true, 6, 6>(),
-            (_, _, false) => self.run::<false, 0, 0>(),
-            (_, _, true) => self.run::<true, 0, 0>(),
-        }
-    }
-
-    /// The driver over Algorithm M's kernel for one shape.
-    ///
-    /// # Safety
-    /// The kernel's parameters fit the tables' shape; the states were made
-    /// for the tables.
-    unsafe fn run_mult<const FORCED: bool, const KEY: u8, const UL: usize, const UP: usize>(
-        &mut self,
-    ) -> Step {
-        self.driver
-            .run::<DenseMult<FORCED, KEY, UL, UP>>(&self.matrix, &mut self.state)
-    }
-
-    /// The driver over the kernel for one shape.
-    ///
-    /// # Safety
-    /// As [`run_mult`](Self::run_mult)'s.
-    unsafe fn run<const FORCED: bool, const UL: usize, const UP: usize>(&mut self) -> Step {
-        self.driver
-            .run::<Dense<FORCED, UL, UP>>(&self.matrix, &mut self.state)
+        dense_kernels!(match key, go;)
     }
 }
 
@@ -517,6 +515,7 @@ engine_queries!(DenseSolver, DenseSolutions, |_s, r| (r
 impl<'m> crate::dlx::engine::Registered<'m> for DenseSolver<'m> {
     type Tables = DenseMatrix;
     const RULES: &'static str = "knuth and first-forced";
+    const KERNELS: usize = dense_kernels!(count;);
 
     fn supports(branching: Branching) -> bool {
         branching != Branching::Lookahead

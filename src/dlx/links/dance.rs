@@ -205,7 +205,8 @@ impl Watch {
     /// The latest watched primary item that is still active with len 1 or
     /// less, or 0 when none is. Exact if nothing was dropped and no such
     /// item existed when the watch was last cleared: the probing of
-    /// `search/probe.rs` relies on that, and scans otherwise.
+    /// the links engine's lookahead (`lookahead.rs`) relies on that, and
+    /// scans otherwise.
     /// # Safety
     /// The arguments hold this module's invariants (its documentation):
     /// every index taken from them is in bounds.

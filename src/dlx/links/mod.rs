@@ -111,6 +111,35 @@ pub(crate) struct LinksState<'m> {
     excluded: Vec<bool>,
 }
 
+/// The links engine's kernel table (see
+/// [`kernel_table!`](crate::dlx::search::driver::kernel_table)): the key is
+/// `(bounds, colors, forced, uniform option length)`. Algorithm M and
+/// colors get a copy each for Knuth's rule and first-forced; options of
+/// one length are walked by arithmetic (`dance.rs`), the common lengths
+/// with a copy of their own.
+macro_rules! links_kernels {
+    ($($how:tt)*) => {
+        $crate::dlx::search::driver::kernel_table! { $($how)*
+            (true, true, true, _) => mult::Mult<'_, true, true>,
+            (true, true, false, _) => mult::Mult<'_, true, false>,
+            (true, false, true, _) => mult::Mult<'_, false, true>,
+            (true, false, false, _) => mult::Mult<'_, false, false>,
+            (false, true, true, _) => Links<'_, true, true, 0>,
+            (false, true, false, _) => Links<'_, true, false, 0>,
+            (false, false, false, 3) => Links<'_, false, false, 3>,
+            (false, false, true, 3) => Links<'_, false, true, 3>,
+            (false, false, false, 4) => Links<'_, false, false, 4>,
+            (false, false, true, 4) => Links<'_, false, true, 4>,
+            (false, false, false, 5) => Links<'_, false, false, 5>,
+            (false, false, true, 5) => Links<'_, false, true, 5>,
+            (false, false, false, 6) => Links<'_, false, false, 6>,
+            (false, false, true, 6) => Links<'_, false, true, 6>,
+            (false, false, false, _) => Links<'_, false, false, 0>,
+            (false, false, true, _) => Links<'_, false, true, 0>,
+        }
+    };
+}
+
 /// The links kernel: DLX2's steps with `COLORS`, the first-forced choice
 /// with `FORCED`, options of `UL` items walked by arithmetic (0: mixed).
 struct Links<'m, const COLORS: bool, const FORCED: bool, const UL: usize>(
@@ -349,47 +378,20 @@ impl<'m> LinksSolver<'m> {
     /// # Safety
     /// The links hold their invariant for this matrix (see `restart`).
     unsafe fn next_solution_unchecked(&mut self) -> Step {
-        let forced = self.branching != Branching::Knuth;
-        if self.matrix.has_bounds() {
-            let (m, s) = (&*self.matrix, &mut self.links);
-            return match (m.has_colors(), forced) {
-                (true, true) => self.driver.run::<mult::Mult<'m, true, true>>(m, s),
-                (true, false) => self.driver.run::<mult::Mult<'m, true, false>>(m, s),
-                (false, true) => self.driver.run::<mult::Mult<'m, false, true>>(m, s),
-                (false, false) => self.driver.run::<mult::Mult<'m, false, false>>(m, s),
+        let m = &*self.matrix;
+        let key = (
+            m.has_bounds(),
+            m.has_colors(),
+            self.branching != Branching::Knuth,
+            m.uniform_len(),
+        );
+        let s = &mut self.links;
+        macro_rules! go {
+            ($k:ty) => {
+                self.driver.run::<$k>(m, s)
             };
         }
-        if self.matrix.has_colors() {
-            return if forced {
-                self.run::<true, true, 0>()
-            } else {
-                self.run::<true, false, 0>()
-            };
-        }
-        // Options of one length are walked by arithmetic (see dance.rs); the
-        // common lengths get their own copy of the loop.
-        match (self.matrix.uniform_len(), forced) {
-            (3, false) => self.run::<false, false, 3>(),
-            (3, true) => self.run::<false, true, 3>(),
-            (4, false) => self.run::<false, false, 4>(),
-            (4, true) => self.run::<false, true, 4>(),
-            (5, false) => self.run::<false, false, 5>(),
-            (5, true) => self.run::<false, true, 5>(),
-            (6, false) => self.run::<false, false, 6>(),
-            (6, true) => self.run::<false, true, 6>(),
-            (_, false) => self.run::<false, false, 0>(),
-            (_, true) => self.run::<false, true, 0>(),
-        }
-    }
-
-    /// The driver over the links kernel of one shape.
-    ///
-    /// # Safety
-    /// The kernel's parameters fit the matrix (colors, uniform option
-    /// length or 0), and the links hold their invariant for it.
-    unsafe fn run<const COLORS: bool, const FORCED: bool, const UL: usize>(&mut self) -> Step {
-        self.driver
-            .run::<Links<'m, COLORS, FORCED, UL>>(&*self.matrix, &mut self.links)
+        links_kernels!(match key, go;)
     }
 
     /// Verifies every link, as DLX1's `sanity()` does: each active item's list
@@ -519,6 +521,7 @@ engine_queries!(LinksSolver, LinksSolutions, |s, p| {
 impl<'m> crate::dlx::engine::Registered<'m> for LinksSolver<'m> {
     type Tables = ();
     const RULES: &'static str = "every rule";
+    const KERNELS: usize = links_kernels!(count;);
 
     fn supports(_branching: Branching) -> bool {
         true

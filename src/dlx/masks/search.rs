@@ -47,6 +47,23 @@ pub struct MasksSolver<'m> {
     states: Width,
 }
 
+/// The masks engine's kernel table (see
+/// [`kernel_table!`](crate::dlx::search::driver::kernel_table)), each line
+/// compiled for each of the three mask widths ([`Width`]): the key is
+/// `(uniform option length, aligned places)`, the common lengths (3: the
+/// Sudoku matrix's cells and houses; 4) with a copy of their own.
+macro_rules! masks_kernels {
+    ($($how:tt)*) => {
+        $crate::dlx::search::driver::kernel_table! { $($how)*
+            (3, false) => Masks<_, 3, false>,
+            (3, true) => Masks<_, 3, true>,
+            (4, false) => Masks<_, 4, false>,
+            (4, true) => Masks<_, 4, true>,
+            _ => Masks<_, 0, false>,
+        }
+    };
+}
+
 /// The masks kernel: masks of type `M`, options of `K` items (0: mixed),
 /// aligned places when `A`.
 struct Masks<M, const K: usize, const A: bool>(std::marker::PhantomData<M>);
@@ -881,13 +898,14 @@ impl<'m> MasksSolver<'m> {
         // names the kernel of the tables' shape (uniform length and
         // alignment, or the general 0), and `by_width!` the masks' width.
         unsafe {
-            match (m.uniform, m.aligned) {
-                (3, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, false>>(m, s)),
-                (3, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 3, true>>(m, s)),
-                (4, false) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, false>>(m, s)),
-                (4, true) => by_width!(&mut self.states, s => d.run::<Masks<_, 4, true>>(m, s)),
-                _ => by_width!(&mut self.states, s => d.run::<Masks<_, 0, false>>(m, s)),
-            }
+            by_width!(&mut self.states, s => {
+                macro_rules! go {
+                    ($k:ty) => {
+                        d.run::<$k>(m, s)
+                    };
+                }
+                masks_kernels!(match (m.uniform, m.aligned), go;)
+            })
         }
     }
 }
@@ -900,6 +918,8 @@ crate::dlx::search::plain_subtrees!(MasksSolver, EngineKind::Masks);
 impl<'m> crate::dlx::engine::Registered<'m> for MasksSolver<'m> {
     type Tables = MasksMatrix;
     const RULES: &'static str = "every rule";
+    // Each line of the table for each width.
+    const KERNELS: usize = 3 * masks_kernels!(count;);
 
     fn supports(_branching: Branching) -> bool {
         true

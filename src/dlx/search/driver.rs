@@ -48,6 +48,35 @@ use super::best::CostBound;
 use super::progress::Track;
 use super::{Limits, Step, Stop, LOOK_NODES, LOOK_UPDATES};
 
+/// An engine's kernel table: one line a kernel compiled (a copy of the
+/// driver's loop, [`Driver::run`], with the kernel's steps inlined), the
+/// key that picks it and its type. An engine writes its table once, as a
+/// macro that hands its lines to this one (`links_kernels!` and its
+/// siblings), and every use of the table comes from it:
+///
+/// * `kernel_table!(match KEY, go; LINES)`: a `match` on `KEY` whose arm for
+///   each line is `go!(ITS_TYPE)`, `go` a macro the caller defines in place
+///   (what it does with the kernel: run the driver over it, preselect with
+///   its shape's constants);
+/// * `kernel_table!(count; LINES)`: how many lines, the engine's
+///   `Registered::KERNELS`, whose sum over the engines a test pins
+///   (`engine.rs`), so that a kernel is never added unnoticed.
+///
+/// Why a table: each kernel costs build time (the crate's release build
+/// is mostly these copies, BENCHMARKS.md), so which shapes get a copy of
+/// their own is a choice made and measured in one place an engine.
+macro_rules! kernel_table {
+    (count; $($pat:pat => $kernel:ty),* $(,)?) => {
+        [$(stringify!($kernel)),*].len()
+    };
+    (match $key:expr, $go:ident; $($pat:pat => $kernel:ty),* $(,)?) => {
+        match $key {
+            $($pat => $go!($kernel),)*
+        }
+    };
+}
+pub(crate) use kernel_table;
+
 /// The cursor [`Kernel::resume`] names to have the level it names entered
 /// again (its state changed since it was entered), not an option committed.
 pub(crate) const AGAIN: u32 = u32::MAX;

@@ -1,0 +1,326 @@
+//! The one reader of a puzzle as people paste it: it tells the form once
+//! ([`Form::detect`]) and reads it ([`read`]), for every front end — the
+//! command line's variant inputs, [`Puzzle`]'s `FromStr` (and so Python's
+//! `pydlx.sudoku`), and the page.
+//!
+//! The forms, in the order they are told apart:
+//! * f-puzzles: its JSON (the text starts with `{`), a link that carries
+//!   it (`?load=…`, SudokuPad's `…/fpuzzles…` and `?puzzleid=fpuzzles…`),
+//!   or the compressed string alone (base 64 that decompresses to a JSON
+//!   object: decompressed once, here, and read);
+//! * any other link: refused by name ([`ReadError::Link`]), never read as
+//!   a grid;
+//! * the variant text form: a grid line, then rule words
+//!   ([`rule_line`](super::rule_line));
+//! * a classic grid pasted row by row: several lines of digits, dots and
+//!   separators (`|`, `+`, `-`, spaces), joined into one line;
+//! * a classic grid's line.
+//!
+//! Why one reader: the same text must mean the same puzzle wherever it is
+//! pasted, and the next form (SudokuPad's own) is added here once, not in
+//! each front end. Files of many puzzles in the judges' formats are read
+//! by [`format`](super::format); each of their puzzles is a classic grid.
+
+use std::fmt;
+
+use super::fpuzzles::{self, Document};
+use super::puzzle::{Puzzle, ReadError};
+use super::{format, rule_line};
+
+/// The form a puzzle's text is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Form {
+    /// f-puzzles: its JSON, a link that carries it, or its compressed
+    /// string.
+    Fpuzzles,
+    /// A link to a puzzle that is not f-puzzles data.
+    Link,
+    /// The variant text form: a grid line, then rule words.
+    Variant,
+    /// A classic grid pasted row by row.
+    Rows,
+    /// A classic grid's line.
+    Line,
+}
+
+impl Form {
+    /// The form of `text` (a byte-order mark and surrounding white space
+    /// ignored); `None` for an empty text.
+    ///
+    /// ```
+    /// use dlx::sudoku::input::Form;
+    ///
+    /// assert_eq!(Form::detect("1..............."), Some(Form::Line));
+    /// assert_eq!(Form::detect("1............... x"), Some(Form::Variant));
+    /// assert_eq!(Form::detect("1 . | . .\n. . | . ."), Some(Form::Rows));
+    /// assert_eq!(Form::detect(r#"{"size":4}"#), Some(Form::Fpuzzles));
+    /// assert_eq!(Form::detect("https://f-puzzles.com/?load=N4Ig"), Some(Form::Fpuzzles));
+    /// assert_eq!(Form::detect("https://sudokupad.app/abc"), Some(Form::Link));
+    /// assert_eq!(Form::detect("  "), None);
+    /// ```
+    pub fn detect(text: &str) -> Option<Form> {
+        Some(match classify(text)? {
+            Found::Json(_) | Found::FpuzzlesLink(_) => Form::Fpuzzles,
+            Found::Link(_) => Form::Link,
+            Found::Variant(_) => Form::Variant,
+            Found::Rows(_) => Form::Rows,
+            Found::Line(_) => Form::Line,
+        })
+    }
+
+    /// The form's name, as messages and `--format` say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Fpuzzles => "f-puzzles",
+            Form::Link => "link",
+            Form::Variant => "variant text",
+            Form::Rows => "grid rows",
+            Form::Line => "line",
+        }
+    }
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A puzzle read by [`read`]: the puzzle, the form it came in, and, for
+/// f-puzzles, its document (a solution is written back into it).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Pasted {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// The form its text was in.
+    pub form: Form,
+    /// The f-puzzles document it came as, if it did.
+    pub fpuzzles: Option<Document>,
+}
+
+/// Reads one puzzle as people paste it, in the form [`Form::detect`]
+/// tells.
+///
+/// ```
+/// use dlx::sudoku::input::{read, Form};
+///
+/// let p = read("1...\n....\n....\n...2").unwrap();
+/// assert_eq!((p.form, p.puzzle.givens()[15]), (Form::Rows, 2));
+/// assert!(read("https://sudokupad.app/abc").is_err());
+/// ```
+pub fn read(text: &str) -> Result<Pasted, ReadError> {
+    let found = classify(text).ok_or(ReadError::Empty)?;
+    read_found(found)
+}
+
+/// Reads one puzzle in the form named (a front end's `--format`), whatever
+/// its text looks like: f-puzzles (JSON, a link or the compressed string),
+/// the variant text form, rows or a line. A [`Form::Link`] is read as
+/// whatever the text is.
+pub fn read_as(text: &str, form: Form) -> Result<Pasted, ReadError> {
+    let text = trimmed(text);
+    if text.is_empty() {
+        return Err(ReadError::Empty);
+    }
+    match form {
+        Form::Fpuzzles => {
+            let doc = fpuzzles::read_pasted(text).map_err(ReadError::Fpuzzles)?;
+            Ok(from_document(doc))
+        }
+        Form::Variant => read_found(Found::Variant(text)),
+        Form::Rows => read_found(Found::Rows(joined_rows(text))),
+        Form::Line => read_found(Found::Line(text)),
+        Form::Link => read(text),
+    }
+}
+
+/// A text told apart, with what reading it needs (a bare compressed
+/// string decompressed once).
+enum Found<'a> {
+    Json(std::borrow::Cow<'a, str>),
+    FpuzzlesLink(&'a str),
+    Link(&'a str),
+    Variant(&'a str),
+    Rows(String),
+    Line(&'a str),
+}
+
+fn trimmed(text: &str) -> &str {
+    text.trim().trim_start_matches('\u{feff}').trim_start()
+}
+
+fn classify(text: &str) -> Option<Found<'_>> {
+    let text = trimmed(text);
+    if text.is_empty() {
+        return None;
+    }
+    if text.starts_with('{') {
+        return Some(Found::Json(text.into()));
+    }
+    if is_link(text) {
+        return Some(if text.contains("load=") || text.contains("fpuzzles") {
+            Found::FpuzzlesLink(text)
+        } else {
+            Found::Link(text)
+        });
+    }
+    if let Some(json) = fpuzzles::decompressed(text) {
+        return Some(Found::Json(json.into()));
+    }
+    if text.lines().count() > 1 && is_rows(text) {
+        return Some(Found::Rows(joined_rows(text)));
+    }
+    if rule_line::looks_like(text) {
+        return Some(Found::Variant(text));
+    }
+    Some(Found::Line(text))
+}
+
+/// Whether `text` is a link: a scheme and `://` before any white space.
+fn is_link(text: &str) -> bool {
+    let head = text.split_whitespace().next().unwrap_or("");
+    head.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    })
+}
+
+/// Whether every line of `text` holds only cells and separators: digits,
+/// letters, `.`, `-`, `|`, `+` and spaces (a rule word has `=`, and more
+/// words than a row).
+fn is_rows(text: &str) -> bool {
+    text.chars().all(|c| {
+        c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '|' | '+') || c.is_whitespace()
+    })
+}
+
+/// The rows of a pasted grid as one line: separators and white space
+/// left out, lines of separators alone skipped.
+fn joined_rows(text: &str) -> String {
+    text.lines()
+        .filter(|l| l.chars().any(|c| c.is_ascii_alphanumeric() || c == '.'))
+        .flat_map(|l| {
+            l.chars()
+                .filter(|c| !c.is_whitespace() && !matches!(c, '|' | '+'))
+        })
+        .collect()
+}
+
+fn from_document(doc: Document) -> Pasted {
+    Pasted {
+        puzzle: doc.puzzle(),
+        form: Form::Fpuzzles,
+        fpuzzles: Some(doc),
+    }
+}
+
+fn read_found(found: Found<'_>) -> Result<Pasted, ReadError> {
+    let (puzzle, form) = match found {
+        Found::Json(json) => {
+            let doc = fpuzzles::read(&json).map_err(ReadError::Fpuzzles)?;
+            return Ok(from_document(doc));
+        }
+        Found::FpuzzlesLink(link) => {
+            let doc = fpuzzles::read_pasted(link).map_err(ReadError::Fpuzzles)?;
+            return Ok(from_document(doc));
+        }
+        Found::Link(link) => return Err(ReadError::Link(link.to_string())),
+        Found::Variant(text) => {
+            let (rules, givens) = rule_line::read(text).map_err(ReadError::Variant)?;
+            let puzzle = Puzzle::new(rules, givens).map_err(ReadError::Givens)?;
+            (puzzle, Form::Variant)
+        }
+        Found::Rows(line) => {
+            let grid = format::parse_line(&line).map_err(ReadError::Line)?;
+            (Puzzle::classic(&grid), Form::Rows)
+        }
+        Found::Line(line) => {
+            let grid = format::parse_line(line).map_err(ReadError::Line)?;
+            (Puzzle::classic(&grid), Form::Line)
+        }
+    };
+    Ok(Pasted {
+        puzzle,
+        form,
+        fpuzzles: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4×4 puzzle in every form, each read to the same puzzle.
+    #[test]
+    fn every_form_is_told_apart_and_read_to_the_same_puzzle() {
+        let line = "1..............2";
+        let json = fpuzzles::write(4, format::parse_line(line).unwrap().cells(), None);
+        let packed = super::super::lzstring::compress_to_base64(&json);
+        let forms = [
+            (line.to_string(), Form::Line),
+            (
+                "1 . . .\n. . . .\n. . . .\n. . . 2\n".to_string(),
+                Form::Rows,
+            ),
+            (
+                "+---+\n|1.|..|\n|..|..|\n+---+\n|..|..|\n|..|.2|\n".to_string(),
+                Form::Rows,
+            ),
+            (json.clone(), Form::Fpuzzles),
+            (packed.clone(), Form::Fpuzzles),
+            (
+                format!("https://www.f-puzzles.com/?load={packed}"),
+                Form::Fpuzzles,
+            ),
+            (
+                format!("https://sudokupad.app/fpuzzles{packed}"),
+                Form::Fpuzzles,
+            ),
+            (format!("\u{feff}  {line}  "), Form::Line),
+        ];
+        let expected = read(line).unwrap().puzzle;
+        for (text, form) in forms {
+            assert_eq!(Form::detect(&text), Some(form), "{text}");
+            let p = read(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!((p.puzzle, p.form), (expected.clone(), form), "{text}");
+            assert_eq!(p.fpuzzles.is_some(), form == Form::Fpuzzles);
+        }
+        let x = read(&format!("{line} antiking")).unwrap();
+        assert_eq!(x.form, Form::Variant);
+        assert!(x.puzzle.rules().has_anti_king());
+    }
+
+    #[test]
+    fn links_that_carry_no_puzzle_data_are_refused_by_name() {
+        for link in ["https://sudokupad.app/abc", "http://example.com/?x=1"] {
+            assert_eq!(Form::detect(link), Some(Form::Link));
+            assert_eq!(read(link).unwrap_err(), ReadError::Link(link.to_string()));
+        }
+        let e = read("https://sudokupad.app/abc").unwrap_err().to_string();
+        assert!(e.contains("https://sudokupad.app/abc"), "{e}");
+        // A grid line is no link; nor is a word before `://`'s absence.
+        assert_eq!(Form::detect("1...:..."), Some(Form::Line));
+        assert_eq!(read(" \n ").unwrap_err(), ReadError::Empty);
+    }
+
+    #[test]
+    fn a_form_named_is_read_as_that_form() {
+        let line = "1..............2";
+        assert_eq!(read_as(line, Form::Line).unwrap().form, Form::Line);
+        // Read as variant text, a bare grid line is a classic puzzle of
+        // that form.
+        let v = read_as(line, Form::Variant).unwrap();
+        assert_eq!(
+            (v.form, v.puzzle.classic_box_side()),
+            (Form::Variant, Some(2))
+        );
+        assert!(matches!(
+            read_as(line, Form::Fpuzzles),
+            Err(ReadError::Fpuzzles(_))
+        ));
+    }
+}
