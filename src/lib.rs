@@ -2,9 +2,10 @@
 //!
 //! A generic exact-cover engine after Knuth's DLX1, DLX2, DLX3 and DLX5
 //! (TAOCP 7.2.2.1, Algorithms X, C and M, with costs), with a thin Sudoku
-//! layer on top. One library under every front end: the `dlx` binary (the
-//! `cli` feature, on by default), and bindings that build the library
-//! without it (it builds for `wasm32-unknown-unknown`).
+//! layer on top. One library under every front end: the `dlx` binary (a
+//! package of its own, `cli/`, so that the library's users compile none of
+//! its dependencies), the Python wheel and the page (the library builds for
+//! `wasm32-unknown-unknown`).
 //!
 //! The front door, at the crate root:
 //! * [`MatrixBuilder`] → [`Matrix`] (or [`knuth::read`] for Knuth's text

@@ -136,6 +136,16 @@ impl Settings {
         }
     }
 
+    /// Whether the DLX search of these settings looks for intersections
+    /// at nodes where nothing is forced (so that asking for them means
+    /// something): the engine named, else the library's choice for a
+    /// Sudoku matrix (masks, which takes every size), with [`rule`](Self::rule).
+    pub fn looks_for_intersections(&self) -> bool {
+        self.engine
+            .unwrap_or(EngineKind::Masks)
+            .looks_for_intersections(self.rule())
+    }
+
     /// The core's configuration of the DLX searches.
     fn config(&self) -> Config {
         let config = Config::new().branching(self.rule());

@@ -12,7 +12,7 @@
 //!
 //! Invariant: the records of a reader's batches, in order, are the records
 //! its iterator yields — the same numbers, lines, text and grids or errors
-//! (tests/suite/sudoku.rs compares them on arbitrary bytes).
+//! (cli/tests/suite/sudoku.rs compares them on arbitrary bytes).
 
 use std::io::BufRead;
 

@@ -122,14 +122,10 @@ pub(crate) struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// The rule asked for, else first-forced, or the named engine's own
-    /// when it does not take first-forced.
+    /// The rule searched with: the library's ([`Settings::rule`]) for the
+    /// flags given.
     fn rule(&self) -> dlx::Branching {
-        match (self.branching, self.engine.kind()) {
-            (Some(b), _) => b.into(),
-            (None, Some(e)) => e.rule_preferring(dlx::Branching::FirstForced),
-            (None, None) => dlx::Branching::FirstForced,
-        }
+        self.settings().rule()
     }
 }
 
@@ -152,8 +148,10 @@ impl CommonArgs {
     fn settings(&self) -> Settings {
         let mut settings = Settings::default()
             .solver(self.solver.into())
-            .engine(self.engine.kind())
-            .branching(self.rule());
+            .engine(self.engine.kind());
+        if let Some(b) = self.branching {
+            settings = settings.branching(b.into());
+        }
         if let Some(after) = self.lookahead_after {
             settings = settings.lookahead_after(after.0);
         }
@@ -301,7 +299,7 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
         }
     }
     if args.intersections.is_some_and(Intersections::looks)
-        && !looks(args.engine.kind(), args.rule())
+        && !args.settings().looks_for_intersections()
     {
         return Some(
             "--intersections is for the first-forced search on the masks engine (the default): drop --branching or --engine"
@@ -311,13 +309,14 @@ fn refusal(args: &CommonArgs, mode: Mode) -> Option<String> {
     None
 }
 
-/// Whether a Sudoku search on `engine` (`None`: the library's choice,
-/// masks wherever masks takes the matrix) with `rule` looks for
-/// intersections, so that `--intersections` means something.
+/// Whether a Sudoku search on `engine` (`None`: the library's choice)
+/// with `rule` looks for intersections, so that `--intersections` means
+/// something: the library's answer ([`Settings::looks_for_intersections`]).
 pub(super) fn looks(engine: Option<dlx::EngineKind>, rule: dlx::Branching) -> bool {
-    engine
-        .unwrap_or(dlx::EngineKind::Masks)
-        .looks_for_intersections(rule)
+    Settings::default()
+        .engine(engine)
+        .branching(rule)
+        .looks_for_intersections()
 }
 
 fn answer_all(args: &CommonArgs, mode: Mode, limit: u64) -> u8 {

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_dlx");
-pub const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles");
+pub const PUZZLES: &str = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/.."), "/puzzles");
 
 /// A folder of its own for a test file's scratch files, under the target
 /// directory's `tmp` (Cargo's place for them: `cargo clean` removes it,

@@ -240,11 +240,12 @@ fn setups(args: &BenchArgs) -> Result<Vec<Setup>, String> {
             continue;
         }
         for engine in args.engine.iter().map(|e| e.kind()) {
-            let rule = match (args.branching, engine) {
-                (Some(b), _) => b.into(),
-                (None, Some(e)) => e.rule_preferring(Branching::FirstForced),
-                (None, None) => Branching::FirstForced,
-            };
+            // The library's rule for the flags given (`Settings::rule`).
+            let mut settings = Settings::default().engine(engine);
+            if let Some(b) = args.branching {
+                settings = settings.branching(b.into());
+            }
+            let rule = settings.rule();
             if let Some(e) = engine {
                 e.check_rule(rule).map_err(|e| e.to_string())?;
             }

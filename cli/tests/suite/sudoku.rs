@@ -260,7 +260,7 @@ fn every_size_from_4x4_to_25x25() {
     let mut dlx = Solvers::dlx(&matrices);
     // 16×16: POJ 3076's sample.
     let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
         "/puzzles/poj3076_sample.in"
     ))
     .unwrap();
@@ -290,7 +290,7 @@ fn every_size_from_4x4_to_25x25() {
 #[test]
 fn lookahead_on_the_residual_matrix_solves_25x25() {
     let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
         "/puzzles/generated_25x25_seed1.txt"
     ))
     .unwrap();

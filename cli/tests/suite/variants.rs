@@ -215,7 +215,7 @@ fn what_cannot_be_honoured_is_refused() {
 
 #[test]
 fn public_puzzles_of_every_rule_solve_to_their_solutions() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("puzzles");
     let puzzles = std::fs::read_to_string(dir.join("public_variants.txt")).unwrap();
     let solutions = std::fs::read_to_string(dir.join("public_variants.solutions.txt")).unwrap();
     let out = run(&["sudoku", "solve"], puzzles.as_bytes());
@@ -281,7 +281,7 @@ fn a_link_that_carries_no_puzzle_is_refused_by_name_not_read_as_a_grid() {
 
 #[test]
 fn published_puzzles_of_each_constraint_solve_to_their_solutions() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join("puzzles");
     let puzzles = std::fs::read_to_string(dir.join("published_constraints.txt")).unwrap();
     let solutions =
         std::fs::read_to_string(dir.join("published_constraints.solutions.txt")).unwrap();
