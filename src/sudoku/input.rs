@@ -130,20 +130,20 @@ pub fn read_as(text: &str, form: Form) -> Result<Pasted, ReadError> {
             Ok(from_document(doc))
         }
         Form::Variant => read_found(Found::Variant(text)),
-        Form::Rows => read_found(Found::Rows(joined_rows(text))),
+        Form::Rows => read_found(Found::Rows(text)),
         Form::Line => read_found(Found::Line(text)),
         Form::Link => read(text),
     }
 }
 
 /// A text told apart, with what reading it needs (a bare compressed
-/// string decompressed once).
+/// string decompressed once: telling it from a grid line takes that).
 enum Found<'a> {
     Json(std::borrow::Cow<'a, str>),
     FpuzzlesLink(&'a str),
     Link(&'a str),
     Variant(&'a str),
-    Rows(String),
+    Rows(&'a str),
     Line(&'a str),
 }
 
@@ -170,7 +170,7 @@ fn classify(text: &str) -> Option<Found<'_>> {
         return Some(Found::Json(json.into()));
     }
     if text.lines().count() > 1 && is_rows(text) {
-        return Some(Found::Rows(joined_rows(text)));
+        return Some(Found::Rows(text));
     }
     if rule_line::looks_like(text) {
         return Some(Found::Variant(text));
@@ -234,8 +234,8 @@ fn read_found(found: Found<'_>) -> Result<Pasted, ReadError> {
             let puzzle = Puzzle::new(rules, givens).map_err(ReadError::Givens)?;
             (puzzle, Form::Variant)
         }
-        Found::Rows(line) => {
-            let grid = format::parse_line(&line).map_err(ReadError::Line)?;
+        Found::Rows(rows) => {
+            let grid = format::parse_line(&joined_rows(rows)).map_err(ReadError::Line)?;
             (Puzzle::classic(&grid), Form::Rows)
         }
         Found::Line(line) => {

@@ -601,17 +601,18 @@ impl BitsMatrix {
         updates
     }
 
-    /// Covers every item of option `r` in state `s` but those already
-    /// covered: clears the active options that conflict with `r`, and marks
-    /// `r`'s primary items covered. Returns the updates of the hidden
-    /// options only (DLX1 counts one more per item covered).
+    /// Covers every item of option `r` in state `s` (lens counted: `W`
+    /// words of option bits, then the uncovered primary items) but those
+    /// already covered: clears the active options that conflict with `r`,
+    /// and marks `r`'s primary items covered. Returns the updates of the
+    /// hidden options only (DLX1 counts one more per item covered).
     #[inline(always)]
     /// # Safety
     /// The arguments hold this module's invariants (its documentation):
     /// every index taken from them is in bounds.
-    unsafe fn cover_option<const W: usize, const B: usize>(&self, s: &mut [u64], r: usize) -> u64 {
-        let updates = self.clear::<W, B>(s, span(&self.conflicts, r * W, W));
-        *at_mut(s, W + B) &= !at(&self.opt_bits, r);
+    unsafe fn cover_option<const W: usize>(&self, s: &mut [u64], r: usize) -> u64 {
+        let updates = self.clear::<W, 0>(s, span(&self.conflicts, r * W, W));
+        *at_mut(s, W) &= !at(&self.opt_bits, r);
         updates
     }
 

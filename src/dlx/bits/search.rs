@@ -129,7 +129,7 @@ impl<const W: usize> Kernel for Bits<W> {
     unsafe fn commit(m: &BitsMatrix, s: &mut State, l: usize, r: u32, stats: &mut Stats) -> bool {
         let (size, r) = (W + 1, r as usize);
         let slot = copy_slot(&mut s.states, size, 2 * l, 2 * l + 2);
-        let hidden = m.cover_option::<W, 0>(slot, r);
+        let hidden = m.cover_option::<W>(slot, r);
         // Covering r's items (all of them when forced, else all but the
         // branching item) is one update each; at a branch point the hidden
         // options of the item, counted on entering, are not counted again.
@@ -275,7 +275,7 @@ impl<'m> BitsSolver<'m> {
     /// multiplicities and `W` words of option bits.
     unsafe fn preselect_option<const W: usize>(&mut self, r: usize) -> u64 {
         self.matrix
-            .cover_option::<W, 0>(&mut self.state.states[..W + 1], r)
+            .cover_option::<W>(&mut self.state.states[..W + 1], r)
     }
 
     /// The driver over the kernel with counted lens, compiled with the
