@@ -79,5 +79,6 @@ pub use crate::dlx::{
     EngineError, EngineKind, Estimate, Forecast, ItemId, Limits, Live, Matrix, MatrixBuilder, Memo,
     MemoCount, MemoError, MemoOrder, MemoStats, OptionId, PreselectError, Progress, Propagator,
     Residual, ResidualError, Shared, Shuffled, Solutions, Solver, Split, Spread, Stats, Step, Stop,
-    Subtree, BRUTE_FORCE_OPTIONS, DEFAULT_MEMO_BYTES, LOOK_NODES, LOOK_UPDATES, PROGRESS_NODES,
+    Strategy, Subtree, BRUTE_FORCE_OPTIONS, DEFAULT_MEMO_BYTES, LOOK_NODES, LOOK_UPDATES,
+    PROGRESS_NODES,
 };

@@ -46,7 +46,7 @@ use super::search::Steps;
 use super::{
     propagate::Propagator, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver,
     Intersections, LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, PreselectError, Step,
-    Subtree,
+    Strategy, Subtree,
 };
 
 /// What the one list of engines ([`engines!`]) needs of an engine:
@@ -108,9 +108,10 @@ pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
     fn propagates(_branching: Branching) -> bool {
         false
     }
-    /// Runs `propagator` (or none) from the next search on; false, and
-    /// nothing changed, where the engine runs none.
-    fn propagate(&mut self, _propagator: Option<Arc<dyn Propagator>>) -> bool {
+    /// Runs `propagator` (or none) from the next search on, branching as
+    /// `strategy` says; false, and nothing changed, where the engine runs
+    /// none on this matrix.
+    fn propagate(&mut self, _propagator: Option<Arc<dyn Propagator>>, _strategy: Strategy) -> bool {
         false
     }
 }
@@ -221,8 +222,10 @@ macro_rules! engines {
             }
 
             /// Whether the engine, searching with `branching`, runs a
-            /// [`Propagator`] at nodes where nothing is forced: masks,
-            /// first-forced and lookahead.
+            /// [`Propagator`] at nodes where nothing is forced, with the
+            /// search's [`Strategy`]: masks, first-forced and lookahead;
+            /// links, first-forced (a matrix without colors or
+            /// multiplicities).
             pub fn propagates(self, branching: Branching) -> bool {
                 match self {
                     $(EngineKind::$name =>
@@ -434,9 +437,13 @@ macro_rules! engines {
             }
 
             /// See [`Registered::propagate`].
-            pub(crate) fn propagate(&mut self, propagator: Option<Arc<dyn Propagator>>) -> bool {
+            pub(crate) fn propagate(
+                &mut self,
+                propagator: Option<Arc<dyn Propagator>>,
+                strategy: Strategy,
+            ) -> bool {
                 match self {
-                    $(Inner::$name(s) => s.propagate(propagator.clone()),)*
+                    $(Inner::$name(s) => s.propagate(propagator.clone(), strategy),)*
                 }
             }
         }
@@ -444,7 +451,8 @@ macro_rules! engines {
 }
 
 engines! {
-    /// Dancing links (DLX1, DLX2 with colors): every matrix, every rule.
+    /// Dancing links (DLX1, DLX2 with colors): every matrix, every rule;
+    /// propagators first-forced, without colors or multiplicities.
     Links => LinksSolver, "links";
     /// A bitset of active options, undone by copying: no colors, a state of
     /// at most 8 KB; Knuth's rule and first-forced; multiplicities
@@ -576,7 +584,7 @@ impl fmt::Display for EngineError {
             ),
             ErrorKind::Propagation(b) => write!(
                 f,
-                "the {e} engine runs no propagator with the {} rule (masks does, first-forced or lookahead)",
+                "the {e} engine runs no propagator with the {} rule (masks does, first-forced or lookahead; links, first-forced)",
                 Branching::name(*b)
             ),
             ErrorKind::ForeignTables => {

@@ -97,10 +97,11 @@ pub use parallel::{
 };
 pub use parallel_best::{best_parallel, ParallelBest};
 pub(crate) use propagate::StatePart;
-pub use propagate::{Blame, Live, Propagator};
+pub use propagate::{Live, Propagator};
 pub use search::{
-    Best, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits, PreselectError,
-    Progress, Split, Spread, Step, Stop, Subtree, LOOK_NODES, LOOK_UPDATES,
+    Best, Blame, Branching, Budget, Cancel, Cheapest, Costed, Count, Estimate, Limits,
+    PreselectError, Progress, Split, Spread, Step, Stop, Strategy, Subtree, LOOK_NODES,
+    LOOK_UPDATES,
 };
 pub use solver::{Config, Forecast, Solutions, Solver};
 pub use stats::Stats;

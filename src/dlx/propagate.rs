@@ -33,58 +33,15 @@
 //! others.
 //!
 //! Which engines run propagators: masks, searching first-forced or with
-//! lookahead ([`EngineKind::propagates`](crate::dlx::EngineKind::propagates)).
+//! lookahead; links and dense, first-forced, on matrices without colors or
+//! multiplicities ([`EngineKind::propagates`](crate::dlx::EngineKind::propagates)).
 //! [`Solver::set_propagator`](crate::dlx::Solver::set_propagator) refuses
 //! the others by name, never silently.
 //!
-//! Where a search that propagates branches: first-forced, not at the
-//! leftmost least len but at the item of most *conflict score* per option
-//! (the leftmost least len while none scores), the weighted-degree rule
-//! the Interactive Sudoku Solver branches by. A dead end is blamed on the
-//! move that met it: each item of the option committed last, forced or
-//! guessed, scores one (or its first item alone, where the propagator
-//! says so with [`Propagator::blame`]), and where the propagator found
-//! it, the option that set off the forced chain it judged scores too
-//! (not where the search branches two ways; LITTLE_KILLER_SNIPES #14 in
-//! half the guesses, "Dead ends blamed on the chain's first move too");
-//! the scores are halved every 16,384 dead ends. The items a propagator
-//! names with [`Propagator::branch_first`] start at one, so before the
-//! first dead ends the search branches on them (a Sudoku matrix's cells,
-//! as ISS does, not a house's digit): on ISS's killers 14-28% less time,
-//! on HARD_RENBAN 8% (BENCHMARKS.md, "Cells first").
-//! Propagation makes dead ends cheap to meet and the scores steer the
-//! search to where they are met: on ISS's killer collections the guesses
-//! fell 2.3× (TAREK_ALL) to 30× (EXTREME_KILLERS) against the leftmost
-//! least len (BENCHMARKS.md, "Conflict scores"), and blaming the last move
-//! rather than the innermost branch point took ISS's HARD_THERMOS from
-//! more than 6 M guesses to 15,694 ("Dead ends blamed on the last move").
-//! The scores are reset as a search starts, so a search's tree is its
-//! own: to the propagator's [`Propagator::start_scores`], a prior the
-//! dead ends must outweigh (by default one point on each item of
-//! `branch_first`, which the first dead end outweighs).
-//!
-//! Where a propagator asks for it ([`Propagator::two_way`]) the search
-//! branches two ways, as ISS does: where the option tried at a branch
-//! point fails, it leaves the branch point's state, and the node is
-//! entered again, its propagator run and where to branch chosen anew,
-//! by scores the failed subtree has just moved, instead of taking the
-//! same item's next option. The Sudoku layer asks for it, with the cells
-//! starting at 3n, where it watches renban lines: ISS's HARD_RENBAN in
-//! 0.55× the time; on killers, thermometers and little killers one way
-//! stays ahead (BENCHMARKS.md, "Two-way branching").
-//!
-//! Where a propagator asks for it ([`Propagator::branch_pairs`]), an
-//! item with two options left may be branched on where the item of most
-//! score per option has more than two: it scores half the higher score of
-//! its two options' first items, and that option goes first. On Sudoku
-//! the first item of an option is its cell, so this is ISS's house
-//! candidate: a digit with two places left in a house, branched on where
-//! the cells of most score per candidate have three or more; where dead
-//! ends score the cells alone, a house's digit has no score of its own
-//! to be chosen by. The Sudoku layer asks for it where the rules sum
-//! cells that may repeat a digit (little killers): ISS's
-//! LITTLE_KILLER_SNIPES #14 in half the guesses (BENCHMARKS.md, "House
-//! pairs").
+//! Where a search that propagates branches is not the propagator's to
+//! say: that is the search's [`Strategy`](crate::dlx::Strategy), written
+//! once for every engine (`search/strategy.rs`), which the Sudoku layer
+//! chooses beside its propagators.
 //!
 //! A propagator may keep words of its own with the search's state
 //! ([`Propagator::state_words`], [`Live::state`]): zero as a search starts,
@@ -96,13 +53,14 @@
 //! BENCHMARKS.md, "The sum bounds' words"). A cache that no backtrack
 //! restores cannot say that: after a backtrack it holds another path's.
 //!
-//! Why bitmasks: the masks engine keeps each item's active options as one
-//! word (an item there has at most 64 options), so a propagator reads a
-//! Sudoku cell's candidates in one call, as the item's options in matrix
-//! order, and hides a digit by its bit.
+//! Why bitmasks: a propagator reads a Sudoku cell's candidates in one
+//! call, as the item's options in matrix order, and hides a digit by its
+//! bit (the masks engine keeps them so; links and dense gather them from
+//! their own representation). An item's options past its 64th are not
+//! shown, and not hidden: a propagator that reads such an item must not
+//! take a missing bit for a missing option.
 
 use std::fmt;
-use std::ops::Range;
 
 use super::index::OptionId;
 
@@ -156,14 +114,6 @@ pub trait Propagator: fmt::Debug + Send + Sync {
         0
     }
 
-    /// Which items of the move that met a dead end score (see the module
-    /// documentation): every item of the option, unless the propagator
-    /// says otherwise. It steers only where the search branches, never
-    /// what it finds.
-    fn blame(&self) -> Blame {
-        Blame::Option
-    }
-
     /// Whether the propagator enforces a rule the matrix leaves out (see
     /// the module documentation): then the search calls
     /// [`propagate`](Self::propagate) at every solution of the matrix and
@@ -172,62 +122,6 @@ pub trait Propagator: fmt::Debug + Send + Sync {
     fn enforces(&self) -> bool {
         false
     }
-
-    /// Items whose conflict scores start at one, not zero, as a search
-    /// starts (see the module documentation): until dead ends say
-    /// otherwise, it branches on the one of them with the fewest options.
-    /// None by default.
-    fn branch_first(&self) -> Range<usize> {
-        0..0
-    }
-
-    /// The conflict scores the first `items` items start at as a search
-    /// starts (item `j`'s at index `j`; those past the end start at zero,
-    /// and past `items` are not read): a prior that dead ends, one point
-    /// each, must outweigh before the search branches elsewhere. By
-    /// default one for each item of [`branch_first`](Self::branch_first)
-    /// (the first dead end outweighs it), zero for the others.
-    fn start_scores(&self, items: usize) -> Vec<u32> {
-        let first = self.branch_first();
-        let end = first.end.min(items);
-        let mut scores = vec![0; end];
-        scores[first.start.min(end)..end].fill(1);
-        scores
-    }
-
-    /// Whether the search branches two ways: where the option tried at a
-    /// branch point fails, it leaves the branch point's state and the
-    /// node is entered again, the propagator run and where to branch
-    /// chosen anew by the scores the failure just moved, rather than the
-    /// item's next option taken (the Interactive Sudoku Solver's search:
-    /// a cell's digit, or not that digit). The same solutions; another
-    /// tree. False by default.
-    fn two_way(&self) -> bool {
-        false
-    }
-
-    /// Whether the search may branch on an item with two options left
-    /// where the item of most score per option has more than two (see the
-    /// module documentation): such an item scores half the higher score of
-    /// its options' first items (on Sudoku, a house's digit with two places
-    /// left, scored by its two cells: the Interactive Sudoku Solver's house
-    /// candidates), and the option of the higher is tried first. The same
-    /// solutions; another tree. False by default.
-    fn branch_pairs(&self) -> bool {
-        false
-    }
-}
-
-/// Which items of the option committed last a dead end scores, in a
-/// search that propagates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Blame {
-    /// Every item of the option: the search may then branch on any item.
-    Option,
-    /// The option's first item alone: in a Sudoku matrix the cell, never
-    /// the house-digit items, so the search branches on cells (what the
-    /// Interactive Sudoku Solver blames and branches on).
-    FirstItem,
 }
 
 /// A [`Live`] whose [`state`](Live::state) is a part of another's, words

@@ -18,8 +18,9 @@ use super::engine::{Inner, Shared};
 use super::search::driver::Driver;
 use super::{
     Branching, Budget, EngineError, EngineKind, EngineTables, Estimate, Matrix, OptionId,
-    PreselectError, Stats, Step,
+    PreselectError, Propagator, Stats, Step, Strategy,
 };
+use std::sync::Arc;
 
 /// How long a search would take ([`Solver::forecast`]): Knuth's estimate of
 /// its tree, and the node rate measured by running the search itself.
@@ -64,6 +65,7 @@ pub struct Config {
     branching: Option<Branching>,
     budget: Budget,
     jobs: usize,
+    strategy: Strategy,
 }
 
 impl Config {
@@ -113,6 +115,18 @@ impl Config {
         self
     }
 
+    /// Branches as `strategy` says where a propagator is set
+    /// ([`Solver::set_propagator`]); see [`Strategy`].
+    pub fn strategy(mut self, strategy: Strategy) -> Config {
+        self.strategy = strategy;
+        self
+    }
+
+    /// The engine named, if one is (`None`: the library chooses).
+    pub fn named_engine(&self) -> Option<EngineKind> {
+        self.engine
+    }
+
     /// The rule asked for: the one named, else Knuth's.
     pub fn rule(&self) -> Branching {
         self.branching.unwrap_or_else(|| {
@@ -154,6 +168,9 @@ pub struct Solver<'m> {
     jobs: usize,
     /// The cut of the last query on threads: its depth and subtrees.
     cut: Option<(usize, usize)>,
+    /// The propagator set, and the strategy of the search that runs it.
+    propagator: Option<Arc<dyn Propagator>>,
+    strategy: Strategy,
 }
 
 impl<'m> Solver<'m> {
@@ -194,6 +211,7 @@ impl<'m> Solver<'m> {
         let mut s = Solver::over(matrix, tables, branching);
         s.set_budget(config.budget);
         s.jobs = config.jobs.max(1);
+        s.strategy = config.strategy;
         Ok(s)
     }
 
@@ -206,6 +224,8 @@ impl<'m> Solver<'m> {
             branching,
             jobs: 1,
             cut: None,
+            propagator: None,
+            strategy: Strategy::default(),
         }
     }
 
@@ -223,6 +243,8 @@ impl<'m> Solver<'m> {
             branching,
             jobs: 1,
             cut: None,
+            propagator: None,
+            strategy: Strategy::default(),
         }
     }
 
@@ -326,23 +348,48 @@ impl<'m> Solver<'m> {
     }
 
     /// Runs `propagator` at the nodes where nothing is forced, from the next
-    /// search on (`None`: none); see [`Propagator`](crate::dlx::Propagator)
-    /// for its contract (it hides only options in no solution, so the
-    /// answers are the matrix's, less those that break the rule of a
-    /// propagator that [enforces](crate::dlx::Propagator::enforces) one:
-    /// it is asked at every solution). Refused by name, nothing changed, where
-    /// the engine runs none with the solver's rule
-    /// ([`EngineKind::propagates`]: masks, first-forced or lookahead).
+    /// search on (`None`: none), branching as the solver's
+    /// [`strategy`](Self::set_strategy) says; see
+    /// [`Propagator`](crate::dlx::Propagator) for its contract (it hides
+    /// only options in no solution, so the answers are the matrix's, less
+    /// those that break the rule of a propagator that
+    /// [enforces](crate::dlx::Propagator::enforces) one: it is asked at
+    /// every solution). Refused by name, nothing changed, where the engine
+    /// runs none with the solver's rule ([`EngineKind::propagates`]: masks,
+    /// first-forced or lookahead; links and dense, first-forced) or on this
+    /// matrix (links and dense: none with colors or multiplicities).
     pub fn set_propagator(
         &mut self,
-        propagator: Option<std::sync::Arc<dyn crate::dlx::Propagator>>,
+        propagator: Option<Arc<dyn Propagator>>,
     ) -> Result<(), EngineError> {
         let (engine, rule) = (self.engine(), self.branching());
         if propagator.is_some() && !engine.propagates(rule) {
             return Err(EngineError::propagation(engine, rule));
         }
-        self.inner.propagate(propagator);
+        if !self.inner.propagate(propagator.clone(), self.strategy) {
+            return Err(EngineError::matrix(
+                engine,
+                "a propagator over colors or multiplicities (masks takes neither; links and dense run none there)",
+            ));
+        }
+        self.propagator = propagator;
         Ok(())
+    }
+
+    /// Branches as `strategy` says wherever a propagator is set, from the
+    /// next search on (see [`Strategy`]; [`Config::strategy`] as the
+    /// solver is made).
+    pub fn set_strategy(&mut self, strategy: Strategy) {
+        self.strategy = strategy;
+        if self.propagator.is_some() {
+            // The engine took this propagator already: it takes it again.
+            self.inner.propagate(self.propagator.clone(), strategy);
+        }
+    }
+
+    /// The strategy of a search that propagates.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
     }
 
     /// Undoes everything: the search in progress and all preselected options.

@@ -149,9 +149,18 @@ impl<'m> DlxSudoku<'m> {
     /// [`solve_cells`](Self::solve_cells).
     pub fn on_rules(cover: impl Into<Shared<'m, RulesMatrix>>) -> Self {
         let cover = cover.into();
-        let Ok(made) = searcher(&cover, |m| {
-            Ok::<_, std::convert::Infallible>(Solver::with_rule(m, Branching::FirstForced))
-        });
+        // The library's engine for first-forced (masks, or links past 64
+        // options an item) runs every Sudoku rule set's propagator; were
+        // one refused, the whole matrix by Knuth's rule, which runs none.
+        let made = searcher(&cover, |m| Ok(Solver::with_rule(m, Branching::FirstForced)))
+            .unwrap_or_else(|_| {
+                let whole = matrix_of(&cover, Form::Whole);
+                (
+                    Solver::with_rule(whole, Branching::Knuth),
+                    Form::Whole,
+                    false,
+                )
+            });
         DlxSudoku::over(cover, Config::new().branching(Branching::FirstForced), made)
     }
 
@@ -219,7 +228,16 @@ impl<'m> DlxSudoku<'m> {
         config: Config,
     ) -> Result<Self, EngineError> {
         let cover = cover.into();
-        let made = searcher(&cover, |m| Solver::with_config(m, config))?;
+        let made = match searcher(&cover, |m| Solver::with_config(m, config)) {
+            // The library's choice for the matrix (dense, say, past the
+            // masks engine's 64 options an item) runs no propagator: links,
+            // which does, where the caller named no engine.
+            Err(_) if config.named_engine().is_none() => {
+                let links = config.engine(EngineKind::Links);
+                searcher(&cover, |m| Solver::with_config(m, links))?
+            }
+            made => made?,
+        };
         Ok(DlxSudoku::over(cover, config, made))
     }
 
@@ -293,16 +311,18 @@ fn given_in<'g>(
 /// A solver `make` makes over `cover`: over the lean matrix where the rule
 /// set has one and the solver runs its propagator (which enforces what
 /// that matrix leaves out), else over the whole one, running the
-/// propagator where the engine does (where it does not, the search goes
-/// without: over the whole matrix the propagator is redundant, the
-/// answers are the same). With the form searched and whether it
-/// propagates.
-fn searcher<'m, E>(
+/// propagator, if the rule set has one, with the rule set's strategy. By
+/// Knuth's rule it runs none (DLX1's tree; over the whole matrix the
+/// propagator is redundant, the answers are the same); an engine that runs
+/// none with another rule is refused by name, never searched without it.
+/// With the form searched and whether it propagates.
+fn searcher<'m>(
     cover: &Shared<'m, RulesMatrix>,
-    make: impl Fn(Shared<'m, Matrix>) -> Result<Solver<'m>, E>,
-) -> Result<(Solver<'m>, Form, bool), E> {
+    make: impl Fn(Shared<'m, Matrix>) -> Result<Solver<'m>, EngineError>,
+) -> Result<(Solver<'m>, Form, bool), EngineError> {
     if cover.has_lean() {
         if let Ok(mut solver) = make(matrix_of(cover, Form::Lean)) {
+            solver.set_strategy(cover.strategy());
             if solver
                 .set_propagator(cover.propagator_in(Form::Lean))
                 .is_ok()
@@ -312,9 +332,15 @@ fn searcher<'m, E>(
         }
     }
     let mut solver = make(matrix_of(cover, Form::Whole))?;
-    let p = cover.propagator_in(Form::Whole);
-    let propagates = p.is_some() && solver.set_propagator(p).is_ok();
-    Ok((solver, Form::Whole, propagates))
+    solver.set_strategy(cover.strategy());
+    let Some(p) = cover.propagator_in(Form::Whole) else {
+        return Ok((solver, Form::Whole, false));
+    };
+    match solver.set_propagator(Some(p)) {
+        Ok(()) => Ok((solver, Form::Whole, true)),
+        Err(_) if solver.branching() == Branching::Knuth => Ok((solver, Form::Whole, false)),
+        Err(e) => Err(e),
+    }
 }
 
 /// Writes the placements of `options` (of a matrix for side `n`) into
@@ -578,11 +604,15 @@ impl DlxSudoku<'_> {
                 let look = match &mut self.look {
                     Some(look) => look,
                     None => {
-                        let Ok(made) = searcher(&self.cover, |m| {
-                            Ok::<_, std::convert::Infallible>(Solver::with_rule(
-                                m,
-                                Branching::Lookahead,
-                            ))
+                        // (Links looks ahead without a propagator: past 64
+                        // options an item, the whole matrix without it.)
+                        let made = searcher(&self.cover, |m| {
+                            Ok(Solver::with_rule(m, Branching::Lookahead))
+                        })
+                        .unwrap_or_else(|_| {
+                            let whole = matrix_of(&self.cover, Form::Whole);
+                            let s = Solver::with_rule(whole, Branching::Lookahead);
+                            (s, Form::Whole, false)
                         });
                         self.look.insert((made.0, made.1))
                     }

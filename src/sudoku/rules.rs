@@ -47,7 +47,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::dlx::{BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId, Propagator};
+use crate::dlx::{
+    BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId, Propagator, Strategy,
+};
 use crate::sudoku::constraints::{
     self, AntiKing, AntiKnight, Constraint, Encoder, ExtraRegion, NonConsecutive,
 };
@@ -400,49 +402,6 @@ impl Propagator for Each {
     fn state_words(&self) -> usize {
         self.0.iter().map(|p| p.state_words()).sum()
     }
-
-    /// The first item only where every one of them asks for it.
-    fn blame(&self) -> crate::dlx::Blame {
-        use crate::dlx::Blame;
-        match self.0.iter().all(|p| p.blame() == Blame::FirstItem) {
-            true => Blame::FirstItem,
-            false => Blame::Option,
-        }
-    }
-
-    /// The widest of theirs (each names the cells, or nothing).
-    fn branch_first(&self) -> std::ops::Range<usize> {
-        self.0
-            .iter()
-            .map(|p| p.branch_first())
-            .max_by_key(|r| r.len())
-            .unwrap_or(0..0)
-    }
-
-    /// Where any of them asks for it.
-    fn two_way(&self) -> bool {
-        self.0.iter().any(|p| p.two_way())
-    }
-
-    /// Where any of them asks for it.
-    fn branch_pairs(&self) -> bool {
-        self.0.iter().any(|p| p.branch_pairs())
-    }
-
-    /// The most of theirs, item by item.
-    fn start_scores(&self, items: usize) -> Vec<u32> {
-        let mut out: Vec<u32> = Vec::new();
-        for p in &self.0 {
-            let s = p.start_scores(items);
-            if out.len() < s.len() {
-                out.resize(s.len(), 0);
-            }
-            for (x, y) in out.iter_mut().zip(s) {
-                *x = (*x).max(y);
-            }
-        }
-        out
-    }
 }
 
 /// A propagator that enforces the sums of the constraints a lean matrix
@@ -456,32 +415,12 @@ impl Propagator for Enforcing {
         self.0.propagate(live)
     }
 
-    fn blame(&self) -> crate::dlx::Blame {
-        self.0.blame()
-    }
-
     fn enforces(&self) -> bool {
         true
     }
 
     fn state_words(&self) -> usize {
         self.0.state_words()
-    }
-
-    fn branch_first(&self) -> std::ops::Range<usize> {
-        self.0.branch_first()
-    }
-
-    fn start_scores(&self, items: usize) -> Vec<u32> {
-        self.0.start_scores(items)
-    }
-
-    fn two_way(&self) -> bool {
-        self.0.two_way()
-    }
-
-    fn branch_pairs(&self) -> bool {
-        self.0.branch_pairs()
     }
 }
 
@@ -534,6 +473,9 @@ pub struct RulesMatrix {
     /// the 45 rule derives that the matrix does not take
     /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), if any.
     propagator: Option<Arc<dyn Propagator>>,
+    /// How a search that runs the propagator branches (each propagator's
+    /// wish, `Strategy::and`).
+    strategy: Strategy,
     /// The lean matrix, where the rules have constraints the sum bounds
     /// enforce.
     lean: Option<Lean>,
@@ -645,6 +587,10 @@ impl RulesMatrix {
         }
         let e = encode(&rules, &derived, |_| false);
         let mut propagators: Vec<Arc<dyn Propagator>> = Vec::new();
+        // How the search branches, each propagator's wish taken
+        // (`Strategy::and`).
+        let mut strategy: Option<Strategy> = None;
+        let mut wish = |s: Strategy| strategy = Some(strategy.map_or(s, |t| t.and(s)));
         // Digit-set groups (renban lines) the sum bounds do not watch: a
         // summed cage's sets are theirs.
         let watched: Vec<Vec<usize>> = sums
@@ -664,6 +610,7 @@ impl RulesMatrix {
         let mut pairs = e.pairs.clone();
         pairs.extend(constraints::sets::implied_pairs(n, &groups));
         if let Some(p) = constraints::pairs::PairArcs::new(n, &pairs, |a, b| e.sees(a, b)) {
+            wish(p.strategy());
             propagators.push(Arc::new(p));
         }
         // Cells that never hold the same digit beyond the houses: a pair
@@ -675,11 +622,15 @@ impl RulesMatrix {
             .map(|&(a, b, _)| (a, b))
             .collect();
         if let Some(p) = constraints::sets::SetGroups::new(n, &groups, &rules.regions, &differ) {
+            wish(p.strategy());
             propagators.push(Arc::new(p));
         }
         if let Some(p) = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums) {
-            propagators.push(Arc::new(p.with_pairs(loose)));
+            let p = p.with_pairs(loose);
+            wish(p.strategy());
+            propagators.push(Arc::new(p));
         }
+        let strategy = strategy.unwrap_or_default();
         let propagator = match propagators.len() {
             0 => None,
             1 => propagators.pop(),
@@ -706,6 +657,7 @@ impl RulesMatrix {
             matrix: Arc::new(matrix),
             pins,
             propagator,
+            strategy,
             lean,
         })
     }
@@ -748,6 +700,11 @@ impl RulesMatrix {
             (Some(lean), Form::Lean) => Some(lean.propagator.clone()),
             _ => self.propagator.clone(),
         }
+    }
+
+    /// How a search that runs the propagator branches, over either matrix.
+    pub(crate) fn strategy(&self) -> Strategy {
+        self.strategy
     }
 
     /// The rules this matrix is for.
@@ -1009,7 +966,8 @@ mod tests {
         use crate::sudoku::constraints::{Renban, Thermometer};
         let first = |rules: &Rules| {
             let m = rules.matrix().unwrap();
-            m.propagator_in(Form::Whole).map(|p| p.branch_first())
+            let s = m.strategy();
+            m.propagator_in(Form::Whole).map(|_| 0..s.lead_items())
         };
         let thermo = Thermometer {
             cells: vec![0, 1],
@@ -1035,9 +993,10 @@ mod tests {
         // keep one way, their cells starting at one.
         let way = |rules: &Rules| {
             let m = rules.matrix().unwrap();
-            let p = m.propagator_in(Form::Whole).unwrap();
-            let start = p.start_scores(m.matrix().primary_count());
-            (p.two_way(), start.len(), start.iter().max().copied())
+            assert!(m.propagator_in(Form::Whole).is_some());
+            let s = m.strategy();
+            let score = (s.lead_items() > 0).then_some(s.lead_score());
+            (s.branches_two_ways(), s.lead_items(), score)
         };
         let killer = nine().cage(&[0, 1], Some(3)).unwrap();
         assert_eq!(way(&killer), (false, 81, Some(1)));
@@ -1049,21 +1008,14 @@ mod tests {
         assert_eq!(way(&both), (true, 81, Some(27)));
         let all = killer.clone().with(thermo).unwrap().with(renban).unwrap();
         assert_eq!(way(&all), (true, 81, Some(27)));
-        // Clipped to the items scored.
-        let m = nine()
-            .with(Renban { cells: vec![3, 4] })
-            .unwrap()
-            .matrix()
-            .unwrap();
-        let p = m.propagator_in(Form::Whole).unwrap();
-        assert_eq!(p.start_scores(40).len(), 40);
         // Where the rules sum cells that may repeat a digit (a little
         // killer), the search branches on house pairs; killers and arrows
         // (a sum less its circle) do not.
         use crate::sudoku::constraints::{Arrow, LittleKiller};
         let pairs = |rules: &Rules| {
             let m = rules.matrix().unwrap();
-            m.propagator_in(Form::Whole).map(|p| p.branch_pairs())
+            m.propagator_in(Form::Whole)
+                .map(|_| m.strategy().branches_on_pairs())
         };
         let little = LittleKiller {
             cells: vec![2, 10, 18],

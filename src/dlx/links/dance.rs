@@ -190,6 +190,11 @@ impl Watch {
         self.dropped = false;
     }
 
+    /// The latest item noted at len 0 (0: none), forgotten.
+    pub(crate) fn take_dead(&mut self) -> u32 {
+        std::mem::take(&mut self.dead)
+    }
+
     #[inline(always)]
     fn note(&mut self, itm: u32, len: i32) {
         if len == 0 {

@@ -8,7 +8,9 @@
 //! `preselect.rs` options committed before the search; `subtree.rs` the
 //! subtrees of a split (with multiplicities: options excluded, items
 //! retired); `lookahead.rs` the
-//! probing branch rule ([`Branching::Lookahead`]).
+//! probing branch rule ([`Branching::Lookahead`]); `propagate.rs` a
+//! [`Propagator`](crate::dlx::Propagator) and the search's
+//! [`Strategy`](crate::dlx::Strategy), first-forced.
 //!
 //! A [`LinksSolver`] is the search's scratch state for one [`Matrix`]: its own copy
 //! of the links, the level stack (`choice`), the counters. The matrix stays
@@ -48,6 +50,7 @@ pub(crate) mod dance;
 mod lookahead;
 mod mult;
 mod preselect;
+mod propagate;
 mod subtree;
 
 /// The search state for one matrix: the search driver (`driver.rs`) beside
@@ -109,6 +112,9 @@ pub(crate) struct LinksState<'m> {
     /// Per option: whether [`LinksSolver::preselect_subtree`] took it out
     /// of the search (empty until an option is).
     excluded: Vec<bool>,
+    /// The propagator and the strategy of a search that runs one
+    /// (first-forced, no colors, no multiplicities: `propagate.rs`).
+    prop: Option<Box<propagate::Propagation>>,
 }
 
 /// The links engine's kernel table (see
@@ -153,13 +159,22 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
     type State = LinksState<'m>;
     const UNDOES: bool = true;
 
+    const AGAINS: bool = FORCED && !COLORS;
+
     unsafe fn start(_m: &Matrix, s: &mut LinksState<'m>) {
         s.watch.clear();
+        if let Some(p) = s.prop.as_deref_mut() {
+            p.restart();
+        }
     }
 
-    /// Picks and covers the branching item (after a lookahead, when on).
+    /// Picks and covers the branching item (after a lookahead, when on;
+    /// after the propagator, where one is set: `propagate.rs`).
     #[inline(always)]
     unsafe fn enter(m: &Matrix, s: &mut LinksState<'m>, level: usize, stats: &mut Stats) -> Enter {
+        if FORCED && !COLORS && s.prop.is_some() {
+            return s.enter_propagating::<UL>(m, level, stats);
+        }
         if s.items[0].next == 0 {
             // Only at the root: nothing left to cover, the empty choice is
             // the one solution.
@@ -200,23 +215,48 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         let (nodes, items, colors, w) = (&mut s.nodes, &mut s.items, &mut s.colors, &mut s.watch);
         stats.updates +=
             commit_others::<COLORS, FORCED, UL>(nodes, items, colors, w, p as usize, first);
-        items[0].next == 0
+        let solved = items[0].next == 0;
+        if FORCED && !COLORS && s.prop.is_some() {
+            return s.committed(m, p, solved, stats);
+        }
+        solved
     }
 
     #[inline(always)]
-    unsafe fn retract(m: &Matrix, s: &mut LinksState<'m>, _l: usize, p: u32) -> Option<u32> {
+    unsafe fn retract(m: &Matrix, s: &mut LinksState<'m>, l: usize, p: u32) -> Option<u32> {
+        Self::retract_or_again(m, s, l, p, false)
+    }
+
+    #[inline(always)]
+    unsafe fn retract_or_again(
+        m: &Matrix,
+        s: &mut LinksState<'m>,
+        l: usize,
+        p: u32,
+        again: bool,
+    ) -> Option<u32> {
         let first = m.first_spacer();
         let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
         uncommit_others::<COLORS, UL>(nodes, items, colors, p as usize, first);
+        if FORCED && !COLORS && s.prop.is_some() {
+            return s.next_propagating::<UL>(m, l, p, again);
+        }
         let down = nodes[p as usize].down;
         (down as usize > first).then_some(down)
     }
 
+    /// Uncovers the level's item (none where a propagator found the node
+    /// dead before one was chosen: item 0) and restores the options
+    /// removed there.
     #[inline(always)]
     unsafe fn leave(m: &Matrix, s: &mut LinksState<'m>, level: usize) {
         let first = m.first_spacer();
         let c = s.item[level] as usize;
-        uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, c, first);
+        // (Only a kernel that may propagate leaves item 0: the others keep
+        // their loop as it was, 4% quicker on queens 13 by Knuth's rule.)
+        if !FORCED || COLORS || c != 0 {
+            uncover::<COLORS, UL>(&mut s.nodes, &mut s.items, &s.colors, c, first);
+        }
         s.restore_removed(s.marks[level] as usize);
     }
 
@@ -225,7 +265,9 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         let (nodes, items, colors) = (&mut s.nodes, &mut s.items, &mut s.colors);
         uncommit_others::<COLORS, 0>(nodes, items, colors, p as usize, first);
         let c = s.item[level] as usize;
-        uncover::<COLORS, 0>(nodes, items, colors, c, first);
+        if c != 0 {
+            uncover::<COLORS, 0>(nodes, items, colors, c, first);
+        }
         s.restore_removed(s.marks[level] as usize);
     }
 }
@@ -281,6 +323,7 @@ impl<'m> LinksSolver<'m> {
                 },
                 mult: PerLevel::new(depth + 1, bounded),
                 excluded: Vec::new(),
+                prop: None,
             },
             branching: Branching::Knuth,
         }
@@ -309,9 +352,42 @@ impl<'m> LinksSolver<'m> {
                 "lookahead does not take multiplicities (DLX3's u:v|); knuth and first-forced do",
             ));
         }
+        if self.links.prop.is_some() && branching != Branching::FirstForced {
+            return Err(EngineError::propagation(
+                crate::dlx::EngineKind::Links,
+                branching,
+            ));
+        }
         self.branching = branching;
         self.links.lookahead = branching == Branching::Lookahead;
         Ok(())
+    }
+
+    /// Runs `propagator` at the nodes where nothing is forced, from the
+    /// next search on, branching as `strategy` says (`None`: none); see
+    /// [`Propagator`](crate::dlx::Propagator) for its contract. Searching
+    /// first-forced, on a matrix without colors or multiplicities; false,
+    /// and nothing changed, elsewhere.
+    pub fn set_propagator(
+        &mut self,
+        propagator: Option<std::sync::Arc<dyn crate::dlx::Propagator>>,
+        strategy: crate::dlx::Strategy,
+    ) -> bool {
+        let Some(propagator) = propagator else {
+            self.restart();
+            self.links.prop = None;
+            return true;
+        };
+        let m = self.matrix.clone();
+        if m.has_colors() || m.has_bounds() || self.branching != Branching::FirstForced {
+            return false;
+        }
+        self.restart();
+        let depth = self.links.marks.len();
+        self.links.prop = Some(Box::new(propagate::Propagation::new(
+            &m, depth, propagator, strategy,
+        )));
+        true
     }
 
     /// Undoes everything: the search in progress and all preselected options.
@@ -550,6 +626,18 @@ impl<'m> crate::dlx::engine::Registered<'m> for LinksSolver<'m> {
 
     fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {
         self.set_branching(branching)
+    }
+
+    fn propagates(branching: Branching) -> bool {
+        branching == Branching::FirstForced
+    }
+
+    fn propagate(
+        &mut self,
+        propagator: Option<std::sync::Arc<dyn crate::dlx::Propagator>>,
+        strategy: crate::dlx::Strategy,
+    ) -> bool {
+        self.set_propagator(propagator, strategy)
     }
 
     /// Copies the links back from the matrix and preselects one by one:

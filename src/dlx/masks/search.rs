@@ -10,6 +10,7 @@ use crate::dlx::engine::Shared;
 use crate::dlx::index::OptionId;
 use crate::dlx::propagate::{Live, Propagator};
 use crate::dlx::search::driver::{Driver, Enter, Kernel, AGAIN};
+use crate::dlx::search::strategy::{Scores, Strategy};
 use crate::dlx::search::{engine_queries, Branching, PreselectError, Step};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::{at, set};
@@ -289,66 +290,53 @@ pub(super) unsafe fn solved<M: Mask, const K: usize>(
     Enter::Solved
 }
 
-/// Where a search that propagates branches: the item of most conflict
-/// score per option among those with two options or more (the Interactive
-/// Sudoku Solver's rule, a weighted degree), the first such on a tie; `i`
-/// (the leftmost least len) while no item has a score, and without scores.
-/// Where the propagator asks for pairs (`States::pairs`) and that item
-/// has more than two options, an item with two scores half the higher
-/// score of its options' first items, and wins where that is at least
-/// the best's score per option (the last such). With the item, the bit
-/// of its option to try first: the lowest, or a pair's of higher score.
+/// Where a search that propagates branches ([`Scores::pick`], the
+/// strategy's rule): the item of most conflict score per option, `i` (the
+/// leftmost least len) while none scores and without scores; an item of
+/// two options by its options' first items where the strategy asks for
+/// pairs. With the item, the bit of its option to try first: the lowest,
+/// or a pair's of higher score.
+///
+/// [`Scores::pick`]: crate::dlx::search::strategy::Scores
 pub(super) fn pick<M: Mask>(m: &MasksMatrix, s: &States<M>, i: usize) -> (usize, u32) {
     let mask = |j: usize| s.masks.get(j).map_or(0, |x| x.to_u64());
-    if s.scores.is_empty() {
+    if !s.scores.is_on() {
         return (i, mask(i).trailing_zeros());
     }
-    let (mut best, mut score, mut len) = (i, 0u64, 1u64);
-    for (j, (&x, &n)) in s.scores.iter().zip(&s.lens[..m.scan]).enumerate() {
-        if n < 2 || usize::from(n) > MAX_MASK_OPTIONS {
-            continue;
+    let lens = &s.lens[..m.scan];
+    // A covered item's len is past `MAX_MASK_OPTIONS`: none to branch on.
+    let len = |j: usize| {
+        let n = lens.get(j).map_or(0, |&n| usize::from(n));
+        if n > MAX_MASK_OPTIONS {
+            0
+        } else {
+            n as u32
         }
-        // score / len above the best's, without dividing.
-        if u64::from(x) * len > score * u64::from(n) {
-            (best, score, len) = (j, u64::from(x), u64::from(n));
-        }
-    }
-    let mut bit = mask(best).trailing_zeros();
-    if !s.pairs || len <= 2 || score == 0 {
-        return (best, bit);
-    }
-    for (j, &n) in s.lens[..m.scan].iter().enumerate() {
-        if n != 2 {
-            continue;
-        }
-        // The first item of `j`'s option at bit `b`.
-        let lead = |b: u32| {
-            let r = m
-                .item_start
-                .get(j)
-                .and_then(|&f| m.item_opt.get(f as usize + b as usize));
-            r.and_then(|&r| m.opt_start.get(r as usize))
-                .and_then(|&t| m.opt_item.get(t as usize))
-                .map_or(j, |&item| item as usize)
-        };
+    };
+    // The first item of the option at bit `b` of item `j`.
+    let lead = |j: usize, b: u32| {
+        let r = m
+            .item_start
+            .get(j)
+            .and_then(|&f| m.item_opt.get(f as usize + b as usize));
+        r.and_then(|&r| m.opt_start.get(r as usize))
+            .and_then(|&t| m.opt_item.get(t as usize))
+            .map_or(j, |&item| item as usize)
+    };
+    let bits = |j: usize| {
         let both = mask(j);
-        let (b0, b1) = (
+        (
             both.trailing_zeros(),
             (both & both.wrapping_sub(1)).trailing_zeros(),
-        );
-        // (An item that leads its options, a cell, is scored by its own
-        // score: as above, but the last of two on a tie.)
-        let (c0, c1) = (lead(b0), lead(b1));
-        let score_of = |c: usize| s.scores.get(c).map_or(0, |&x| u64::from(x));
-        let (x0, x1) = (score_of(c0), score_of(c1));
-        let x = x0.max(x1);
-        // x / 2 at least score / len, without dividing.
-        if x * len >= 2 * score {
-            (best, score, len) = (j, x, 2);
-            bit = if x1 > x0 { b1 } else { b0 };
-        }
-    }
-    (best, bit)
+        )
+    };
+    let leads = |j: usize| {
+        let (b0, b1) = bits(j);
+        (lead(j, b0), lead(j, b1))
+    };
+    let (best, second) = s.scores.pick(len, i, leads);
+    let (b0, b1) = bits(best);
+    (best, if second { b1 } else { b0 })
 }
 
 /// A node entered by Knuth's rule alone (DLX1's tree): the leftmost item
@@ -764,24 +752,19 @@ impl<'m> MasksSolver<'m> {
     /// Runs `propagator` at the nodes where nothing is forced, searching
     /// first-forced or with lookahead (never by Knuth's rule, whose tree is
     /// DLX1's); `None` for none. See [`Propagator`] for its contract.
-    pub fn set_propagator(&mut self, propagator: Option<Arc<dyn Propagator>>) {
+    pub fn set_propagator(&mut self, propagator: Option<Arc<dyn Propagator>>, strategy: Strategy) {
         let m = &*self.matrix;
         by_width!(&mut self.states, s => {
             s.propagator = propagator.clone();
-            s.blame_first = propagator
-                .as_ref()
-                .is_some_and(|p| p.blame() == crate::dlx::Blame::FirstItem);
             s.enforce = propagator.as_ref().is_some_and(|p| p.enforces());
             s.memory = vec![0; propagator.as_ref().map_or(0, |p| p.state_words())];
             s.scores = if propagator.is_some() {
-                vec![0; m.scan]
+                Scores::new(m.scan, strategy)
             } else {
-                Vec::new()
+                Scores::default()
             };
-            s.start = propagator.as_ref().map_or(Vec::new(), |p| p.start_scores(m.scan));
-            s.two_way = propagator.as_ref().is_some_and(|p| p.two_way());
-            s.pairs = propagator.as_ref().is_some_and(|p| p.branch_pairs());
-            s.start.truncate(m.scan);
+            s.two_way = propagator.is_some() && strategy.branches_two_ways();
+            s.pairs = propagator.is_some() && strategy.branches_on_pairs();
         });
     }
 
@@ -970,8 +953,8 @@ impl<'m> crate::dlx::engine::Registered<'m> for MasksSolver<'m> {
         branching != Branching::Knuth
     }
 
-    fn propagate(&mut self, propagator: Option<Arc<dyn Propagator>>) -> bool {
-        self.set_propagator(propagator);
+    fn propagate(&mut self, propagator: Option<Arc<dyn Propagator>>, strategy: Strategy) -> bool {
+        self.set_propagator(propagator, strategy);
         true
     }
 }
@@ -983,7 +966,7 @@ mod tests {
     //! preselect, budget stop and resume), each against the links engine.
     //! Quick enough for Miri, which checks the unchecked reads and writes.
     use super::*;
-    use crate::dlx::search::engine_tests::{self, same_solutions_as_links};
+    use crate::dlx::search::engine_tests::{self, dense_random, same_solutions_as_links, Clashes};
     use crate::dlx::Budget;
     use crate::dlx::{knuth, MatrixBuilder};
     use crate::problems;
@@ -1144,34 +1127,6 @@ mod tests {
         assert_eq!(agree(&m), 14 + 26);
     }
 
-    /// A random matrix dense enough for intersections: up to 6 primary
-    /// and 2 secondary items, up to 16 options of 1 to 4 items.
-    fn dense_random(rng: &mut rand::rngs::StdRng) -> Matrix {
-        use rand::Rng;
-        let mut b = MatrixBuilder::new();
-        let np = rng.gen_range(2..=6);
-        let ns = rng.gen_range(0..=2);
-        let mut items: Vec<_> = (0..np)
-            .map(|i| b.primary(&format!("p{i}")).unwrap())
-            .collect();
-        for i in 0..ns {
-            items.push(b.secondary(&format!("s{i}")).unwrap());
-        }
-        for _ in 0..rng.gen_range(2..=16) {
-            let mut option: Vec<_> = items
-                .iter()
-                .copied()
-                .filter(|_| rng.gen_bool(0.35))
-                .collect();
-            if option.is_empty() {
-                option.push(items[rng.gen_range(0..np)]);
-            }
-            option.truncate(4);
-            b.option(&option).unwrap();
-        }
-        b.build().unwrap()
-    }
-
     #[test]
     fn intersections_keep_every_solution() {
         use rand::SeedableRng;
@@ -1211,92 +1166,6 @@ mod tests {
         assert!(other_trees > 0, "no intersection was ever found");
     }
 
-    /// A propagator for the tests: hides every active option that clashes
-    /// with all the active options of some uncovered primary item (one of
-    /// them covers it, so that option is in no solution: redundant); counts
-    /// its runs, what it hid, and `chosen` answers that name an option
-    /// without the item (none expected).
-    #[derive(Debug)]
-    struct Clashes {
-        matrix: Matrix,
-        runs: std::sync::atomic::AtomicU64,
-        hid: std::sync::atomic::AtomicU64,
-        chosen_seen: std::sync::atomic::AtomicU64,
-        chosen_wrong: std::sync::atomic::AtomicU64,
-    }
-
-    impl Clashes {
-        fn new(matrix: &Matrix) -> Arc<Clashes> {
-            Arc::new(Clashes {
-                matrix: matrix.clone(),
-                runs: 0.into(),
-                hid: 0.into(),
-                chosen_seen: 0.into(),
-                chosen_wrong: 0.into(),
-            })
-        }
-
-        fn items(&self, o: OptionId) -> Vec<usize> {
-            self.matrix
-                .option_items(o)
-                .map(|(i, _)| i.as_usize())
-                .collect()
-        }
-
-        fn count(c: &std::sync::atomic::AtomicU64) -> u64 {
-            c.load(std::sync::atomic::Ordering::Relaxed)
-        }
-    }
-
-    impl Propagator for Clashes {
-        fn propagate(&self, live: &mut dyn Live) -> bool {
-            use std::sync::atomic::Ordering::Relaxed;
-            self.runs.fetch_add(1, Relaxed);
-            let m = &self.matrix;
-            let active = |live: &dyn Live, i: usize| -> Vec<OptionId> {
-                let mask = live.options(i);
-                (0..64)
-                    .filter(|b| mask >> b & 1 == 1)
-                    .filter_map(|b| live.option_at(i, b))
-                    .collect()
-            };
-            for i in 0..m.primary_count() {
-                if let Some(o) = live.chosen(i) {
-                    self.chosen_seen.fetch_add(1, Relaxed);
-                    if !self.items(o).contains(&i) {
-                        self.chosen_wrong.fetch_add(1, Relaxed);
-                    }
-                    continue;
-                }
-                let mine = active(live, i);
-                if mine.is_empty() {
-                    return false;
-                }
-                let mine: Vec<Vec<usize>> = mine.iter().map(|&o| self.items(o)).collect();
-                for j in 0..m.item_count() {
-                    let mask = live.options(j);
-                    let mut gone = 0u64;
-                    for (b, o) in (0..64)
-                        .filter(|b| mask >> b & 1 == 1)
-                        .filter_map(|b| live.option_at(j, b).map(|o| (b, o)))
-                    {
-                        let theirs = self.items(o);
-                        if !theirs.contains(&i)
-                            && mine.iter().all(|p| p.iter().any(|x| theirs.contains(x)))
-                        {
-                            gone |= 1 << b;
-                        }
-                    }
-                    if gone != 0 {
-                        self.hid.fetch_add(u64::from(gone.count_ones()), Relaxed);
-                        live.hide(j, gone);
-                    }
-                }
-            }
-            true
-        }
-    }
-
     #[test]
     fn a_propagator_keeps_every_solution_and_prunes() {
         use rand::SeedableRng;
@@ -1320,7 +1189,7 @@ mod tests {
                 let p = Clashes::new(m);
                 let mut s = MasksSolver::new(&mm);
                 s.set_branching(rule).unwrap();
-                s.set_propagator(Some(p.clone()));
+                s.set_propagator(Some(p.clone()), Strategy::new());
                 same_solutions_as_links(m, &mut s);
                 runs += Clashes::count(&p.runs);
                 hid += Clashes::count(&p.hid);
@@ -1409,12 +1278,8 @@ mod tests {
                 });
                 let mut s = MasksSolver::new(&mm);
                 s.set_branching(Branching::FirstForced).unwrap();
-                let propagator: Arc<dyn Propagator> = if two_way {
-                    Arc::new(TwoWay(p.clone()))
-                } else {
-                    p.clone()
-                };
-                s.set_propagator(Some(propagator));
+                let propagator: Arc<dyn Propagator> = p.clone();
+                s.set_propagator(Some(propagator), Strategy::new().two_way(two_way));
                 same_solutions_as_links(m, &mut s);
                 // A second search starts from zero words again.
                 let before = p.fresh.load(Relaxed);
@@ -1461,28 +1326,36 @@ mod tests {
         };
         st.masks[row] = (1 << bit(1)) | (1 << bit(2));
         (st.lens[0], st.lens[row]) = (4, 2);
-        st.scores = vec![0; mm.scan];
-        (st.scores[0], st.scores[1], st.scores[2]) = (4, 1, 3);
+        let scores = |pairs: bool, x: &[(usize, u32)]| {
+            let mut s = Scores::new(mm.scan, Strategy::new().pairs(pairs));
+            for &(j, x) in x {
+                s.set(j, x);
+            }
+            s
+        };
+        st.scores = scores(false, &[(0, 4), (1, 1), (2, 3)]);
         assert_eq!(pick(&mm, &st, 0), (0, 0), "no pairs asked");
-        st.pairs = true;
+        st.scores = scores(true, &[(0, 4), (1, 1), (2, 3)]);
         assert_eq!(pick(&mm, &st, 0), (row, bit(2)));
-        (st.scores[1], st.scores[2]) = (2, 1); // 2 / 2 = 4 / 4: the pair
+        // 2 / 2 = 4 / 4: the pair
+        st.scores = scores(true, &[(0, 4), (1, 2), (2, 1)]);
         assert_eq!(pick(&mm, &st, 0), (row, bit(1)));
-        st.scores[1] = 1; // 1 / 2 below 4 / 4
+        // 1 / 2 below 4 / 4
+        st.scores = scores(true, &[(0, 4), (1, 1), (2, 1)]);
         assert_eq!(pick(&mm, &st, 0), (0, 0));
         // Cell 0 at two options: pairs are not looked for.
         st.lens[0] = 2;
         st.masks[0] = 0b1100;
-        (st.scores[1], st.scores[2]) = (9, 9);
+        st.scores = scores(true, &[(0, 4), (1, 9), (2, 9)]);
         assert_eq!(pick(&mm, &st, 0), (0, 2));
         st.lens[0] = 4;
         st.masks[0] = 0b1111;
-        st.scores[0] = 40;
         // Cell 5 of two at 20: 20 / 2 = 40 / 4, a tie, which an item of
         // two wins; at 19 it does not.
-        (st.lens[5], st.masks[5], st.scores[5]) = (2, 0b110, 20);
+        (st.lens[5], st.masks[5]) = (2, 0b110);
+        st.scores = scores(true, &[(0, 40), (1, 9), (2, 9), (5, 20)]);
         assert_eq!(pick(&mm, &st, 0), (5, 1));
-        st.scores[5] = 19;
+        st.scores = scores(true, &[(0, 40), (1, 9), (2, 9), (5, 19)]);
         assert_eq!(pick(&mm, &st, 0), (0, 0));
     }
 
@@ -1495,34 +1368,39 @@ mod tests {
         let mut st = States::<u64>::new(&mm);
         st.lens.fill(u8::MAX);
         (st.lens[0], st.lens[1], st.lens[2], st.lens[5]) = (3, 2, 4, 1);
-        st.scores = vec![0; mm.scan];
+        st.scores = Scores::new(mm.scan, Strategy::new());
         assert_eq!(pick(&mm, &st, 1).0, 1);
-        (st.scores[0], st.scores[2]) = (3, 8);
+        st.scores.set(0, 3);
+        st.scores.set(2, 8);
         assert_eq!(pick(&mm, &st, 1).0, 2);
-        st.scores[1] = 4; // 4 / 2 = 8 / 4: the first
+        st.scores.set(1, 4); // 4 / 2 = 8 / 4: the first
         assert_eq!(pick(&mm, &st, 1).0, 1);
-        st.scores[5] = 100; // forced: never
-        st.scores[7] = 100; // covered: never
+        st.scores.set(5, 100); // forced: never
+        st.scores.set(7, 100); // covered: never
         assert_eq!(pick(&mm, &st, 1).0, 1);
-        st.scores.clear();
+        st.scores = Scores::default();
         assert_eq!(pick(&mm, &st, 0).0, 0);
         // A dead end is blamed on each item of the option committed last
         // (of those the lens scan), and on nothing before a commit.
-        st.scores = vec![0; mm.scan];
+        st.scores = Scores::new(mm.scan, Strategy::new());
         assert_eq!(st.dead_end(&mm), Enter::DEAD);
-        assert!(st.scores.iter().all(|&x| x == 0));
+        assert!(st.scores.all().iter().all(|&x| x == 0));
         st.last = 7;
         st.dead_end(&mm);
         st.dead_end(&mm);
         let mine: Vec<usize> = mm.option(7).iter().map(|&i| i as usize).collect();
-        for (j, &x) in st.scores.iter().enumerate() {
+        for (j, &x) in st.scores.all().iter().enumerate() {
             let want = if mine.contains(&j) { 2 } else { 0 };
             assert_eq!(x, want, "item {j} of {mine:?}");
         }
         // With `Blame::FirstItem`, on the option's first item alone.
-        st.blame_first = true;
+        let mut first = Scores::new(mm.scan, Strategy::new().blame(crate::dlx::Blame::FirstItem));
+        for (j, &x) in st.scores.all().iter().enumerate() {
+            first.set(j, x);
+        }
+        st.scores = first;
         st.dead_end(&mm);
-        for (j, &x) in st.scores.iter().enumerate() {
+        for (j, &x) in st.scores.all().iter().enumerate() {
             let want = if j == mine[0] {
                 3
             } else if mine.contains(&j) {
@@ -1532,7 +1410,6 @@ mod tests {
             };
             assert_eq!(x, want, "item {j} of {mine:?}");
         }
-        st.blame_first = false;
         // A dead end the propagator found is blamed on the chain's first
         // option too, where it is another; on the last alone where the
         // chain is the last or none.
@@ -1541,16 +1418,16 @@ mod tests {
             .unwrap();
         let theirs: Vec<usize> = mm.option(other).iter().map(|&i| i as usize).collect();
         let count = |j: usize| usize::from(mine.contains(&j)) + usize::from(theirs.contains(&j));
-        st.scores = vec![0; mm.scan];
+        st.scores = Scores::new(mm.scan, Strategy::new());
         st.dead_end_propagated(&mm, other as u32);
-        for (j, &x) in st.scores.iter().enumerate() {
+        for (j, &x) in st.scores.all().iter().enumerate() {
             assert_eq!(x as usize, count(j), "item {j} of {mine:?} and {theirs:?}");
         }
         assert_eq!(st.last, 7);
-        st.scores = vec![0; mm.scan];
+        st.scores = Scores::new(mm.scan, Strategy::new());
         st.dead_end_propagated(&mm, 7);
         st.dead_end_propagated(&mm, u32::MAX);
-        for (j, &x) in st.scores.iter().enumerate() {
+        for (j, &x) in st.scores.all().iter().enumerate() {
             let want = if mine.contains(&j) { 2 } else { 0 };
             assert_eq!(x, want, "item {j} of {mine:?}");
         }
@@ -1563,10 +1440,10 @@ mod tests {
         let mm = MasksMatrix::new(&m).unwrap();
         let mut s = first_forced(&mm);
         let scored =
-            |s: &MasksSolver<'_>| by_width!(&s.states, st => st.scores.iter().sum::<u32>());
+            |s: &MasksSolver<'_>| by_width!(&s.states, st => st.scores.all().iter().sum::<u32>());
         assert_eq!(s.count().solutions, all);
         assert_eq!(scored(&s), 0);
-        s.set_propagator(Some(Clashes::new(&m)));
+        s.set_propagator(Some(Clashes::new(&m)), Strategy::new());
         assert_eq!(s.count().solutions, all);
         let once = scored(&s);
         assert!(once > 0, "{once}");
@@ -1579,64 +1456,43 @@ mod tests {
         s.restart();
         assert_eq!(s.count().solutions, all);
         assert_eq!(scored(&s), once);
-        // A propagator that asks for the first item's blame gets it: the
+        // A strategy that asks for the first item's blame gets it: the
         // same dead ends score fewer items, and the solutions stay.
-        #[derive(Debug)]
-        struct First(Arc<dyn Propagator>);
-        impl Propagator for First {
-            fn propagate(&self, live: &mut dyn Live) -> bool {
-                self.0.propagate(live)
-            }
-            fn blame(&self) -> crate::dlx::Blame {
-                crate::dlx::Blame::FirstItem
-            }
-        }
-        s.set_propagator(Some(Arc::new(First(Clashes::new(&m)))));
-        assert!(by_width!(&s.states, st => st.blame_first));
+        let first = Strategy::new().blame(crate::dlx::Blame::FirstItem);
+        s.set_propagator(Some(Clashes::new(&m)), first);
+        assert!(by_width!(&s.states, st => st.scores.strategy() == first));
         assert_eq!(s.count().solutions, all);
         let first = scored(&s);
         assert!(0 < first && first < once, "{first} of {once}");
     }
 
     #[test]
-    fn the_items_a_propagator_names_start_at_one() {
-        // `branch_first`: those items' scores start at 1 as a search
-        // starts (clipped to the scanned items), so `pick` takes the one
-        // of them with fewest options over an item of fewer outside them.
-        #[derive(Debug)]
-        struct Early(std::ops::Range<usize>);
-        impl Propagator for Early {
-            fn propagate(&self, _live: &mut dyn Live) -> bool {
-                true
-            }
-            fn branch_first(&self) -> std::ops::Range<usize> {
-                self.0.clone()
-            }
-        }
+    fn the_items_a_strategy_leads_with_start_at_its_score() {
+        // `Strategy::lead`: those items' scores start at its score as a
+        // search starts (clipped to the scanned items), so `pick` takes the
+        // one of them with fewest options over an item of fewer outside
+        // them.
         let m = problems::queens(6).unwrap();
         let mm = MasksMatrix::new(&m).unwrap();
         let mut s = first_forced(&mm);
-        s.set_propagator(Some(Arc::new(Early(2..4))));
+        s.set_propagator(Some(Arc::new(Idle)), Strategy::new().lead(4, 1));
         // As a search starts (`Kernel::start`).
         by_width!(&mut s.states, st => st.restart());
-        let scores = by_width!(&s.states, st => st.scores.clone());
-        let want: Vec<u32> = (0..mm.scan)
-            .map(|j| u32::from((2..4).contains(&j)))
-            .collect();
+        let scores = by_width!(&s.states, st => st.scores.all().to_vec());
+        let want: Vec<u32> = (0..mm.scan).map(|j| u32::from(j < 4)).collect();
         assert_eq!(scores, want);
         let mut st = States::<u64>::new(&mm);
         st.lens.fill(u8::MAX);
-        (st.lens[0], st.lens[2], st.lens[3]) = (2, 5, 4);
-        st.scores = want;
-        assert_eq!(pick(&mm, &st, 0).0, 3);
+        (st.lens[0], st.lens[2], st.lens[3], st.lens[5]) = (5, 5, 4, 2);
+        st.scores = Scores::new(mm.scan, Strategy::new().lead(4, 1));
+        assert_eq!(pick(&mm, &st, 5).0, 3);
         // Past the scanned items: clipped, never out of bounds.
-        s.set_propagator(Some(Arc::new(Early(mm.scan - 1..usize::MAX))));
+        s.set_propagator(Some(Arc::new(Idle)), Strategy::new().lead(usize::MAX, 2));
         by_width!(&mut s.states, st => st.restart());
-        let scores = by_width!(&s.states, st => st.scores.clone());
-        assert_eq!(scores.iter().sum::<u32>(), 1);
-        assert_eq!(scores[mm.scan - 1], 1);
+        let scores = by_width!(&s.states, st => st.scores.all().to_vec());
+        assert_eq!(scores, vec![2; mm.scan]);
         // None named: all start at 0, and the search finds what it did.
-        s.set_propagator(Some(Arc::new(Early(0..0))));
+        s.set_propagator(Some(Arc::new(Idle)), Strategy::new());
         assert_eq!(s.count().solutions, 4);
     }
 
@@ -1646,43 +1502,6 @@ mod tests {
 
     impl Propagator for Idle {
         fn propagate(&self, _live: &mut dyn Live) -> bool {
-            true
-        }
-    }
-
-    /// Another propagator's, asking for two-way branching.
-    #[derive(Debug)]
-    struct TwoWay(Arc<dyn Propagator>);
-
-    impl Propagator for TwoWay {
-        fn propagate(&self, live: &mut dyn Live) -> bool {
-            self.0.propagate(live)
-        }
-
-        fn state_words(&self) -> usize {
-            self.0.state_words()
-        }
-
-        fn two_way(&self) -> bool {
-            true
-        }
-    }
-
-    /// Another propagator's, asking for two-way branching or not, and for
-    /// pairs.
-    #[derive(Debug)]
-    struct Pairs(Arc<dyn Propagator>, bool);
-
-    impl Propagator for Pairs {
-        fn propagate(&self, live: &mut dyn Live) -> bool {
-            self.0.propagate(live)
-        }
-
-        fn two_way(&self) -> bool {
-            self.1
-        }
-
-        fn branch_pairs(&self) -> bool {
             true
         }
     }
@@ -1731,11 +1550,12 @@ mod tests {
                 let solver = |asked: bool| {
                     let mut s = MasksSolver::new(&mm);
                     s.set_branching(rule).unwrap();
-                    s.set_propagator(Some(match (asked, ways) {
-                        (false, _) => inner(),
-                        (true, 0) => Arc::new(TwoWay(inner())),
-                        (true, w) => Arc::new(Pairs(inner(), w == 2)),
-                    }));
+                    let strategy = match (asked, ways) {
+                        (false, _) => Strategy::new(),
+                        (true, 0) => Strategy::new().two_way(true),
+                        (true, w) => Strategy::new().pairs(true).two_way(w == 2),
+                    };
+                    s.set_propagator(Some(inner()), strategy);
                     s
                 };
                 let mut two = solver(true);
@@ -1821,7 +1641,7 @@ mod tests {
             true => Arc::new(Idle),
             false => Clashes::new(&m),
         };
-        s.set_propagator(Some(Arc::new(TwoWay(inner))));
+        s.set_propagator(Some(inner), Strategy::new().two_way(true));
         let progress = Arc::new(crate::dlx::Progress::new());
         s.report_progress(Some(progress.clone()), 1);
         let (mut most, mut nodes, mut reads) = (0.0f64, 5, 0);
@@ -1859,21 +1679,31 @@ mod tests {
     fn a_dead_end_from_a_propagator_is_one_and_knuth_runs_none() {
         // Queens 6 has 4 solutions and branch points: a propagator that
         // says "dead" everywhere leaves none, first-forced; the front door
-        // refuses one for Knuth's rule and for the links engine, by name.
+        // refuses one for Knuth's rule, the dense engine and links looking
+        // ahead, by name.
         let m = problems::queens(6).unwrap();
         let mm = MasksMatrix::new(&m).unwrap();
         let mut s = first_forced(&mm);
-        s.set_propagator(Some(Arc::new(Dead)));
+        s.set_propagator(Some(Arc::new(Dead)), Strategy::new());
         assert_eq!(s.count().solutions, 0);
-        s.set_propagator(None);
+        s.set_propagator(None, Strategy::new());
         assert_eq!(s.count().solutions, 4);
         let mut knuth = crate::dlx::Solver::new(&m);
         let e = knuth.set_propagator(Some(Arc::new(Dead))).unwrap_err();
         assert!(e.to_string().contains("knuth"), "{e}");
         assert_eq!(knuth.count().solutions, 4);
         let config = crate::dlx::Config::new()
-            .engine(EngineKind::Links)
+            .engine(EngineKind::Dense)
             .branching(Branching::FirstForced);
+        let mut dense = crate::dlx::Solver::with_config(&m, config).unwrap();
+        let e = dense.set_propagator(Some(Arc::new(Dead))).unwrap_err();
+        assert!(e.to_string().contains("dense"), "{e}");
+        // Links runs it first-forced, not with lookahead.
+        let config = config.engine(EngineKind::Links);
+        let mut links = crate::dlx::Solver::with_config(&m, config).unwrap();
+        links.set_propagator(Some(Arc::new(Dead))).unwrap();
+        assert_eq!(links.count().solutions, 0);
+        let config = config.branching(Branching::Lookahead);
         let mut links = crate::dlx::Solver::with_config(&m, config).unwrap();
         let e = links.set_propagator(Some(Arc::new(Dead))).unwrap_err();
         assert!(e.to_string().contains("links"), "{e}");
@@ -1929,11 +1759,14 @@ mod tests {
                     let mut s = MasksSolver::new(&mm);
                     s.set_branching(rule).unwrap();
                     let primary = m.primary_count();
-                    s.set_propagator(Some(Arc::new(Ban {
-                        banned,
-                        primary,
-                        enforcing,
-                    })));
+                    s.set_propagator(
+                        Some(Arc::new(Ban {
+                            banned,
+                            primary,
+                            enforcing,
+                        })),
+                        Strategy::new(),
+                    );
                     let count = s.count().solutions;
                     assert_eq!(count, if enforcing { want } else { all }, "{rule:?}");
                 }
@@ -1995,7 +1828,7 @@ mod tests {
         let mut s = MasksSolver::new(mm);
         s.set_branching(rule).unwrap();
         if two_way {
-            s.set_propagator(Some(Arc::new(TwoWay(Arc::new(Idle)))));
+            s.set_propagator(Some(Arc::new(Idle)), Strategy::new().two_way(true));
         }
         s.preselect_subtree(sub).unwrap();
         let mut pieces = Vec::new();

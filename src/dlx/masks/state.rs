@@ -6,6 +6,7 @@ use super::*;
 use crate::dlx::index::OptionId;
 use crate::dlx::propagate::Propagator;
 use crate::dlx::search::driver::Enter;
+use crate::dlx::search::strategy::Scores;
 use crate::dlx::search::{conflict, PreselectError};
 use crate::dlx::unchecked::{at, set};
 use std::sync::Arc;
@@ -234,18 +235,10 @@ pub(super) struct States<M> {
     /// as it asks: zeroed as a search starts, saved and restored with the
     /// masks and lens.
     pub(super) memory: Vec<u64>,
-    /// With a propagator: per item (of the `scan` lens), how many dead ends
-    /// the item's options met just after a commit (`dead_end`), halved
-    /// every [`SCORE_DECAY`] dead ends; where to branch is the item of
-    /// most score per option (`pick`). Empty without a propagator. Reset
-    /// as a search starts (to `start`), so a puzzle's tree is its own.
-    pub(super) scores: Vec<u32>,
-    /// What the first items' scores start at as a search starts (the
-    /// propagator's [`start_scores`](crate::dlx::Propagator::start_scores),
-    /// no longer than the scores; the others start at zero).
-    pub(super) start: Vec<u32>,
-    /// Dead ends left before the scores are halved.
-    pub(super) decay: u32,
+    /// With a propagator: the conflict scores of the `scan` items, which
+    /// say where to branch (`search::pick`); empty without a propagator.
+    /// Reset as a search starts, so a puzzle's tree is its own.
+    pub(super) scores: Scores,
     /// The option committed last while a propagator is set, or, two ways,
     /// the option taken out of a level entered again since: whose items a
     /// dead end is blamed on; `u32::MAX` before the first commit of a
@@ -259,10 +252,6 @@ pub(super) struct States<M> {
     /// taken out: HARD_RENBAN took 150,305 guesses with it, 128,172
     /// without.
     pub(super) chain: u32,
-    /// Whether a dead end scores the first item of that option alone
-    /// ([`Blame::FirstItem`](crate::dlx::Blame::FirstItem)), not all of
-    /// them: the propagator's word.
-    pub(super) blame_first: bool,
     /// Whether the propagator enforces a rule the matrix leaves out
     /// (`Propagator::enforces`): then it is run once more where every
     /// primary item is covered, and a solution it finds dead is a dead end.
@@ -272,14 +261,9 @@ pub(super) struct States<M> {
     /// branching: `Kernel::resume`), not moved to its item's next option.
     pub(super) two_way: bool,
     /// Whether an item of two options may be branched on by its options'
-    /// first items' scores (`Propagator::branch_pairs`, `search::pick`).
+    /// first items' scores (the strategy's pairs, `search::pick`).
     pub(super) pairs: bool,
 }
-
-/// How many dead ends between two halvings of the conflict scores (the
-/// Interactive Sudoku Solver's `DECAY_FREQUENCY`): recent conflicts weigh
-/// more.
-pub(super) const SCORE_DECAY: u32 = 1 << 14;
 
 impl<M: Mask> States<M> {
     pub(super) fn new(m: &MasksMatrix) -> Self {
@@ -313,11 +297,8 @@ impl<M: Mask> States<M> {
             propagator: None,
             chosen: vec![0; m.items],
             memory: Vec::new(),
-            scores: Vec::new(),
-            start: Vec::new(),
-            decay: SCORE_DECAY,
+            scores: Scores::default(),
             last: u32::MAX,
-            blame_first: false,
             chain: u32::MAX,
             enforce: false,
             two_way: false,
@@ -368,11 +349,9 @@ impl<M: Mask> States<M> {
         self.looks = 0;
         self.looks_hid = 0;
         self.intersect_depth = self.first_depth();
-        self.scores.fill(0);
-        for (x, &y) in self.scores.iter_mut().zip(&self.start) {
-            *x = y;
+        if self.scores.is_on() {
+            self.scores.restart();
         }
-        self.decay = SCORE_DECAY;
         self.last = u32::MAX;
         self.chain = u32::MAX;
     }
@@ -385,12 +364,12 @@ impl<M: Mask> States<M> {
     /// chain runs into: on ISS's HARD_THERMOS the blame on the last move
     /// takes 15,694 guesses where the branch point's took more than 6 M
     /// (BENCHMARKS.md, "Dead ends blamed on the last move"). Where the
-    /// propagator asks for [`Blame::FirstItem`](crate::dlx::Blame), the
-    /// option's first item alone scores.
+    /// strategy says [`Blame::FirstItem`](crate::dlx::Blame), the option's
+    /// first item alone scores (`Scores::blame`).
     /// `Enter::DEAD`, for the caller to return.
     #[inline(always)]
     pub(super) fn dead_end(&mut self, m: &MasksMatrix) -> Enter {
-        if !self.scores.is_empty() && self.last != u32::MAX {
+        if self.scores.is_on() && self.last != u32::MAX {
             self.note_dead_end(m);
         }
         Enter::DEAD
@@ -420,25 +399,12 @@ impl<M: Mask> States<M> {
     #[inline(never)]
     fn note_dead_end(&mut self, m: &MasksMatrix) {
         let r = self.last as usize;
-        if let (Some(&from), Some(&to)) = (m.opt_start.get(r), m.opt_start.get(r + 1)) {
-            let to = if self.blame_first {
-                to.min(from + 1)
-            } else {
-                to
-            };
-            for &j in m.opt_item.get(from as usize..to as usize).unwrap_or(&[]) {
-                if let Some(x) = self.scores.get_mut(j as usize) {
-                    *x = x.saturating_add(1);
-                }
-            }
-        }
-        self.decay -= 1;
-        if self.decay == 0 {
-            self.decay = SCORE_DECAY;
-            for x in &mut self.scores {
-                *x >>= 1;
-            }
-        }
+        let items = match (m.opt_start.get(r), m.opt_start.get(r + 1)) {
+            (Some(&from), Some(&to)) => m.opt_item.get(from as usize..to as usize),
+            _ => None,
+        };
+        let items = items.unwrap_or(&[]).iter().map(|&j| j as usize);
+        self.scores.blame(items);
     }
 
     /// Whether option `r` (not ignored) is active at the root.

@@ -164,6 +164,9 @@ pub(crate) trait Kernel {
     /// Whether [`resume`](Self::resume) is used to back down: the kernel
     /// keeps its own stack of branch points and forced levels need nothing.
     const JUMPS: bool = false;
+    /// Whether a kernel that backs down by [`retract`](Self::retract) may
+    /// name [`AGAIN`] ([`retract_or_again`](Self::retract_or_again)).
+    const AGAINS: bool = false;
 
     /// Prepares the root state of a search (after the preselected options).
     unsafe fn start(t: &Self::Tables, s: &mut Self::State);
@@ -188,6 +191,21 @@ pub(crate) trait Kernel {
     /// next option, `None` past its last.
     unsafe fn retract(t: &Self::Tables, s: &mut Self::State, level: usize, cur: u32)
         -> Option<u32>;
+    /// [`retract`](Self::retract), where `again` allows it (never at a
+    /// cut) and the kernel branches two ways ([`AGAINS`](Self::AGAINS)),
+    /// naming [`AGAIN`] instead of the next option: the level's item is
+    /// uncovered, the option that failed taken out of its state, and the
+    /// driver enters the level again.
+    unsafe fn retract_or_again(
+        t: &Self::Tables,
+        s: &mut Self::State,
+        level: usize,
+        cur: u32,
+        _again: bool,
+    ) -> Option<u32> {
+        // SAFETY: the caller's contract, the same as `retract`'s.
+        unsafe { Self::retract(t, s, level, cur) }
+    }
     /// Leaves the node at `level` (its item's options are used up, or it had
     /// none): uncovers its item.
     unsafe fn leave(t: &Self::Tables, s: &mut Self::State, level: usize);
@@ -785,6 +803,24 @@ impl Driver {
             if let Some(track) = &mut self.track {
                 track.ranks[*level] += 1;
             }
+        }
+        if K::AGAINS {
+            // SAFETY: `choice[level]` is the cursor committed at `level`.
+            let next = K::retract_or_again(t, s, *level, self.choice[*level], !CUT);
+            if next == Some(AGAIN) {
+                if TRACK {
+                    if let Some(track) = &mut self.track {
+                        let l = *level;
+                        // Entered again, perhaps many times: the level's
+                        // share done stays below one.
+                        track.ranks[l] = track.ranks[l].min(track.lens[l].max(1));
+                    }
+                }
+                // SAFETY: levels `0..level` are entered and committed, the
+                // state as `retract_or_again` left it, a node to enter.
+                return unsafe { self.enter_again::<K, CUT, TRACK>(t, s, *level) };
+            }
+            return Ok(next);
         }
         // SAFETY: `choice[level]` is the cursor committed at `level`.
         Ok(K::retract(t, s, *level, self.choice[*level]))

@@ -35,11 +35,13 @@ pub(crate) mod estimate;
 pub(crate) mod mult;
 pub(crate) mod progress;
 pub(crate) mod split;
+pub(crate) mod strategy;
 
 pub use best::{Best, Cheapest, Costed};
 pub use estimate::{Estimate, Spread};
 pub use progress::Progress;
 pub use split::{Split, Subtree};
+pub use strategy::{Blame, Strategy};
 
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -48,7 +48,7 @@
 //!
 //! [`Encoder::digit_sets`]: super::Encoder::digit_sets
 
-use crate::dlx::{Live, Propagator};
+use crate::dlx::{Live, Propagator, Strategy};
 
 /// One group: its cells and the digit sets it may hold (bit `d` = digit
 /// `d + 1`), each of as many digits as cells.
@@ -74,6 +74,21 @@ pub(crate) struct SetGroups {
 const MOST_WORDS: usize = 64;
 
 impl SetGroups {
+    /// How a search that runs these groups branches: on the cells (a
+    /// Sudoku matrix's first n² items) first, as the sum bounds do
+    /// ([`SumBounds::strategy`](super::sum_bounds::SumBounds::strategy)),
+    /// starting at 3n, the Interactive Sudoku Solver's priority for a cell
+    /// of three houses (n each): a prior that holds the search on the
+    /// cells through the first dozens of dead ends, where one point would
+    /// give way to the first; two ways (`search/strategy.rs`). With the
+    /// start scores, ISS's HARD_RENBAN in 0.55× the time (BENCHMARKS.md,
+    /// "Two-way branching").
+    pub(crate) fn strategy(&self) -> Strategy {
+        Strategy::new()
+            .lead(self.n * self.n, 3 * self.n as u32)
+            .two_way(true)
+    }
+
     /// The groups of `n`-digit cells `groups` (each its cells and sets);
     /// `None` when none can cut (a group of one cell, or of every set).
     /// `regions`: each cell's region; `differ`: pairs of cells beyond the
@@ -267,26 +282,6 @@ pub(crate) fn implied_pairs(
 impl Propagator for SetGroups {
     fn propagate(&self, live: &mut dyn Live) -> bool {
         self.groups.iter().all(|g| self.watch(g, live))
-    }
-
-    /// The cells (a Sudoku matrix's first n² items): see
-    /// [`SumBounds`](super::sum_bounds::SumBounds)' reason.
-    fn branch_first(&self) -> std::ops::Range<usize> {
-        0..self.n * self.n
-    }
-
-    /// The cells start at 3n, the Interactive Sudoku Solver's priority
-    /// for a cell of three houses (n each): a prior that holds the
-    /// search on the cells through the first dozens of dead ends, where
-    /// one point would give way to the first (module docs).
-    fn start_scores(&self, items: usize) -> Vec<u32> {
-        vec![3 * self.n as u32; (self.n * self.n).min(items)]
-    }
-
-    /// Two ways (module docs): with the start scores, ISS's HARD_RENBAN
-    /// in 0.55× the time (BENCHMARKS.md, "Two-way branching").
-    fn two_way(&self) -> bool {
-        true
     }
 }
 

@@ -82,7 +82,7 @@
 //! The cells' candidates are read once a call, and kept as the
 //! propagator hides.
 
-use crate::dlx::{Blame, Live, Propagator};
+use crate::dlx::{Blame, Live, Propagator, Strategy};
 
 use super::derive::SignedSum;
 
@@ -212,6 +212,34 @@ const SUM_WORDS: usize = 32;
 const MOST_CELLS: usize = 16;
 
 impl SumBounds {
+    /// How a search that runs the bounds branches (`search/strategy.rs`).
+    ///
+    /// A dead end blames the cell alone: sums are reasoned over cells, and
+    /// a search that blames (and so branches on) cells meets their dead
+    /// ends sooner. On ISS's killers, against every item of the move:
+    /// TAREK_ALL 35,889 → 19,135 guesses, MATHEMAGIC #1 189,573 → 85,611
+    /// (BENCHMARKS.md, "Killers blame the cell"). Lines want every item, so
+    /// a rule set with pair arcs or set groups beside the sums blames the
+    /// whole option ([`Strategy::and`]).
+    ///
+    /// The cells (a Sudoku matrix's first n² items) lead at one: before the
+    /// first dead ends, the search branches on the cell of fewest
+    /// candidates, not on the leftmost item of fewest options, which is a
+    /// house's digit as often as a cell. On ISS's killers, against all at
+    /// zero (BENCHMARKS.md, "Cells first"): TAREK_ALL 19,135 → 15,660
+    /// guesses, EXTREME_KILLERS 22,609 → 16,474, MATHEMAGIC_KILLERS
+    /// 1.13 M → 0.88 M; HARD_RENBAN 244,508 → 227,033. Not for the pair
+    /// arcs alone: HARD_THERMOS 15,694 → 28,884.
+    ///
+    /// Pairs where the sums read cells that may repeat a digit
+    /// ([`with_pairs`](Self::with_pairs)).
+    pub(crate) fn strategy(&self) -> Strategy {
+        Strategy::new()
+            .blame(Blame::FirstItem)
+            .lead(self.peers.len(), 1)
+            .pairs(self.pairs)
+    }
+
     /// Whether the propagator for a grid of side `n` bounds `sum` (at most
     /// [`MOST_CELLS`] cells, a side of at most 16): then it bounds it
     /// exactly once every cell is placed (each group's least and most sum
@@ -947,32 +975,6 @@ impl Propagator for SumBounds {
     /// 16-bit lane a cell.
     fn state_words(&self) -> usize {
         self.peers.len().div_ceil(4)
-    }
-
-    /// The cell alone: sums are reasoned over cells, and a search that
-    /// blames (and so branches on) cells meets their dead ends sooner. On
-    /// ISS's killers, against every item of the move: TAREK_ALL 35,889 →
-    /// 19,135 guesses, MATHEMAGIC #1 189,573 → 85,611 (BENCHMARKS.md,
-    /// "Killers blame the cell"). Lines want every item, so a rule set with
-    /// pair arcs or set groups beside the sums blames the whole option.
-    fn blame(&self) -> Blame {
-        Blame::FirstItem
-    }
-
-    /// The cells (a Sudoku matrix's first n² items): before the first
-    /// dead ends, the search branches on the cell of fewest candidates,
-    /// not on the leftmost item of fewest options, which is a house's
-    /// digit as often as a cell. On ISS's killers, against all at zero
-    /// (BENCHMARKS.md, "Cells first"): TAREK_ALL 19,135 → 15,660
-    /// guesses, EXTREME_KILLERS 22,609 → 16,474, MATHEMAGIC_KILLERS
-    /// 1.13 M → 0.88 M; HARD_RENBAN 244,508 → 227,033. Not for the pair
-    /// arcs alone: HARD_THERMOS 15,694 → 28,884.
-    fn branch_first(&self) -> std::ops::Range<usize> {
-        0..self.peers.len()
-    }
-
-    fn branch_pairs(&self) -> bool {
-        self.pairs
     }
 }
 

@@ -482,12 +482,29 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
             check(&rules, &givens, &grid).unwrap();
         }
         if summed {
-            // An engine that runs no propagator takes the whole matrix.
+            // By Knuth's rule no engine runs a propagator: the whole matrix.
             let config = Config::new().engine(EngineKind::Links);
             let mut links = DlxSudoku::for_rules(&matrix, config).unwrap();
             assert!(!links.propagates());
             let answer = links.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
             assert_eq!(answer.solutions, want, "links, case {case}: {rules:?}");
+            // First-forced, links runs it (the lean matrix where there is
+            // one, which it enforces); dense runs none and is refused.
+            let config = Config::new()
+                .engine(EngineKind::Links)
+                .branching(crate::dlx::Branching::FirstForced);
+            let mut links = DlxSudoku::for_rules(&matrix, config).unwrap();
+            assert!(links.propagates());
+            let answer = links.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
+            assert_eq!(
+                answer.solutions, want,
+                "links propagating, case {case}: {rules:?}"
+            );
+            let config = config.engine(EngineKind::Dense);
+            assert!(
+                DlxSudoku::for_rules(&matrix, config).is_err(),
+                "dense, case {case}"
+            );
         }
         for &i in &made {
             seen[i][want.min(2) as usize] += 1;
