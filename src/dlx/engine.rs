@@ -224,7 +224,7 @@ macro_rules! engines {
             /// Whether the engine, searching with `branching`, runs a
             /// [`Propagator`] at nodes where nothing is forced, with the
             /// search's [`Strategy`]: masks, first-forced and lookahead;
-            /// links, first-forced (a matrix without colors or
+            /// links and dense, first-forced (a matrix without colors or
             /// multiplicities).
             pub fn propagates(self, branching: Branching) -> bool {
                 match self {
@@ -456,7 +456,8 @@ engines! {
     Links => LinksSolver, "links";
     /// A bitset of active options, undone by copying: no colors, a state of
     /// at most 8 KB; Knuth's rule and first-forced; multiplicities
-    /// (Algorithm M) with bounds up to 65,534.
+    /// (Algorithm M) with bounds up to 65,534; propagators first-forced,
+    /// without multiplicities.
     Dense(DenseMatrix) => DenseSolver, "dense";
     /// Lens as bit-sliced counters: no colors, at most 64 primary items and
     /// 512 options; Knuth's rule only (its choice is the least len);
@@ -584,7 +585,7 @@ impl fmt::Display for EngineError {
             ),
             ErrorKind::Propagation(b) => write!(
                 f,
-                "the {e} engine runs no propagator with the {} rule (masks does, first-forced or lookahead; links, first-forced)",
+                "the {e} engine runs no propagator with the {} rule (masks does, first-forced or lookahead; links and dense, first-forced)",
                 Branching::name(*b)
             ),
             ErrorKind::ForeignTables => {

@@ -21,6 +21,7 @@ use std::sync::Arc;
 use super::search::progress::Track;
 use super::search::split::split;
 use super::search::{count_up_to, Steps};
+use super::solver::Steering;
 use super::{
     Branching, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver, Split, Stats,
     Subtree,
@@ -215,7 +216,8 @@ pub fn count_parallel(
     branching: Branching,
     jobs: usize,
 ) -> Result<ParallelCount, EngineError> {
-    count_limited(matrix, engine, branching, jobs, None, &Limits::default()).map(|(c, _)| c)
+    let (limits, steering) = (Limits::default(), Steering::default());
+    count_limited(matrix, engine, branching, jobs, None, &limits, &steering).map(|(c, _)| c)
 }
 
 /// [`count_parallel`], reporting its progress into `progress` as it goes:
@@ -230,8 +232,17 @@ pub fn count_parallel_with_progress(
     jobs: usize,
     progress: &Arc<Progress>,
 ) -> Result<ParallelCount, EngineError> {
-    let limits = Limits::default();
-    count_limited(matrix, engine, branching, jobs, Some(progress), &limits).map(|(c, _)| c)
+    let (limits, steering) = (Limits::default(), Steering::default());
+    count_limited(
+        matrix,
+        engine,
+        branching,
+        jobs,
+        Some(progress),
+        &limits,
+        &steering,
+    )
+    .map(|(c, _)| c)
 }
 
 /// [`count_parallel`] with an optional progress report, each thread's
@@ -246,11 +257,13 @@ pub(crate) fn count_limited(
     jobs: usize,
     progress: Option<&Arc<Progress>>,
     limits: &Limits,
+    steering: &Steering,
 ) -> Result<(ParallelCount, bool), EngineError> {
     engine.check(matrix, branching)?;
     Ok(count_with(jobs, progress, || {
         let mut s = Solver::borrowing(matrix, engine, branching);
         s.set_limits(limits.clone());
+        steering.onto(&mut s);
         s
     }))
 }

@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use super::parallel::{report_into, Cut, SUBTREES_PER_JOB};
 use super::search::Steps;
+use super::solver::Steering;
 use super::{
     Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver,
     Stats, Step,
@@ -113,7 +114,8 @@ pub fn best_parallel(
     jobs: usize,
     k: usize,
 ) -> Result<ParallelBest, EngineError> {
-    best_limited(matrix, engine, branching, jobs, k, &Limits::default(), None)
+    let (limits, steering) = (Limits::default(), Steering::default());
+    best_limited(matrix, engine, branching, jobs, k, &limits, None, &steering)
 }
 
 /// [`best_parallel`] under `limits`: its deadline and cancel handle stop
@@ -122,6 +124,7 @@ pub fn best_parallel(
 /// With `progress`, each thread reports into it as the count's threads do
 /// (the fraction done weighs each subtree by Knuth's estimate; a pruned
 /// branch counts as done).
+#[allow(clippy::too_many_arguments)] // (a query's parts, each passed on as it is)
 pub(crate) fn best_limited(
     matrix: &Matrix,
     engine: Engine,
@@ -130,11 +133,13 @@ pub(crate) fn best_limited(
     k: usize,
     limits: &Limits,
     progress: Option<&Arc<Progress>>,
+    steering: &Steering,
 ) -> Result<ParallelBest, EngineError> {
     engine.check(matrix, branching)?;
     let make = || {
         let mut s = Solver::borrowing(matrix, engine, branching);
         s.set_limits(limits.clone());
+        steering.onto(&mut s);
         report_into(&mut s, progress);
         s
     };

@@ -122,11 +122,6 @@ impl Config {
         self
     }
 
-    /// The engine named, if one is (`None`: the library chooses).
-    pub fn named_engine(&self) -> Option<EngineKind> {
-        self.engine
-    }
-
     /// The rule asked for: the one named, else Knuth's.
     pub fn rule(&self) -> Branching {
         self.branching.unwrap_or_else(|| {
@@ -152,6 +147,25 @@ impl Config {
             Some(kind) => EngineTables::build(matrix, kind, branching)?,
         };
         Ok((tables, branching))
+    }
+}
+
+/// A solver's propagator and strategy, for the solvers of its threads.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Steering {
+    pub(crate) propagator: Option<Arc<dyn Propagator>>,
+    pub(crate) strategy: Strategy,
+}
+
+impl Steering {
+    /// Sets them on `s`, a solver by the engine and rule of the solver
+    /// they were taken from, which took them: so does `s`.
+    pub(crate) fn onto(&self, s: &mut Solver<'_>) {
+        s.set_strategy(self.strategy);
+        if let Some(p) = &self.propagator {
+            // The same engine, rule and matrix took it: never refused.
+            let _ = s.set_propagator(Some(p.clone()));
+        }
     }
 }
 
@@ -301,6 +315,7 @@ impl<'m> Solver<'m> {
         self.restart();
         let progress = self.driver_ref().track.as_ref().map(|t| t.to.clone());
         let limits = self.limits().clone();
+        let steering = self.steering();
         let counted = super::parallel::count_limited(
             &self.matrix,
             self.engine_ref(),
@@ -308,6 +323,7 @@ impl<'m> Solver<'m> {
             self.jobs,
             progress.as_ref(),
             &limits,
+            &steering,
         );
         // The engine and the rule are this solver's own: always taken.
         let (par, complete) = counted.ok()?;
@@ -390,6 +406,14 @@ impl<'m> Solver<'m> {
     /// The strategy of a search that propagates.
     pub fn strategy(&self) -> Strategy {
         self.strategy
+    }
+
+    /// The propagator and strategy, for the solvers of its threads.
+    fn steering(&self) -> Steering {
+        Steering {
+            propagator: self.propagator.clone(),
+            strategy: self.strategy,
+        }
     }
 
     /// Undoes everything: the search in progress and all preselected options.
@@ -499,6 +523,7 @@ impl<'m> Solver<'m> {
             self.restart();
             let limits = self.limits().clone();
             let progress = self.driver_ref().track.as_ref().map(|t| t.to.clone());
+            let steering = self.steering();
             let par = super::parallel_best::best_limited(
                 &matrix,
                 self.engine_ref(),
@@ -507,6 +532,7 @@ impl<'m> Solver<'m> {
                 k,
                 &limits,
                 progress.as_ref(),
+                &steering,
             );
             // The engine and the rule are this solver's own: always taken.
             if let Ok(par) = par {

@@ -149,9 +149,9 @@ impl<'m> DlxSudoku<'m> {
     /// [`solve_cells`](Self::solve_cells).
     pub fn on_rules(cover: impl Into<Shared<'m, RulesMatrix>>) -> Self {
         let cover = cover.into();
-        // The library's engine for first-forced (masks, or links past 64
-        // options an item) runs every Sudoku rule set's propagator; were
-        // one refused, the whole matrix by Knuth's rule, which runs none.
+        // The library's engines for first-forced (masks, dense, links) run
+        // every Sudoku rule set's propagator; were one refused, the whole
+        // matrix by Knuth's rule, which runs none.
         let made = searcher(&cover, |m| Ok(Solver::with_rule(m, Branching::FirstForced)))
             .unwrap_or_else(|_| {
                 let whole = matrix_of(&cover, Form::Whole);
@@ -228,16 +228,7 @@ impl<'m> DlxSudoku<'m> {
         config: Config,
     ) -> Result<Self, EngineError> {
         let cover = cover.into();
-        let made = match searcher(&cover, |m| Solver::with_config(m, config)) {
-            // The library's choice for the matrix (dense, say, past the
-            // masks engine's 64 options an item) runs no propagator: links,
-            // which does, where the caller named no engine.
-            Err(_) if config.named_engine().is_none() => {
-                let links = config.engine(EngineKind::Links);
-                searcher(&cover, |m| Solver::with_config(m, links))?
-            }
-            made => made?,
-        };
+        let made = searcher(&cover, |m| Solver::with_config(m, config))?;
         Ok(DlxSudoku::over(cover, config, made))
     }
 

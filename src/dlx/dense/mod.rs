@@ -61,6 +61,7 @@ use crate::dlx::Matrix;
 use std::fmt;
 
 mod mult;
+mod propagate;
 mod search;
 
 use search::Watch;

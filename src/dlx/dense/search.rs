@@ -45,7 +45,7 @@ pub(super) fn lens_ref(words: &[u64]) -> &[u16] {
 /// `forced`, the leftmost item of len 1 or less if there is one. Written as
 /// whole-chunk passes so that the compiler vectorizes them.
 #[inline]
-fn choose(len: &[u16], forced: bool) -> (usize, u16) {
+pub(super) fn choose(len: &[u16], forced: bool) -> (usize, u16) {
     const CHUNK: usize = 16;
     // The first chunk holding a len <= `most`, by whole-chunk folds.
     let find = |most: u16| -> (usize, u16) {
@@ -107,9 +107,22 @@ impl Watch {
         }
     }
 
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.stack.clear();
         self.dead = NONE;
+    }
+
+    /// A watch that notes nothing (no room), while the search's is lent.
+    pub(super) fn empty() -> Watch {
+        Watch {
+            stack: Vec::new(),
+            dead: NONE,
+        }
+    }
+
+    /// The latest item noted at len 0 ([`NONE`]: none), forgotten.
+    pub(super) fn take_dead(&mut self) -> u32 {
+        std::mem::replace(&mut self.dead, NONE)
     }
 
     /// The dead item if still valid, else the latest watched item still
@@ -166,6 +179,9 @@ pub(super) struct State {
     /// the state in place of lens (`mult.rs`).
     pub(super) keys32: Vec<i32>,
     pub(super) watch: Watch,
+    /// The propagator and the strategy of a search that runs one
+    /// (first-forced, no multiplicities: `propagate.rs`).
+    pub(super) prop: Option<Box<super::propagate::Propagation>>,
 }
 
 /// The dense engine's kernel table (see
@@ -212,15 +228,23 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
     type Tables = DenseMatrix;
     type State = State;
     const UNDOES: bool = false;
+    const AGAINS: bool = FORCED;
 
     unsafe fn start(_m: &DenseMatrix, s: &mut State) {
         s.watch.clear();
+        if let Some(p) = s.prop.as_deref_mut() {
+            p.restart(&s.states[..s.slot]);
+        }
     }
 
     /// Enters a node at `l`: picks and covers the branching item (state
-    /// slot `2l` into `2l + 1`).
+    /// slot `2l` into `2l + 1`; after the propagator, where one is set:
+    /// `propagate.rs`).
     #[inline(always)]
     unsafe fn enter(m: &DenseMatrix, s: &mut State, l: usize, stats: &mut Stats) -> Enter {
+        if FORCED && s.prop.is_some() {
+            return s.enter_propagating::<UL, UP>(m, l, stats);
+        }
         let (w, n, size) = (m.words, m.primary, s.slot);
         let at = 2 * l;
         if s.left[at] == 0 {
@@ -288,7 +312,24 @@ impl<const FORCED: bool, const UL: usize, const UP: usize> Kernel for Dense<FORC
         }
         stats.updates += updates;
         s.left[to] = left;
+        if FORCED && s.prop.is_some() {
+            return s.committed(m, to, r as u32, left == 0, stats);
+        }
         left == 0
+    }
+
+    #[inline(always)]
+    unsafe fn retract_or_again(
+        m: &DenseMatrix,
+        s: &mut State,
+        l: usize,
+        r: u32,
+        again: bool,
+    ) -> Option<u32> {
+        if FORCED && s.prop.is_some() {
+            return s.next_propagating(m, l, r, again);
+        }
+        Self::retract(m, s, l, r)
     }
 
     #[inline(always)]
@@ -336,6 +377,7 @@ impl<'m> DenseSolver<'m> {
                     stack: Vec::with_capacity(4 * matrix.primary + 64),
                     dead: NONE,
                 },
+                prop: None,
             },
             branching: Branching::Knuth,
             matrix,
@@ -349,8 +391,39 @@ impl<'m> DenseSolver<'m> {
     /// and is refused (nothing changes).
     pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
         EngineKind::Dense.check_rule(branching)?;
+        if self.state.prop.is_some() && branching != Branching::FirstForced {
+            return Err(EngineError::propagation(EngineKind::Dense, branching));
+        }
         self.branching = branching;
         Ok(())
+    }
+
+    /// Runs `propagator` at the nodes where nothing is forced, from the
+    /// next search on, branching as `strategy` says (`None`: none); see
+    /// [`Propagator`](crate::dlx::Propagator) for its contract. Searching
+    /// first-forced, on a matrix without multiplicities; false, and
+    /// nothing changed, elsewhere.
+    pub fn set_propagator(
+        &mut self,
+        propagator: Option<std::sync::Arc<dyn crate::dlx::Propagator>>,
+        strategy: crate::dlx::Strategy,
+    ) -> bool {
+        let Some(propagator) = propagator else {
+            self.restart();
+            self.state.prop = None;
+            return true;
+        };
+        if self.matrix.bounded || self.branching != Branching::FirstForced {
+            return false;
+        }
+        self.restart();
+        self.state.prop = Some(Box::new(super::propagate::Propagation::new(
+            &self.matrix,
+            propagator,
+            strategy,
+            &self.driver.preselected,
+        )));
+        true
     }
 
     /// A solver over `tables` searching with `branching`, a rule the dense
@@ -377,6 +450,9 @@ impl<'m> DenseSolver<'m> {
             lens(len)[..p].copy_from_slice(&m.root_len);
         }
         self.state.left[0] = p as u32;
+        if let Some(prop) = self.state.prop.as_deref_mut() {
+            prop.forget_root();
+        }
         self.driver.reset();
     }
 
@@ -390,6 +466,12 @@ impl<'m> DenseSolver<'m> {
             self.driver
                 .restart::<Dense<false, 0, 0>>(&self.matrix, &mut self.state)
         };
+        // A search that propagates may have hidden options in the root
+        // slot at level 0: put back.
+        let s = &mut self.state;
+        if let Some(p) = s.prop.as_deref_mut() {
+            p.put_back(&mut s.states[..s.slot]);
+        }
     }
 
     /// Commits to `option` before the search (see
@@ -433,6 +515,9 @@ impl<'m> DenseSolver<'m> {
             };
         }
         s.left[0] = left;
+        if let Some(p) = s.prop.as_deref_mut() {
+            p.note_chosen(m, r);
+        }
         self.driver.preselected.push(option);
         self.driver.base = self.driver.stats;
         Ok(())
@@ -539,6 +624,18 @@ impl<'m> crate::dlx::engine::Registered<'m> for DenseSolver<'m> {
 
     fn tables_of(&self) -> &DenseMatrix {
         self.tables()
+    }
+
+    fn propagates(branching: Branching) -> bool {
+        branching == Branching::FirstForced
+    }
+
+    fn propagate(
+        &mut self,
+        propagator: Option<std::sync::Arc<dyn crate::dlx::Propagator>>,
+        strategy: crate::dlx::Strategy,
+    ) -> bool {
+        self.set_propagator(propagator, strategy)
     }
 
     fn switch_rule(&mut self, branching: Branching) -> Result<(), EngineError> {

@@ -393,8 +393,8 @@ fn every_engine_that_propagates_keeps_every_solution() {
         .into_iter()
         .filter(|e| e.propagates(Branching::FirstForced))
         .collect();
-    // Masks and links (dense runs none: refused by name).
-    assert!(engines.len() >= 2, "{engines:?}");
+    // Masks, links and dense (bits searches by Knuth's rule alone).
+    assert!(engines.len() >= 3, "{engines:?}");
     let sorted = |s: &mut Solver<'_>| {
         let mut all = Vec::new();
         while s.next_solution() == Step::Solution {
@@ -484,5 +484,28 @@ fn every_engine_that_propagates_keeps_every_solution() {
             ran > 1000 && hid > 1000 && differ > 50,
             "{ran} {hid} {differ}"
         );
+    }
+    // Counted on threads (queens 9, cut into subtrees), each thread's
+    // search runs the propagator and the strategy too: the one-thread
+    // count of what the ban leaves.
+    let m = problems::queens(if cfg!(miri) { 5 } else { 9 }).unwrap();
+    let banned = Solver::new(&m).solutions().next().unwrap()[0];
+    let primary = m.primary_count();
+    for &engine in &engines {
+        for strategy in strategies {
+            let config = Config::new()
+                .engine(engine)
+                .branching(Branching::FirstForced)
+                .strategy(strategy);
+            let count = |jobs: usize| {
+                let mut s = Solver::with_config(&m, config.jobs(jobs)).unwrap();
+                s.set_propagator(Some(Arc::new(Ban { banned, primary })))
+                    .unwrap();
+                (s.count().solutions, s.last_cut())
+            };
+            let (one, two) = (count(1), count(2));
+            assert_eq!(one.0, two.0, "{engine:?} {strategy:?}, threads");
+            assert!(two.1.is_some_and(|(_, k)| k > 1), "{:?}", two.1);
+        }
     }
 }
