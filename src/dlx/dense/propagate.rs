@@ -372,10 +372,6 @@ impl State {
                 } else if least >= 2 {
                     let (active, len) = self.slot_parts(m, at);
                     let (active, len) = (&*active, &*len);
-                    let len_of = |j: usize| match len.get(j) {
-                        Some(&n) if n != COVERED => u32::from(n),
-                        _ => 0,
-                    };
                     let leads = |j: usize| {
                         // SAFETY: `j` is a primary item of the tables
                         // (`pick` asks of the scores' items) and `active`
@@ -385,7 +381,8 @@ impl State {
                         let lead = |r: usize| m.option(r).first().map_or(j, |&x| x as usize);
                         (lead(r0), lead(r1))
                     };
-                    let (j, flip) = p.scores.pick(len_of, i, leads);
+                    let most = u64::from(COVERED) - 1;
+                    let (j, flip) = p.scores.pick(len, most, i, leads);
                     i = j;
                     least = len[j];
                     second = flip;

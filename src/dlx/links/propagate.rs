@@ -60,6 +60,8 @@ pub(crate) struct Propagation {
     options: Vec<u32>,
     /// Per primary item, the option that covered it in the search.
     chosen: Vec<u32>,
+    /// Scratch: the primary items' lens at a branch point (`Scores::pick`).
+    lens: Vec<u32>,
     /// The propagator's words, and per level a copy saved at a branch point.
     words: Vec<u64>,
     saved: Vec<u64>,
@@ -131,6 +133,7 @@ impl Propagation {
             start,
             options,
             chosen: vec![0; m.primary_count()],
+            lens: Vec::with_capacity(m.primary_count()),
             words: vec![0; words],
             saved: vec![0; words * (depth + 2)],
             branch: vec![false; depth + 2],
@@ -360,23 +363,21 @@ impl LinksState<'_> {
             if len == 0 {
                 self.blame_chain(chain);
             } else if len >= 2 {
-                if let Some(p) = self.prop.as_deref() {
+                if let Some(p) = self.prop.as_deref_mut() {
                     let nodes = &self.nodes;
-                    let len_of = |j: usize| {
-                        let x = nodes[j + 1].itm;
-                        if x >= COVERED {
-                            0
-                        } else {
-                            x as u32
-                        }
-                    };
+                    // The primary items' lens, covered ones past `COVERED`.
+                    let mut lens = std::mem::take(&mut p.lens);
+                    lens.clear();
+                    lens.extend(nodes[1..=n].iter().map(|h| h.itm.max(0) as u32));
                     let leads = |j: usize| {
                         let x0 = nodes[j + 1].down as usize;
                         let x1 = nodes[x0].down as usize;
                         let lead = |x: usize| items_of(nodes, x).next().unwrap_or(j);
                         (lead(x0), lead(x1))
                     };
-                    let (j, second) = p.scores.pick(len_of, best - 1, leads);
+                    let most = COVERED as u64 - 1;
+                    let (j, second) = p.scores.pick(&lens, most, best - 1, leads);
+                    p.lens = lens;
                     best = j + 1;
                     len = self.nodes[best].itm;
                     first_second = second;

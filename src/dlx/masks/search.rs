@@ -303,16 +303,8 @@ pub(super) fn pick<M: Mask>(m: &MasksMatrix, s: &States<M>, i: usize) -> (usize,
     if !s.scores.is_on() {
         return (i, mask(i).trailing_zeros());
     }
-    let lens = &s.lens[..m.scan];
     // A covered item's len is past `MAX_MASK_OPTIONS`: none to branch on.
-    let len = |j: usize| {
-        let n = lens.get(j).map_or(0, |&n| usize::from(n));
-        if n > MAX_MASK_OPTIONS {
-            0
-        } else {
-            n as u32
-        }
-    };
+    let (lens, most) = (&s.lens[..m.scan], MAX_MASK_OPTIONS as u64);
     // The first item of the option at bit `b` of item `j`.
     let lead = |j: usize, b: u32| {
         let r = m
@@ -334,7 +326,7 @@ pub(super) fn pick<M: Mask>(m: &MasksMatrix, s: &States<M>, i: usize) -> (usize,
         let (b0, b1) = bits(j);
         (lead(j, b0), lead(j, b1))
     };
-    let (best, second) = s.scores.pick(len, i, leads);
+    let (best, second) = s.scores.pick(lens, most, i, leads);
     let (b0, b1) = bits(best);
     (best, if second { b1 } else { b0 })
 }
