@@ -11,7 +11,7 @@
 //! * any other link: refused by name ([`ReadError::Link`]), never read as
 //!   a grid;
 //! * the variant text form: a grid line, then rule words
-//!   ([`rule_line`](super::rule_line));
+//!   ([`rule_line`]);
 //! * a classic grid pasted row by row: several lines of digits, dots and
 //!   separators (`|`, `+`, `-`, spaces), joined into one line;
 //! * a classic grid's line.
@@ -19,7 +19,7 @@
 //! Why one reader: the same text must mean the same puzzle wherever it is
 //! pasted, and the next form (SudokuPad's own) is added here once, not in
 //! each front end. Files of many puzzles in the judges' formats are read
-//! by [`format`](super::format); each of their puzzles is a classic grid.
+//! by [`format`](mod@super::format); each of their puzzles is a classic grid.
 
 use std::fmt;
 

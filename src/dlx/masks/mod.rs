@@ -70,28 +70,25 @@
 //! every commit while a propagator is set) and hides options as
 //! intersections do, pushing what they force; the node runs it again until
 //! it hides nothing, and again after each look for intersections that hid
-//! something. A first-forced search with a propagator then branches on the
-//! item of most conflict score per option (`States::scores`: dead ends met
-//! just after committing one of the item's options, noted by `enter`;
-//! `search::pick`), not the leftmost least len; the scores start at the
-//! propagator's `Propagator::start_scores` (`States::start`; by default
-//! one on each item of `Propagator::branch_first`). Where the
-//! propagator asks for two-way branching (`Propagator::two_way`,
-//! `States::two_way`), a branch point whose option failed is not moved
-//! to its item's next option: `resume` restores its state, hides that
-//! option and has the driver enter the level again (`driver::AGAIN`),
-//! where the scores the failure moved choose anew. A branch point made
-//! so is `Branches::hidden`, its state short of an option no path names:
-//! `give_away` gives only from branch points above the first such.
-//! Where it asks for pairs (`Propagator::branch_pairs`, `States::pairs`),
-//! an item of two options may win over the item of most score per option
-//! by its options' first items' scores, and its option of the higher
-//! goes first (`search::branch_at`: a branch point tries any option
-//! first, and `rest` holds the others, so two ways the option tried is
-//! the one not in `rest`). A propagator that enforces a rule the matrix
-//! leaves out (`Propagator::enforces`) is run once more where every
-//! primary item is covered, and a solution it finds dead is a dead end
-//! (`search::solved`); see [`crate::dlx::propagate`].
+//! something. A first-forced search with a propagator then branches as
+//! the search's [`Strategy`](crate::dlx::Strategy) says (`States::scores`,
+//! the layer's `Scores`: dead ends met just after committing one of the
+//! item's options, noted by `enter`; `search::pick`), not at the leftmost
+//! least len. Where the strategy branches two ways (`States::two_way`), a
+//! branch point whose option failed is not moved to its item's next
+//! option: `resume` restores its state, hides that option and has the
+//! driver enter the level again (`driver::AGAIN`), where the scores the
+//! failure moved choose anew. A branch point made so is
+//! `Branches::hidden`, its state short of an option no path names:
+//! `give_away` gives only from branch points above the first such. Where
+//! it branches on pairs (`States::pairs`), an item of two options may win
+//! over the item of most score per option by its options' first items'
+//! scores, and its option of the higher goes first (`search::branch_at`:
+//! a branch point tries any option first, and `rest` holds the others, so
+//! two ways the option tried is the one not in `rest`). A propagator that
+//! enforces a rule the matrix leaves out (`Propagator::enforces`) is run
+//! once more where every primary item is covered, and a solution it finds
+//! dead is a dead end (`search::solved`); see [`crate::dlx::propagate`].
 //!
 //! With [`Branching::Lookahead`](crate::dlx::Branching::Lookahead)
 //! (`MasksSolver::set_branching`) every node where nothing is forced

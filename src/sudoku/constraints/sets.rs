@@ -23,11 +23,11 @@
 //! from 372,986 guesses to 244,508 (BENCHMARKS.md, "Renban digits
 //! required").
 //!
-//! How the search branches where set groups are watched: two ways
-//! ([`Propagator::two_way`]: a failed cell digit leaves the node, which
-//! chooses anew where to branch), the cells' conflict scores starting at
-//! 3n, the Interactive Sudoku Solver's priority for a cell of three
-//! houses ([`Propagator::start_scores`]), so that the first dead ends
+//! How the search branches where set groups are watched
+//! ([`SetGroups::strategy`]): two ways (a failed cell digit leaves the
+//! node, which chooses anew where to branch), the cells' conflict scores
+//! starting at 3n, the Interactive Sudoku Solver's priority for a cell of
+//! three houses, so that the first dead ends
 //! move the search off the cells only where they pile up. On ISS's
 //! HARD_RENBAN: 1.97 s one way, 1.08 s both (ISS 1.63 s); two ways with
 //! the cells at one, about 1.4 s; the cells at 27 one way, about 2.1 s:

@@ -174,7 +174,7 @@ pub(crate) struct SumBounds {
     /// itself), one bit a cell.
     peers: Vec<[u64; 4]>,
     /// Whether the search branches on a house's digit with two places
-    /// left by its cells' scores ([`Propagator::branch_pairs`]; see
+    /// left by its cells' scores (the strategy's pairs; see
     /// [`with_pairs`](Self::with_pairs)).
     pairs: bool,
     /// Per cell, the sums that read its candidates (its sums, and the
@@ -380,8 +380,8 @@ impl SumBounds {
     }
 
     /// The same bounds, the search branching on a house's digit with two
-    /// places left where its cells' scores say so, or not
-    /// ([`Propagator::branch_pairs`]). The rule sets that sum cells that
+    /// places left where its cells' scores say so, or not (the
+    /// [`strategy`](Self::strategy)'s pairs). The rule sets that sum cells that
     /// may repeat a digit (little killers) ask for it: on ISS's
     /// LITTLE_KILLER_SNIPES, #14 in 92 M guesses against 171 M, #12 in
     /// 24 M against 28 M; on killers it is no gain (TAREK_ALL 15,660 →
