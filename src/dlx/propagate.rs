@@ -27,7 +27,7 @@
 //! that chain the steps) costs that price at every node, while bounds on
 //! the sum say as much from the cells' candidates. The Sudoku layer
 //! leaves such automata out of the matrix it searches with the sum bounds
-//! (`sudoku/rules.rs`): ISS's LITTLE_KILLER_SNIPES 4–6× faster, about the
+//! (`sudoku/rules/matrix.rs`): ISS's LITTLE_KILLER_SNIPES 4–6× faster, about the
 //! same guesses. The matrix without the rule is then sound only under an engine
 //! that runs the propagator, so the layer keeps the whole matrix for the
 //! others.

@@ -266,9 +266,10 @@ impl LinksState<'_> {
         let Some(p) = self.prop.as_deref_mut() else {
             return solved;
         };
+        let option = m.option_of_node(x as usize).as_usize() as u32;
         for i in items_of(&self.nodes, x as usize) {
             if let Some(c) = p.chosen.get_mut(i) {
-                *c = m.option_of_node(x as usize).as_usize() as u32;
+                *c = option;
             }
         }
         p.last = x;
