@@ -368,7 +368,10 @@ fn every_engine_that_propagates_keeps_every_solution() {
     // the solutions without the banned option; the words restored with
     // the state; a budget that pauses the search every few nodes leaves
     // the same solutions.
-    let cases = if cfg!(miri) { 2 } else { 120 };
+    // (Under Miri, which interprets every node on one core, one random
+    // matrix, two strategies, no threads: the kernels' paths, not the
+    // search's statistics.)
+    let cases = if cfg!(miri) { 1 } else { 120 };
     let mut rng = rand::rngs::StdRng::seed_from_u64(41);
     let mut matrices = vec![];
     if !cfg!(miri) {
@@ -411,7 +414,8 @@ fn every_engine_that_propagates_keeps_every_solution() {
         let banned = want.first().and_then(|s| s.first().copied());
         for &engine in &engines {
             let mut trees = Vec::new();
-            for strategy in strategies {
+            let tried = if cfg!(miri) { 2 } else { strategies.len() };
+            for strategy in strategies.into_iter().skip(strategies.len() - tried) {
                 let config = Config::new()
                     .engine(engine)
                     .branching(Branching::FirstForced)
@@ -488,7 +492,10 @@ fn every_engine_that_propagates_keeps_every_solution() {
     // Counted on threads (queens 9, cut into subtrees), each thread's
     // search runs the propagator and the strategy too: the one-thread
     // count of what the ban leaves.
-    let m = problems::queens(if cfg!(miri) { 5 } else { 9 }).unwrap();
+    if cfg!(miri) {
+        return;
+    }
+    let m = problems::queens(9).unwrap();
     let banned = Solver::new(&m).solutions().next().unwrap()[0];
     let primary = m.primary_count();
     for &engine in &engines {
