@@ -192,7 +192,7 @@ impl LinksState<'_> {
     /// item of one option first, as a search without a propagator takes
     /// it: the forced moves' order moves the blame of dead ends, and on
     /// ISS's HARD_THERMOS (`--engine links`) taking the latest took 88,051
-    /// guesses, the leftmost 24,133 (the masks engine, which takes them in
+    /// guesses, the leftmost 24,004 (the masks engine, which takes them in
     /// much that order, 23,954 without intersections).
     fn choose_scanned(&mut self, n: usize) -> usize {
         let dead = self.watch.take_dead() as usize;
