@@ -7,8 +7,9 @@ as ``x``, ``windoku``, ``killer=...``), f-puzzles' JSON, an f-puzzles link
 or its compressed ``load=`` string. Bad input raises ``ValueError`` with the
 library's message; a ``timeout`` (seconds) that expires raises
 ``pydlx.SearchTimeout``. ``threads`` is the library's rule for a lone
-puzzle: grids of side 25 or more share their search among that many
-threads; smaller ones take milliseconds and search on one.
+puzzle: variant puzzles, and classic grids of side 25 or more, share their
+search among that many threads; smaller classic ones take milliseconds and
+search on one.
 
 >>> from pydlx import sudoku
 >>> sudoku.check("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")

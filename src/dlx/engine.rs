@@ -42,6 +42,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::search::strategy::Scores;
 use super::search::Steps;
 use super::{
     propagate::Propagator, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver,
@@ -100,6 +101,14 @@ pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
     fn hand_over(&mut self) -> Option<Vec<Subtree>> {
         None
     }
+    /// The conflict scores of the search so far, for the search of a piece
+    /// handed over (`None`: it keeps none).
+    fn scores(&self) -> Option<Scores> {
+        None
+    }
+    /// Searches from now on start with the scores `seed` (`None`: the
+    /// strategy's start), where it keeps scores as long.
+    fn seed_scores(&mut self, _seed: Option<&Scores>) {}
     /// Intersections where `looks` says; false where the engine has none.
     fn intersect(&mut self, _looks: Intersections) -> bool {
         false
@@ -426,6 +435,20 @@ macro_rules! engines {
             pub(crate) fn hand_over(&mut self) -> Option<Vec<Subtree>> {
                 match self {
                     $(Inner::$name(s) => s.hand_over(),)*
+                }
+            }
+
+            /// See [`Registered::scores`].
+            pub(crate) fn scores(&self) -> Option<Scores> {
+                match self {
+                    $(Inner::$name(s) => s.scores(),)*
+                }
+            }
+
+            /// See [`Registered::seed_scores`].
+            pub(crate) fn seed_scores(&mut self, seed: Option<&Scores>) {
+                match self {
+                    $(Inner::$name(s) => s.seed_scores(seed),)*
                 }
             }
 

@@ -66,6 +66,7 @@ mod parallel;
 mod parallel_best;
 mod propagate;
 mod search;
+pub(crate) mod share;
 mod solver;
 mod stats;
 mod unchecked;

@@ -610,6 +610,18 @@ impl<'m> Solver<'m> {
         self.inner.hand_over()
     }
 
+    /// The conflict scores of the search so far (the masks engine's, where
+    /// it runs a propagator), for the search of a piece handed over.
+    pub(crate) fn scores(&self) -> Option<super::search::strategy::Scores> {
+        self.inner.scores()
+    }
+
+    /// Searches from now on start with the scores `seed` (`None`: the
+    /// strategy's start), where the engine keeps scores.
+    pub(crate) fn seed_scores(&mut self, seed: Option<&super::search::strategy::Scores>) {
+        self.inner.seed_scores(seed);
+    }
+
     fn subtree_path(&self, into: &mut super::Subtree) {
         self.inner.steps().subtree_path(into)
     }

@@ -191,7 +191,7 @@ pub fn run<T, R, S>(
 /// Solves `puzzles` on `jobs` threads within the limits `limits` gives
 /// each (asked just before its search starts, so a timeout counts from
 /// there), and hands each answer to `sink` with its index, in input order;
-/// `sink` returns whether to go on. A lone big puzzle gets every thread.
+/// `sink` returns whether to go on. A lone variant puzzle, or a lone big classic one, gets every thread.
 ///
 /// ```
 /// use dlx::sudoku::{batch, format, Limits, Puzzle, Settings, Status};

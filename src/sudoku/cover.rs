@@ -27,8 +27,10 @@
 
 use super::grid::Grid;
 use super::rules::{Form, Rules, RulesMatrix};
+use super::threads::{on_residuals, preselecting, How, SUBTREES_PER_THREAD};
 use super::{Answer, Limits, SudokuSolver};
 
+use crate::dlx::share::Give;
 use crate::dlx::{
     Branching, Config, EngineError, EngineKind, Intersections, Matrix, OptionId, Residual, Shared,
     Solver, Stats, Step, Stop,
@@ -545,6 +547,96 @@ impl DlxSudoku<'_> {
         self.solve_valid(givens, limits, solution)
     }
 
+    /// [`solve_cells`](Self::solve_cells) on `jobs` threads, for one puzzle
+    /// too hard for one (`threads.rs`): the same count, the same first
+    /// solution where every solution is found (else one of those found), and
+    /// the nodes and guesses of every thread's search. A first-forced search
+    /// that propagates (or that never starts over) is shared out from its
+    /// first node, each thread's solver made as this one is (engine, rule,
+    /// propagator, strategy, intersections); one that starts over with
+    /// lookahead runs on this thread up to the switch, then looks ahead on
+    /// every thread; lookahead from the start, on every thread. The threads
+    /// share work on the masks engine, which gives it away; another engine's
+    /// search stays on one thread.
+    pub(crate) fn solve_cells_on_threads(
+        &mut self,
+        givens: &[u8],
+        limits: &Limits,
+        jobs: usize,
+        solution: &mut impl Cells,
+    ) -> Answer {
+        let n = self.cover.rules().side();
+        if jobs <= 1 || givens.len() != n * n || givens.iter().any(|&d| d as usize > n) {
+            return self.solve_cells(givens, limits, solution);
+        }
+        let rule = self.solver.branching();
+        let how = How {
+            per_thread: SUBTREES_PER_THREAD,
+            give: Give::WhenAsked,
+        };
+        let lookahead = Config::new().branching(Branching::Lookahead);
+        if rule == Branching::Lookahead {
+            self.set_givens(givens);
+            let whole = given_in(&self.cover, &self.givens, self.form, Form::Whole);
+            return on_residuals(&self.cover, &whole, lookahead, limits, jobs, how, solution).0;
+        }
+        if rule == Branching::FirstForced && self.lookahead_after.is_some() {
+            let spent = match self.first_phase(givens, limits, solution) {
+                Phase::Done(answer) => return answer,
+                Phase::Switch(answer) => answer,
+            };
+            let whole = given_in(&self.cover, &self.givens, self.form, Form::Whole);
+            let (mut answer, _) =
+                on_residuals(&self.cover, &whole, lookahead, limits, jobs, how, solution);
+            answer.nodes += spent.nodes;
+            answer.guesses += spent.guesses;
+            if answer.timed_out || answer.cancelled {
+                answer.solutions = answer.solutions.max(spent.solutions);
+            }
+            return answer;
+        }
+        self.preselecting(givens, limits, jobs, Give::WhenAsked, solution)
+            .0
+    }
+
+    /// The puzzle `givens` on `jobs` threads, each piece preselected on top
+    /// of them in a solver made as this one is, work given away as `give`
+    /// says; with the pieces given away.
+    fn preselecting(
+        &mut self,
+        givens: &[u8],
+        limits: &Limits,
+        jobs: usize,
+        give: Give,
+        solution: &mut impl Cells,
+    ) -> (Answer, usize) {
+        let n = self.cover.rules().side();
+        self.set_givens(givens);
+        let rule = self.solver.branching();
+        let (cover, config, form) = (&self.cover, self.config.branching(rule), self.form);
+        let intersections = self.intersections;
+        let make = || {
+            let (mut solver, made, _) = searcher(cover, |m| Solver::with_config(m, config)).ok()?;
+            solver.set_intersections(intersections);
+            // The givens are options of the matrix of `form`.
+            (made == form).then_some(solver)
+        };
+        preselecting(n, &self.givens, make, limits, jobs, give, solution)
+    }
+
+    /// Keeps the options of the givens of `givens` (row-major) and the pins
+    /// of the matrix searched in `self.givens`.
+    fn set_givens(&mut self, givens: &[u8]) {
+        self.givens.clear();
+        for (k, &d) in givens.iter().enumerate() {
+            if d != 0 {
+                self.givens.push(self.cover.option(k, d));
+            }
+        }
+        // The pin of the candidates the rules ban, preselected too.
+        self.givens.extend_from_slice(self.cover.pins_in(self.form));
+    }
+
     /// [`solve`](SudokuSolver::solve) up to where it would start over with
     /// lookahead (after `lookahead_after` nodes without a new solution, see
     /// [`set_lookahead_after`](Self::set_lookahead_after)): `Ok` with the
@@ -636,14 +728,7 @@ impl DlxSudoku<'_> {
         if limits.solutions == 0 {
             return Phase::Done(answer);
         }
-        self.givens.clear();
-        for (k, &d) in givens.iter().enumerate() {
-            if d != 0 {
-                self.givens.push(self.cover.option(k, d));
-            }
-        }
-        // The pin of the candidates the rules ban, preselected too.
-        self.givens.extend_from_slice(self.cover.pins_in(self.form));
+        self.set_givens(givens);
         let looking = self.solver.branching() == Branching::Lookahead;
         if looking && n >= RESIDUAL_FROM_SIDE {
             let config = self.config;
@@ -709,5 +794,61 @@ impl SudokuSolver for DlxSudoku<'_> {
         }
         // A grid's cells are digits of 0..=n by construction.
         self.solve_valid(puzzle.cells(), limits, solution)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::rules::check;
+    use crate::sudoku::{rule_line, Puzzle};
+
+    /// A variant that propagates (killer cages: sum bounds, on the lean
+    /// matrix), its pieces preselected and given away at every look with
+    /// the conflict scores handed over: the same count as one thread, a
+    /// valid first solution, on one thread and three; and through the door
+    /// the front ends take, [`solve`](crate::sudoku::solve) with jobs.
+    #[test]
+    fn a_variant_that_propagates_answers_as_one_search_on_threads() {
+        let empty = ".".repeat(36);
+        let texts = [
+            format!(
+                "1{} boxes=2x3 cage=7:R1C2,R1C3 cage=9:R2C1,R2C2,R3C1 cage=12:R4C4,R4C5,R5C4",
+                &empty[1..]
+            ),
+            format!(
+                "{empty} boxes=2x3 cage=3:R1C1,R1C2 cage=11:R6C5,R6C6 cage=10:R3C3,R3C4,R4C3,R4C4"
+            ),
+        ];
+        let mut given = 0;
+        for text in &texts {
+            let (rules, givens) = rule_line::read(text).unwrap();
+            let cover = rules.matrix().unwrap();
+            let mut one = DlxSudoku::on_rules(&cover);
+            assert!(one.propagates(), "{text}");
+            let all = one.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
+            assert!(all.complete && all.solutions > 3, "{text}: {all:?}");
+            for limit in [1, 3, u64::MAX] {
+                let limits = Limits::count_to(limit);
+                for jobs in [1, 3] {
+                    let what = format!("{text}: limit {limit}, {jobs} jobs");
+                    let mut cells = Vec::new();
+                    let (got, pieces) =
+                        one.preselecting(&givens, &limits, jobs, Give::Always, &mut cells);
+                    assert_eq!(got.solutions, all.solutions.min(limit), "{what}");
+                    assert_eq!(got.complete, limit > all.solutions, "{what}");
+                    check(&rules, &givens, &cells).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    given += pieces;
+                }
+            }
+            let puzzle = Puzzle::new(rules.clone(), givens.clone()).unwrap();
+            let limits = Limits::count_to(u64::MAX);
+            let threaded = crate::sudoku::solve(&puzzle, &limits, Default::default(), 2).unwrap();
+            assert_eq!(threaded.answer.solutions, all.solutions, "{text}");
+            assert!(threaded.answer.complete, "{text}");
+            let cells = threaded.solution.unwrap();
+            check(&rules, &givens, &cells).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+        assert!(given > 0);
     }
 }

@@ -4,7 +4,7 @@
 //! [`input`], from a grid line or rows, the variant text form, f-puzzles'
 //! JSON, link or compressed string) and [`Sudoku`], the one
 //! solver of puzzles, under [`Limits`] (a count, a deadline, a cancel
-//! handle), a lone big puzzle on threads; [`batch`] answers many on N
+//! handle), a lone hard puzzle on threads; [`batch`] answers many on N
 //! threads in input order. The layer is thin: [`cover`] and [`rules`] map a
 //! grid to the core's matrix and a solution back; all searching is the
 //! [core](crate)'s. The backtracking baselines of [`backtrack`] and the DLX

@@ -12,7 +12,8 @@
 //!   reaches lookahead is searched first on one thread as far as that search
 //!   goes (an easy one is settled there in milliseconds), and what is left
 //!   on every thread ([`solve_on_threads`]); smaller puzzles gain nothing
-//!   from threads and take one;
+//!   from threads and take one; a variant puzzle, whatever its size, is
+//!   searched on every thread (`DlxSudoku::solve_cells_on_threads`);
 //! * the refusals, as [`SolveError`]s: an engine named that cannot take a
 //!   size or the rule, rules whose matrix cannot be built, a baseline asked
 //!   to solve a variant.
@@ -297,8 +298,9 @@ impl Sudoku {
         }
     }
 
-    /// This solver, spreading a lone big puzzle over `jobs` threads (see the
-    /// module documentation; 1, the default, spawns no thread).
+    /// This solver, spreading a lone variant puzzle, or a lone big classic
+    /// one, over `jobs` threads (see the module documentation; 1, the
+    /// default, spawns no thread).
     pub fn with_jobs(mut self, jobs: usize) -> Sudoku {
         self.jobs = jobs.max(1);
         self
@@ -356,7 +358,11 @@ impl Sudoku {
                 .unwrap_or(SolveError::Baseline(settings.solver)));
         };
         let mut cells = Vec::new();
-        let answer = solver.solve_cells(puzzle.givens(), limits, &mut cells);
+        let answer = if self.jobs > 1 {
+            solver.solve_cells_on_threads(puzzle.givens(), limits, self.jobs, &mut cells)
+        } else {
+            solver.solve_cells(puzzle.givens(), limits, &mut cells)
+        };
         Ok(Solved {
             answer,
             solution: (answer.solutions > 0).then_some(cells),
@@ -423,7 +429,7 @@ fn variant_solver(rules: &Rules, settings: &Settings) -> Result<DlxSudoku<'stati
 }
 
 /// Solves one puzzle as a [`Sudoku`] made for it does: with `settings`, a
-/// lone big puzzle on `jobs` threads.
+/// lone variant or big classic puzzle on `jobs` threads.
 pub fn solve(
     puzzle: &Puzzle,
     limits: &Limits,

@@ -1,45 +1,33 @@
-//! One puzzle on several threads ([`solve_on_threads`]), for a puzzle too
-//! hard for one (a minimal 25×25).
+//! One puzzle on several threads, for a puzzle too hard for one: a
+//! minimal 25×25 ([`solve_on_threads`]), a hard variant
+//! ([`DlxSudoku::solve_on_threads`](super::DlxSudoku::solve_on_threads)).
+//! Both are searched on the core's work-sharing pool (`dlx::share`): each
+//! thread searches a *piece* of the search (options fixed on top of the
+//! puzzle's givens), and a thread left without one is handed the untried
+//! options of the shallowest branch point of a thread still searching.
 //!
-//! The puzzle's search (with lookahead, or first-forced) is cut ([`Cut`])
-//! on the residual matrix of its givens into subtrees,
-//! [`SUBTREES_PER_THREAD`] a thread where the tree has them. Each subtree
-//! becomes a *piece*: the puzzle with the subtree's placements added as
-//! givens, searched by whichever thread takes it, on the residual matrix of
-//! its own givens. Pieces differ in size by orders of magnitude, so the
-//! threads share their work as they go: a thread that finds no piece left
-//! waits while others search, and a thread searching a piece looks every
-//! few nodes for waiting threads; when some wait and no piece is left, it
-//! gives away the untried options of its search's shallowest branch point
-//! ([`Solver::give_away`]), each a piece. The puzzle is then done when the
-//! threads' work is, not when its largest subtree is.
+//! Two ways to search a piece:
+//! * *on residuals* (classic, and lookahead): the search is first cut
+//!   ([`Cut`]) on the residual matrix of the givens into subtrees,
+//!   [`SUBTREES_PER_THREAD`] a thread where the tree has them, and each
+//!   piece is searched on the residual matrix of its own givens (the
+//!   puzzle's and the piece's), where a lookahead node costs a fraction of
+//!   one on the whole matrix;
+//! * *preselecting* (a variant's first-forced search, which runs the rule
+//!   set's propagator on its own matrix): one solver a thread, made as a
+//!   lone thread's is, each piece preselected on top of the givens; the
+//!   search starts as one piece, the whole of it, and is shared out as the
+//!   threads ask.
 //!
-//! Invariants:
-//! * every solution lies above the cut or in exactly one piece's search: a
-//!   piece's search goes on without what it gave away, and what it gave
-//!   away is the rest of its subtree;
-//! * each piece and each solution has a *key*, a sequence of numbers
-//!   compared lexicographically, in search order: solution `j` of the cut's
-//!   that comes before subtree `k` is `[2k]` and that subtree `[2k + 1]`; a
-//!   piece of key `K` that gives away `m` pieces goes on as `K·0`, the pieces
-//!   being `K·1 … K·m` (the options it would have tried after its own). A
-//!   solution takes its piece's key when found, so the first solution in
-//!   search order is the one of least key;
-//! * the pool's `busy` counts the threads searching a piece: a thread waits
-//!   for a piece only while another is busy (it may give some away), and
-//!   the last to finish, with the pool empty, wakes them all to end.
-//!
-//! With lookahead a piece's search does not have the removals made above it,
-//! so the pieces' nodes add up to more than one search's.
+//! Lookahead's and the propagator's pieces do not have the removals made
+//! above them, so the pieces' nodes add up to more than one search's.
 
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-
-use super::cover::{place, search_limits, OnResidual, Search};
+use super::cover::{place, search_limits, Cells};
 use super::grid::Grid;
-use super::{Answer, DlxSudoku, Limits, SudokuMatrix, SudokuSolver};
-use crate::dlx::{Branching, Config, Cut, OptionId, Residual, Solver, Step, Stop};
+use super::rules::RulesMatrix;
+use super::{Answer, Limits, SudokuMatrix};
+use crate::dlx::share::{share, Give, Scores, Shared, Sharing, Start, Worker};
+use crate::dlx::{Branching, Config, Cut, OptionId, Residual, Solver, Stats, Step, Stop};
 
 /// Subtrees per thread that [`solve_on_threads`] cuts one puzzle into
 /// before the threads start. Fewer than the exact-cover count's 64: with
@@ -71,114 +59,165 @@ pub fn solve_on_threads(
     jobs: usize,
     solution: &mut Grid,
 ) -> Answer {
-    let sharing = Sharing {
-        per_thread: SUBTREES_PER_THREAD,
-        give: Give::WhenAsked,
-    };
-    solve_sharing(cover, puzzle, limits, lookahead, jobs, sharing, solution).0
-}
-
-/// How [`solve_sharing`] shares out the work.
-#[derive(Clone, Copy, Debug)]
-struct Sharing {
-    /// Subtrees a thread that the cut aims at.
-    per_thread: usize,
-    give: Give,
-}
-
-/// [`solve_on_threads`], cutting and giving work away as `sharing` says;
-/// returns the answer and the pieces given away.
-fn solve_sharing(
-    cover: &SudokuMatrix,
-    puzzle: &Grid,
-    limits: &Limits,
-    lookahead: bool,
-    jobs: usize,
-    sharing: Sharing,
-    solution: &mut Grid,
-) -> (Answer, usize) {
-    let mut answer = Answer::default();
-    if puzzle.box_side() != cover.box_side() || limits.solutions == 0 {
-        return (answer, 0);
+    if puzzle.box_side() != cover.box_side() {
+        return Answer::default();
     }
-    let n = puzzle.side();
-    let branching = if lookahead {
+    let cover = cover.rules_matrix();
+    let givens = options_of(cover, puzzle.cells());
+    let rule = if lookahead {
         Branching::Lookahead
     } else {
         Branching::FirstForced
     };
-    let config = Config::new().branching(branching);
-    let givens = options_of(cover, puzzle);
-    let cut = match cut(cover, &givens, config, sharing.per_thread * jobs.max(1)) {
+    let config = Config::new().branching(rule);
+    let how = How {
+        per_thread: SUBTREES_PER_THREAD,
+        give: Give::WhenAsked,
+    };
+    on_residuals(cover, &givens, config, limits, jobs, how, solution).0
+}
+
+/// How a search is shared out: the subtrees a thread the first cut aims
+/// at, and when a thread gives work away.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct How {
+    pub(super) per_thread: usize,
+    pub(super) give: Give,
+}
+
+/// The options of the givens of `cells` (row-major, 0 for an empty cell) in
+/// `cover`'s matrices.
+pub(super) fn options_of(cover: &RulesMatrix, cells: &[u8]) -> Vec<OptionId> {
+    (cells.iter().enumerate())
+        .filter(|&(_, &d)| d != 0)
+        .map(|(k, &d)| cover.option(k, d))
+        .collect()
+}
+
+/// The puzzle whose givens are `base` (options of `cover`'s whole matrix,
+/// its pins included) on `jobs` threads, searched with `config` on
+/// residual matrices: cut on the residual of `base`, each piece searched
+/// on the residual of its own givens; the answer, with the first solution
+/// written to `solution`, and the pieces given away.
+pub(super) fn on_residuals(
+    cover: &RulesMatrix,
+    base: &[OptionId],
+    config: Config,
+    limits: &Limits,
+    jobs: usize,
+    how: How,
+    solution: &mut impl Cells,
+) -> (Answer, usize) {
+    if limits.solutions == 0 {
+        return (Answer::default(), 0);
+    }
+    let n = cover.rules().side();
+    let cut = match cut(cover, base, config, how.per_thread * jobs.max(1)) {
         Ok(cut) => cut,
         Err(NoCut::Clash) => {
             // Contradicting givens: no solution (callers check first).
-            answer.complete = true;
+            let answer = Answer {
+                complete: true,
+                ..Answer::default()
+            };
             return (answer, 0);
         }
         // Unknown, not "none".
-        Err(NoCut::NoSolver) => return (answer, 0),
+        Err(NoCut::NoSolver) => return (Answer::default(), 0),
     };
-    let with = |options: &[OptionId]| {
-        let mut grid = puzzle.clone();
-        place(n, options.iter().copied(), grid.cells_mut());
-        grid
+    let start = Start {
+        pieces: cut.subtrees.into_iter().map(|sub| sub.options).collect(),
+        solutions: (cut.solutions.iter())
+            .map(|(before, options)| (*before, cells_of(n, options)))
+            .collect(),
     };
-    let pieces = (cut.subtrees.iter().enumerate())
-        .map(|(k, sub)| Piece {
-            key: vec![2 * k as u32 + 1],
-            grid: with(&sub.options),
+    let every = match config.rule() {
+        Branching::Lookahead => SHARE_EVERY_LOOKAHEAD,
+        _ => SHARE_EVERY,
+    };
+    let sharing = Sharing {
+        every,
+        give: how.give,
+    };
+    let make = || {
+        Some(OnResiduals {
+            cover,
+            base,
+            config,
+            limits: search_limits(limits),
+            piece: Vec::new(),
+            search: None,
+            pause: 0,
         })
-        .collect();
-    let mut found = Found::default();
-    for (before, options) in &cut.solutions {
-        found.offer(&[2 * *before as u32], || with(options));
-    }
-    let above = cut.solutions.len() as u64;
-    let threads = Threads {
-        pool: Mutex::new(Pool { pieces, busy: 0 }),
-        ready: Condvar::new(),
-        waiting: AtomicUsize::new(0),
-        solutions: AtomicU64::new(above),
-        stop: AtomicBool::new(above >= limits.solutions),
-        cover,
-        limits,
-        config,
-        give: sharing.give,
-        given: AtomicUsize::new(0),
     };
-    let spawned = if cut.subtrees.is_empty() {
-        0
-    } else {
-        jobs.max(1)
-    };
-    threads.run(spawned, &mut found);
-    let left = !threads.lock().pieces.is_empty();
-    let total = threads.solutions.load(Relaxed);
-    answer.nodes = cut.above.nodes + found.nodes;
-    answer.guesses = cut.above.guesses + found.guesses;
-    answer.timed_out = found.timed_out;
-    answer.cancelled = found.cancelled;
-    if let Some((_, grid)) = found.first {
-        *solution = grid;
-    }
-    answer.solutions = total.min(limits.solutions);
-    let stopped = answer.timed_out || answer.cancelled;
-    answer.complete = !found.cut_short && !left && total < limits.solutions && !stopped;
-    if total >= limits.solutions {
-        answer.timed_out = false;
-        answer.cancelled = false;
-    }
-    (answer, threads.given.load(Relaxed))
+    let shared = share(jobs, start, limits.solutions, sharing, make);
+    answered(shared, cut.above, n, solution)
 }
 
-/// The options of `puzzle`'s givens.
-fn options_of(cover: &SudokuMatrix, puzzle: &Grid) -> Vec<OptionId> {
-    let n = puzzle.side();
-    (puzzle.cells().iter().enumerate())
-        .filter(|&(_, &d)| d != 0)
-        .map(|(k, &d)| cover.option(k / n, k % n, d))
-        .collect()
+/// The puzzle whose givens are `base` (options of the matrix the solvers
+/// search, its pins included) on `jobs` threads, each piece preselected on
+/// top of them in a solver `make` makes (one a thread, as a lone thread's
+/// is: the same engine, rule, propagator and strategy); the search starts
+/// whole. The answer, with the first solution written to `solution`, and
+/// the pieces given away.
+pub(super) fn preselecting<'m>(
+    n: usize,
+    base: &[OptionId],
+    make: impl Fn() -> Option<Solver<'m>> + Sync,
+    limits: &Limits,
+    jobs: usize,
+    give: Give,
+    solution: &mut impl Cells,
+) -> (Answer, usize) {
+    if limits.solutions == 0 {
+        return (Answer::default(), 0);
+    }
+    let sharing = Sharing {
+        every: SHARE_EVERY,
+        give,
+    };
+    let make = || {
+        let mut solver = make()?;
+        solver.set_limits(search_limits(limits));
+        Some(Preselecting {
+            solver,
+            base,
+            n,
+            options: Vec::new(),
+            limits: search_limits(limits),
+            pause: 0,
+        })
+    };
+    let shared = share(jobs, Start::whole(), limits.solutions, sharing, make);
+    answered(shared, Stats::default(), n, solution)
+}
+
+/// The answer of what the threads shared, `above` the counters of the cut.
+fn answered(
+    shared: Shared<Vec<u8>>,
+    above: Stats,
+    n: usize,
+    solution: &mut impl Cells,
+) -> (Answer, usize) {
+    if let Some(cells) = &shared.first {
+        solution.cells_for(n).copy_from_slice(cells);
+    }
+    let answer = Answer {
+        solutions: shared.solutions,
+        complete: shared.complete,
+        timed_out: shared.timed_out,
+        cancelled: shared.cancelled,
+        nodes: above.nodes + shared.stats.nodes,
+        guesses: above.guesses + shared.stats.guesses,
+    };
+    (answer, shared.given)
+}
+
+/// The grid, row-major, that `options` (of a matrix for side `n`) fill.
+fn cells_of(n: usize, options: &[OptionId]) -> Vec<u8> {
+    let mut cells = vec![0; n * n];
+    place(n, options.iter().copied(), &mut cells);
+    cells
 }
 
 /// Why [`cut`] made none.
@@ -197,7 +236,7 @@ enum NoCut {
 /// cut with them. Where no residual can be made (givens that clash or fill
 /// the grid), on the whole matrix, the givens preselected.
 fn cut(
-    cover: &SudokuMatrix,
+    cover: &RulesMatrix,
     givens: &[OptionId],
     config: Config,
     target: usize,
@@ -225,283 +264,186 @@ fn cut(
     Ok(cut)
 }
 
-/// A part of the search: the puzzle with a subtree's placements as givens,
-/// and its key (its place in search order: see the module documentation).
-struct Piece {
-    key: Vec<u32>,
-    grid: Grid,
+/// The search of a piece on residuals: the residual of the givens and the
+/// piece's options and a solver of it, or, where no residual can be made
+/// (they fill the grid), a solver of the whole matrix with them
+/// preselected.
+enum PieceSearch<'m> {
+    Residual(Residual, Solver<'m>),
+    Whole(Solver<'m>),
 }
 
-/// The pieces no thread has taken yet, and the threads searching one.
-struct Pool {
-    pieces: VecDeque<Piece>,
-    busy: usize,
-}
-
-/// What a thread found, then all of them.
-#[derive(Default)]
-struct Found {
-    /// The solution of least key so far, and its key.
-    first: Option<(Vec<u32>, Grid)>,
-    nodes: u64,
-    guesses: u64,
-    /// A piece was left before its end (the limit, the deadline or the
-    /// cancel handle).
-    cut_short: bool,
-    timed_out: bool,
-    cancelled: bool,
-}
-
-impl Found {
-    /// Keeps the solution that `grid` makes if its key is the least so far.
-    fn offer(&mut self, key: &[u32], grid: impl FnOnce() -> Grid) {
-        if self.first.as_ref().is_none_or(|(k, _)| key < k.as_slice()) {
-            self.first = Some((key.to_vec(), grid()));
-        }
-    }
-
-    fn merge(&mut self, other: Found) {
-        if let Some((key, grid)) = other.first {
-            self.offer(&key, || grid);
-        }
-        self.nodes += other.nodes;
-        self.guesses += other.guesses;
-        self.cut_short |= other.cut_short;
-        self.timed_out |= other.timed_out;
-        self.cancelled |= other.cancelled;
-    }
-}
-
-/// When a thread searching a piece gives part of it away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Give {
-    /// When another thread waits and no piece is left.
-    WhenAsked,
-    /// At every node, whatever the pool holds (tests: every branch point's
-    /// untried options are given away as soon as the search is below it).
-    #[cfg_attr(not(test), allow(dead_code))]
-    Always,
-}
-
-/// What the threads share.
-struct Threads<'a> {
-    pool: Mutex<Pool>,
-    /// Signalled when pieces are added, and when the search ends.
-    ready: Condvar,
-    /// Threads waiting for a piece.
-    waiting: AtomicUsize,
-    /// Solutions found, above the cut included.
-    solutions: AtomicU64,
-    /// Set when the limit is reached or the deadline passed.
-    stop: AtomicBool,
-    cover: &'a SudokuMatrix,
-    limits: &'a Limits,
+/// A thread's worker [`on_residuals`].
+struct OnResiduals<'m> {
+    cover: &'m RulesMatrix,
+    base: &'m [OptionId],
     config: Config,
-    give: Give,
-    /// Pieces given away.
-    given: AtomicUsize,
+    /// The deadline and cancel handle.
+    limits: crate::dlx::Limits,
+    /// The givens and the piece's options.
+    piece: Vec<OptionId>,
+    search: Option<PieceSearch<'m>>,
+    /// Nodes of the piece's search at its next pause.
+    pause: u64,
 }
 
-impl<'a> Threads<'a> {
-    /// Searches the pool's pieces on `spawned` threads, into `found` (one:
-    /// on the calling thread).
-    fn run(&self, spawned: usize, found: &mut Found) {
-        if spawned == 1 {
-            found.merge(self.work());
-            return;
-        }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..spawned).map(|_| scope.spawn(|| self.work())).collect();
-            for h in handles {
-                match h.join() {
-                    Ok(f) => found.merge(f),
-                    Err(e) => std::panic::resume_unwind(e),
-                }
-            }
-        });
-    }
-
-    /// The pool, locked (a thread that panicked holding it left it whole:
-    /// every change to it is one statement).
-    fn lock(&self) -> MutexGuard<'_, Pool> {
-        self.pool.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// One thread: takes pieces and searches them until none is left.
-    fn work(&self) -> Found {
-        let mut found = Found::default();
-        let mut whole = None;
-        while let Some(piece) = self.take() {
-            self.search(piece, &mut found, &mut whole);
-            let mut pool = self.lock();
-            pool.busy -= 1;
-            if pool.busy == 0 && pool.pieces.is_empty() {
-                self.ready.notify_all();
-            }
-        }
-        found
-    }
-
-    /// The next piece, waiting for one while other threads search; `None`
-    /// when the search is over or stopped.
-    fn take(&self) -> Option<Piece> {
-        let mut pool = self.lock();
-        loop {
-            if self.stop.load(Relaxed) {
-                return None;
-            }
-            if let Some(piece) = pool.pieces.pop_front() {
-                pool.busy += 1;
-                return Some(piece);
-            }
-            if pool.busy == 0 {
-                return None;
-            }
-            self.waiting.fetch_add(1, Relaxed);
-            pool = self
-                .ready
-                .wait(pool)
-                .unwrap_or_else(PoisonError::into_inner);
-            self.waiting.fetch_sub(1, Relaxed);
+impl OnResiduals<'_> {
+    fn solver(&self) -> Option<&Solver<'_>> {
+        match &self.search {
+            Some(PieceSearch::Residual(_, s)) => Some(s),
+            Some(PieceSearch::Whole(s)) => Some(s),
+            None => None,
         }
     }
+}
 
-    /// Stops every thread (the waiting ones woken with the pool held, so
-    /// that none misses it).
-    fn halt(&self) {
-        self.stop.store(true, Relaxed);
-        let _pool = self.lock();
-        self.ready.notify_all();
-    }
+impl<'m> Worker for OnResiduals<'m> {
+    type Solution = Vec<u8>;
+    /// A residual's items are its own: nothing carries over.
+    type Context = ();
 
-    /// Searches `piece` on the residual matrix of its givens, giving part
-    /// of it away when asked.
-    fn search(&self, mut piece: Piece, found: &mut Found, whole: &mut Option<DlxSudoku<'a>>) {
-        let n = piece.grid.side();
-        let givens = options_of(self.cover, &piece.grid);
-        let Ok(residual) = self.cover.matrix().residual(&givens) else {
-            return self.search_whole(&piece, found, whole);
-        };
-        let Ok(solver) = Solver::with_config(residual.matrix(), self.config) else {
-            found.cut_short = true;
-            return;
-        };
-        let mut look = OnResidual {
-            solver,
-            residual: &residual,
-            givens: &givens,
-        };
-        let chunk = match (self.give, self.config.rule()) {
-            (Give::Always, _) => 1,
-            (_, Branching::Lookahead) => SHARE_EVERY_LOOKAHEAD,
-            _ => SHARE_EVERY,
-        };
-        // The limits' deadline and cancel handle, and a node count that
-        // pauses the search every `chunk` nodes to share its work.
-        let mut stops = search_limits(self.limits);
-        let mut pause = chunk;
-        loop {
-            stops.budget.nodes = Some(pause);
-            look.set_limits(stops.clone());
-            match look.next_solution() {
-                Step::Solution => {
-                    found.offer(&piece.key, || {
-                        let mut grid = piece.grid.clone();
-                        look.write_solution(n, grid.cells_mut());
-                        grid
-                    });
-                    if self.solutions.fetch_add(1, Relaxed) + 1 >= self.limits.solutions {
-                        found.cut_short = true;
-                        self.halt();
-                        break;
+    fn begin(&mut self, piece: &[OptionId], _: Option<&()>) -> bool {
+        self.pause = 0;
+        self.piece.clear();
+        self.piece.extend_from_slice(self.base);
+        self.piece.extend_from_slice(piece);
+        self.search = match self.cover.matrix().residual(&self.piece) {
+            Ok(residual) => Solver::with_config(residual.shared(), self.config)
+                .ok()
+                .map(|s| PieceSearch::Residual(residual, s)),
+            Err(_) => {
+                // Givens that fill the grid (the pieces of a search never
+                // clash): the whole matrix, the solver kept for the next.
+                let mut s = match self.search.take() {
+                    Some(PieceSearch::Whole(s)) => Some(s),
+                    _ => Solver::with_config(self.cover.matrix(), self.config).ok(),
+                };
+                if let Some(solver) = &mut s {
+                    if solver.preselect_all(&self.piece).is_err() {
+                        return false;
                     }
                 }
-                Step::Exhausted => break,
-                Step::Budget => {
-                    match look.stopped() {
-                        Some(Stop::Deadline) => found.timed_out = true,
-                        Some(Stop::Cancelled) => found.cancelled = true,
-                        _ => {}
-                    }
-                    if found.timed_out || found.cancelled {
-                        found.cut_short = true;
-                        self.halt();
-                        break;
-                    }
-                    pause += chunk;
-                    if self.stop.load(Relaxed) {
-                        found.cut_short = true;
-                        break;
-                    }
-                    if self.give == Give::Always || self.waiting.load(Relaxed) > 0 {
-                        self.give_away(&mut piece, &mut look.solver, &residual);
-                    }
-                }
+                s.map(PieceSearch::Whole)
             }
-        }
-        let stats = look.solver.stats();
-        found.nodes += stats.nodes;
-        found.guesses += stats.guesses;
-    }
-
-    /// Where no piece is left (or always, with [`Give::Always`]): the
-    /// untried options of the shallowest branch point of `solver`
-    /// (searching `piece` on `residual`) become pieces, and `piece` goes on
-    /// without them.
-    fn give_away(&self, piece: &mut Piece, solver: &mut Solver<'_>, residual: &Residual) {
-        let mut pool = self.lock();
-        if self.give == Give::WhenAsked && !pool.pieces.is_empty() {
-            return;
-        }
-        let Some(subtrees) = solver.give_away() else {
-            return;
         };
-        let n = piece.grid.side();
-        let key = piece.key.clone();
-        piece.key.push(0);
-        for (k, sub) in subtrees.iter().enumerate() {
-            let mut grid = piece.grid.clone();
-            let options = sub.options.iter().map(|&o| residual.original_option(o));
-            place(n, options, grid.cells_mut());
-            let mut key = key.clone();
-            key.push(k as u32 + 1);
-            pool.pieces.push_back(Piece { key, grid });
-        }
-        self.given.fetch_add(subtrees.len(), Relaxed);
-        self.ready.notify_all();
+        self.search.is_some()
     }
 
-    /// A piece whose givens leave no residual matrix (they fill the grid or
-    /// clash: a subtree's placements never clash): solved as a puzzle, by a
-    /// [`DlxSudoku`] made the first time.
-    fn search_whole(&self, piece: &Piece, found: &mut Found, whole: &mut Option<DlxSudoku<'a>>) {
-        let solver = whole.get_or_insert_with(|| {
-            let mut s = DlxSudoku::new(self.cover);
-            // The rule was taken by the cut's solver.
-            let _ = s.set_branching(self.config.rule());
-            s
-        });
-        let mut grid = piece.grid.clone();
-        let a = solver.solve(&piece.grid, self.limits, &mut grid);
-        found.nodes += a.nodes;
-        found.guesses += a.guesses;
-        found.timed_out |= a.timed_out;
-        found.cancelled |= a.cancelled;
-        found.cut_short |= !a.complete;
-        if a.solutions > 0 {
-            found.offer(&piece.key, || grid);
-            let total = self.solutions.fetch_add(a.solutions, Relaxed) + a.solutions;
-            if total >= self.limits.solutions {
-                self.halt();
+    fn resume(&mut self, nodes: u64) -> Step {
+        self.pause += nodes;
+        let mut limits = self.limits.clone();
+        limits.budget.nodes = Some(self.pause);
+        let solver = match &mut self.search {
+            Some(PieceSearch::Residual(_, s)) => s,
+            Some(PieceSearch::Whole(s)) => s,
+            None => return Step::Exhausted,
+        };
+        solver.set_limits(limits);
+        solver.next_solution()
+    }
+
+    fn stopped(&self) -> Option<Stop> {
+        self.solver().and_then(|s| s.stopped())
+    }
+
+    fn give_away(&mut self, piece: &[OptionId]) -> Option<(Vec<Vec<OptionId>>, ())> {
+        let given = match &mut self.search {
+            Some(PieceSearch::Residual(r, s)) => (s.give_away()?.into_iter())
+                .map(|sub| {
+                    let back = sub.options.iter().map(|&o| r.original_option(o));
+                    piece.iter().copied().chain(back).collect()
+                })
+                .collect(),
+            Some(PieceSearch::Whole(s)) => (s.give_away()?.into_iter())
+                .map(|sub| [piece, &sub.options].concat())
+                .collect(),
+            None => return None,
+        };
+        Some((given, ()))
+    }
+
+    fn solution(&self) -> Vec<u8> {
+        let n = self.cover.rules().side();
+        let mut cells = vec![0; n * n];
+        match &self.search {
+            Some(PieceSearch::Residual(r, s)) => {
+                let found = s.solution().map(|o| r.original_option(o));
+                place(n, self.piece.iter().copied().chain(found), &mut cells);
             }
+            Some(PieceSearch::Whole(s)) => place(n, s.solution(), &mut cells),
+            None => {}
         }
+        cells
+    }
+
+    fn stats(&self) -> Stats {
+        self.solver().map(|s| s.stats()).unwrap_or_default()
+    }
+}
+
+/// A thread's worker [`preselecting`].
+struct Preselecting<'m, 'b> {
+    solver: Solver<'m>,
+    base: &'b [OptionId],
+    n: usize,
+    /// The givens and the piece's options.
+    options: Vec<OptionId>,
+    /// The deadline and cancel handle.
+    limits: crate::dlx::Limits,
+    /// Nodes of the piece's search at its next pause.
+    pause: u64,
+}
+
+impl Worker for Preselecting<'_, '_> {
+    type Solution = Vec<u8>;
+    /// The giver's conflict scores, where it keeps them: a piece's search
+    /// goes on with what the search it came from learnt, not from scratch
+    /// (on MATHEMAGIC_KILLERS' first, from scratch made 1.7 times the
+    /// nodes of one thread's search).
+    type Context = Option<Scores>;
+
+    fn begin(&mut self, piece: &[OptionId], context: Option<&Option<Scores>>) -> bool {
+        self.pause = 0;
+        self.solver.seed_scores(context.and_then(Option::as_ref));
+        self.options.clear();
+        self.options.extend_from_slice(self.base);
+        self.options.extend_from_slice(piece);
+        self.solver.preselect_all(&self.options).is_ok()
+    }
+
+    fn resume(&mut self, nodes: u64) -> Step {
+        self.pause += nodes;
+        let mut limits = self.limits.clone();
+        limits.budget.nodes = Some(self.pause);
+        self.solver.set_limits(limits);
+        self.solver.next_solution()
+    }
+
+    fn stopped(&self) -> Option<Stop> {
+        self.solver.stopped()
+    }
+
+    fn give_away(&mut self, piece: &[OptionId]) -> Option<(Vec<Vec<OptionId>>, Option<Scores>)> {
+        let given = self.solver.give_away()?.into_iter();
+        let pieces = given.map(|sub| [piece, &sub.options].concat()).collect();
+        Some((pieces, self.solver.scores()))
+    }
+
+    fn solution(&self) -> Vec<u8> {
+        let mut cells = vec![0; self.n * self.n];
+        place(self.n, self.solver.solution(), &mut cells);
+        cells
+    }
+
+    fn stats(&self) -> Stats {
+        self.solver.stats()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::check_solution;
+    use crate::sudoku::{check_solution, DlxSudoku, SudokuSolver};
 
     fn grid(line: &str) -> Grid {
         let cells = line.bytes().map(|b| b.saturating_sub(b'0').min(9));
@@ -521,17 +463,18 @@ mod tests {
     /// The first solution of one first-forced search of `puzzle`, on the
     /// residual matrix of its givens, as the pieces are searched.
     fn first_of_one_search(cover: &SudokuMatrix, puzzle: &Grid) -> Grid {
-        let givens = options_of(cover, puzzle);
+        let givens = options_of(cover.rules_matrix(), puzzle.cells());
         let residual = cover.matrix().residual(&givens).unwrap();
         let config = Config::new().branching(Branching::FirstForced);
-        let mut one = OnResidual {
-            solver: Solver::with_config(residual.matrix(), config).unwrap(),
-            residual: &residual,
-            givens: &givens,
-        };
+        let mut one = Solver::with_config(residual.matrix(), config).unwrap();
         assert_eq!(one.next_solution(), Step::Solution);
+        let found = one.solution().map(|o| residual.original_option(o));
         let mut first = puzzle.clone();
-        one.write_solution(puzzle.side(), first.cells_mut());
+        place(
+            puzzle.side(),
+            givens.iter().copied().chain(found),
+            first.cells_mut(),
+        );
         first
     }
 
@@ -556,13 +499,14 @@ mod tests {
         let mut given = 0;
         // A cut at the first branch point, and every branch point after it
         // given away as soon as the search is below it.
-        let sharing = Sharing {
+        let how = How {
             per_thread: 1,
             give: Give::Always,
         };
         for puzzle in &puzzles {
             let b = puzzle.box_side();
             let cover = &matrices[b - 2];
+            let givens = options_of(cover.rules_matrix(), puzzle.cells());
             let mut one = DlxSudoku::new(cover);
             let all = one.solve(puzzle, &Limits::count_to(u64::MAX), &mut puzzle.clone());
             assert!(all.complete && all.solutions > 0);
@@ -575,14 +519,19 @@ mod tests {
                         "{} solutions, limit {limit}, lookahead {lookahead}, {jobs} jobs",
                         all.solutions
                     );
+                    let rule = match lookahead {
+                        true => Branching::Lookahead,
+                        false => Branching::FirstForced,
+                    };
+                    let config = Config::new().branching(rule);
                     let mut solution = Grid::empty(b).unwrap();
-                    let (got, pieces) = solve_sharing(
-                        cover,
-                        puzzle,
+                    let (got, pieces) = on_residuals(
+                        cover.rules_matrix(),
+                        &givens,
+                        config,
                         &limits,
-                        lookahead,
                         jobs,
-                        sharing,
+                        how,
                         &mut solution,
                     );
                     assert_eq!(

@@ -5,8 +5,9 @@
 //! its own solvers over the shared matrices; the main thread writes the
 //! rendered chunks in input order. At most a fixed window of chunks is in
 //! flight, so memory stays flat however long the input is. An input of one
-//! puzzle of 25×25 or more is spread over the threads itself
-//! (`solve_on_threads`). Variant puzzles go through `variant`.
+//! variant puzzle, or of one classic puzzle of 25×25 or more, is spread
+//! over the threads itself (the library's `Sudoku::with_jobs`). Variant
+//! puzzles go through `variant`.
 
 use std::io::{self, IsTerminal};
 use std::path::PathBuf;

@@ -32,12 +32,13 @@ use super::{BuildError, BuildErrorKind, Matrix, MatrixBuilder};
 use crate::dlx::index::{ColorId, ItemId, OptionId};
 use crate::dlx::search::PreselectError;
 use std::fmt;
+use std::sync::Arc;
 
 /// The subproblem of a [`Matrix`] once some options are committed
 /// ([`Matrix::residual`]), with the way back to the original's ids.
 #[derive(Clone, Debug)]
 pub struct Residual {
-    matrix: Matrix,
+    matrix: Arc<Matrix>,
     /// The original id of each residual option.
     options: Vec<OptionId>,
     /// The original id of each residual item.
@@ -48,6 +49,12 @@ impl Residual {
     /// The residual matrix.
     pub fn matrix(&self) -> &Matrix {
         &self.matrix
+    }
+
+    /// The residual matrix, shared (a solver that owns what it searches
+    /// holds it beside this residual).
+    pub(crate) fn shared(&self) -> Arc<Matrix> {
+        self.matrix.clone()
     }
 
     /// The original id of residual option `option` (itself when out of
@@ -218,7 +225,7 @@ impl Matrix {
             _ => ResidualError::Build(e),
         })?;
         Ok(Residual {
-            matrix,
+            matrix: Arc::new(matrix),
             options,
             items,
         })

@@ -182,6 +182,10 @@ pub(crate) struct Scores {
     strategy: Strategy,
     /// Dead ends left before the scores are halved.
     decay: u32,
+    /// The scores a search starts with where they are not the strategy's
+    /// (those of the search a piece was handed over from): empty for the
+    /// strategy's.
+    seed: Vec<u32>,
 }
 
 impl Scores {
@@ -192,6 +196,7 @@ impl Scores {
             of: vec![0; items],
             strategy,
             decay: SCORE_DECAY,
+            seed: Vec::new(),
         };
         s.restart();
         s
@@ -209,13 +214,28 @@ impl Scores {
         self.strategy
     }
 
-    /// Back to the start of a search: the leading items at their score,
-    /// the others at zero.
+    /// Back to the start of a search: the seed's scores where there is
+    /// one, else the leading items at their score, the others at zero.
     pub(crate) fn restart(&mut self) {
+        self.decay = SCORE_DECAY;
+        if self.seed.len() == self.of.len() && !self.seed.is_empty() {
+            self.of.copy_from_slice(&self.seed);
+            return;
+        }
         let lead = self.strategy.lead.min(self.of.len());
         self.of[..lead].fill(self.strategy.lead_score);
         self.of[lead..].fill(0);
-        self.decay = SCORE_DECAY;
+    }
+
+    /// Searches from now on start with `seed`'s scores (those of a search
+    /// of the same matrix and strategy, whose piece this search takes
+    /// over: it goes on with what that search learnt), or with the
+    /// strategy's (`None`). Scores of another size are not taken.
+    pub(crate) fn seed(&mut self, seed: Option<&Scores>) {
+        self.seed.clear();
+        if let Some(from) = seed.filter(|f| f.of.len() == self.of.len()) {
+            self.seed.extend_from_slice(&from.of);
+        }
     }
 
     /// A dead end blamed on the option whose items are `items` (in the
