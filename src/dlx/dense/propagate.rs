@@ -34,47 +34,33 @@ use super::{DenseMatrix, COVERED, FORCED_FLAG};
 use crate::dlx::index::OptionId;
 use crate::dlx::propagate::{Live, Propagator};
 use crate::dlx::search::driver::{Enter, AGAIN};
-use crate::dlx::search::strategy::{Scores, Strategy};
+use crate::dlx::search::strategy::{Steer, Strategy, NONE};
 use crate::dlx::stats::Stats;
 use crate::dlx::unchecked::copy_slot;
 
-/// No option (`last`, `chain`).
-const NONE: u32 = u32::MAX;
-
-/// What the dense engine keeps for a propagator: each item's options in
-/// matrix order, the scores, the words and their saved copies.
+/// What the dense engine keeps for a propagator: what every engine that
+/// propagates keeps ([`Steer`], which it derefs to), and the root slot.
 #[derive(Clone, Debug)]
 pub(crate) struct Propagation {
-    propagator: Arc<dyn Propagator>,
-    scores: Scores,
-    enforce: bool,
-    two_way: bool,
-    /// Per item, its options in matrix order: `options[start[i]..start[i + 1]]`.
-    start: Vec<u32>,
-    options: Vec<u32>,
-    /// Per primary item, the option that covered it.
-    chosen: Vec<u32>,
-    /// The propagator's words, and per level a copy saved at a branch point.
-    words: Vec<u64>,
-    saved: Vec<u64>,
-    /// Per level: whether it is a branch point (entered with two options
-    /// or more), and whether its item's second option went first (pairs).
-    branch: Vec<bool>,
-    flipped: Vec<bool>,
-    /// The option committed last, or, two ways, the one hidden from a
-    /// level entered again: whose items a dead end is blamed on.
-    last: u32,
-    /// The first option committed since the propagator last ran, blamed
-    /// too where the propagator finds a dead end; not kept two ways.
-    chain: u32,
-    /// Whether the propagator found a solution of the matrix breaking its
-    /// rule: the next node is a dead end.
-    broken: bool,
+    steer: Steer,
     /// Slot 0 as the search started (`rooted`: taken): level 0 hides in
     /// the root slot itself, which no commit writes again, so it is put
     /// back when the search is abandoned (`DenseSolver::restart`).
     root: Vec<u64>,
     rooted: bool,
+}
+
+impl std::ops::Deref for Propagation {
+    type Target = Steer;
+    fn deref(&self) -> &Steer {
+        &self.steer
+    }
+}
+
+impl std::ops::DerefMut for Propagation {
+    fn deref_mut(&mut self) -> &mut Steer {
+        &mut self.steer
+    }
 }
 
 impl Propagation {
@@ -87,42 +73,11 @@ impl Propagation {
         strategy: Strategy,
         preselected: &[OptionId],
     ) -> Propagation {
-        let items = m.mask_lo.len();
-        let mut start = vec![0u32; items + 1];
-        for r in 0..m.options {
-            for &i in m.option(r) {
-                start[i as usize + 1] += 1;
-            }
-        }
-        for i in 0..items {
-            start[i + 1] += start[i];
-        }
-        let mut options = vec![0u32; start[items] as usize];
-        let mut filled = vec![0u32; items];
-        for r in 0..m.options {
-            for &i in m.option(r) {
-                let i = i as usize;
-                options[(start[i] + filled[i]) as usize] = r as u32;
-                filled[i] += 1;
-            }
-        }
-        let words = propagator.state_words();
-        let depth = m.max_depth + 2;
+        let items_of = |r: usize| m.option(r).iter().map(|&i| i as usize);
+        let shape = (m.mask_lo.len(), m.primary, m.options);
+        let levels = m.max_depth + 2;
         let mut p = Propagation {
-            enforce: propagator.enforces(),
-            two_way: strategy.branches_two_ways(),
-            scores: Scores::new(m.primary, strategy),
-            propagator,
-            start,
-            options,
-            chosen: vec![0; m.primary],
-            words: vec![0; words],
-            saved: vec![0; words * depth],
-            branch: vec![false; depth],
-            flipped: vec![false; depth],
-            last: NONE,
-            chain: NONE,
-            broken: false,
+            steer: Steer::new(shape, items_of, levels, propagator, strategy),
             root: Vec::new(),
             rooted: false,
         };
@@ -146,11 +101,7 @@ impl Propagation {
     /// As a search starts: the scores at their start, the words zero, the
     /// root slot `root` kept.
     pub(super) fn restart(&mut self, root: &[u64]) {
-        self.scores.restart();
-        self.words.fill(0);
-        self.last = NONE;
-        self.chain = NONE;
-        self.broken = false;
+        self.steer.restart();
         self.root.clear();
         self.root.extend_from_slice(root);
         self.rooted = true;
@@ -167,20 +118,6 @@ impl Propagation {
     /// Forgets the root slot taken (the solver made its root anew).
     pub(super) fn forget_root(&mut self) {
         self.rooted = false;
-    }
-
-    fn save(&mut self, l: usize) {
-        let w = self.words.len();
-        if let Some(to) = self.saved.get_mut(l * w..(l + 1) * w) {
-            to.copy_from_slice(&self.words);
-        }
-    }
-
-    fn restore(&mut self, l: usize) {
-        let w = self.words.len();
-        if let Some(from) = self.saved.get(l * w..(l + 1) * w) {
-            self.words.copy_from_slice(from);
-        }
     }
 
     /// A dead end blamed on option `r` (none before the first commit).
@@ -249,19 +186,20 @@ impl State {
         };
         let mut watch = std::mem::replace(&mut self.watch, super::search::Watch::empty());
         let (active, len) = self.slot_parts(m, slot);
+        let steer = &mut p.steer;
         let mut live = DenseLive {
             m,
             active,
             len,
             watch: &mut watch,
-            start: &p.start,
-            options: &p.options,
-            chosen: &p.chosen,
-            words: &mut p.words,
+            start: &steer.start,
+            options: &steer.options,
+            chosen: &steer.chosen,
+            words: &mut steer.words,
             hidden: 0,
             updates: 0,
         };
-        let alive = p.propagator.propagate(&mut live);
+        let alive = steer.propagator.propagate(&mut live);
         let (hidden, updates) = (live.hidden, live.updates);
         stats.updates += updates;
         self.watch = watch;

@@ -38,51 +38,35 @@ use crate::dlx::index::OptionId;
 use crate::dlx::matrix::{Matrix, Node};
 use crate::dlx::propagate::{Live, Propagator};
 use crate::dlx::search::driver::{Enter, AGAIN};
-use crate::dlx::search::strategy::{Scores, Strategy};
+use crate::dlx::search::strategy::{Steer, Strategy, NONE};
 use crate::dlx::stats::Stats;
 
-/// No option (`last`, `chain`).
-const NONE: u32 = u32::MAX;
-
-/// What the links engine keeps for a propagator: the tables that show an
-/// item's options as a mask, the scores, the words and their saved copies.
+/// What the links engine keeps for a propagator: what every engine that
+/// propagates keeps ([`Steer`], which it derefs to), and the links' own.
 #[derive(Clone, Debug)]
 pub(crate) struct Propagation {
-    propagator: Arc<dyn Propagator>,
-    scores: Scores,
-    enforce: bool,
-    two_way: bool,
+    steer: Steer,
     /// Per node: the rank of its option among its item's options in matrix
     /// order (ignored options counted).
     rank: Vec<u32>,
-    /// Per item, its options in matrix order: `options[start[i]..start[i + 1]]`.
-    start: Vec<u32>,
-    options: Vec<u32>,
-    /// Per primary item, the option that covered it in the search.
-    chosen: Vec<u32>,
     /// Scratch: the primary items' lens at a branch point (`Scores::pick`).
     lens: Vec<u32>,
-    /// The propagator's words, and per level a copy saved at a branch point.
-    words: Vec<u64>,
-    saved: Vec<u64>,
-    /// Per level: whether it is a branch point (entered with two options
-    /// or more), and whether its item's second option went first (pairs).
-    branch: Vec<bool>,
-    flipped: Vec<bool>,
-    /// The option (a node of it) committed last, or, two ways, the one
-    /// removed from a level entered again: whose items a dead end is
-    /// blamed on. `NONE` before the first commit.
-    last: u32,
-    /// The first option committed since the propagator last ran (`NONE`:
-    /// none), blamed too where the propagator finds a dead end; not kept
-    /// two ways (as the masks engine).
-    chain: u32,
-    /// Whether the propagator found a solution of the matrix breaking its
-    /// rule: the next node is a dead end.
-    broken: bool,
     /// Whether the level the driver enters next is entered again (its
     /// trail mark stands).
     again: bool,
+}
+
+impl std::ops::Deref for Propagation {
+    type Target = Steer;
+    fn deref(&self) -> &Steer {
+        &self.steer
+    }
+}
+
+impl std::ops::DerefMut for Propagation {
+    fn deref_mut(&mut self) -> &mut Steer {
+        &mut self.steer
+    }
 }
 
 impl Propagation {
@@ -94,19 +78,11 @@ impl Propagation {
         propagator: Arc<dyn Propagator>,
         strategy: Strategy,
     ) -> Propagation {
-        let items = m.item_count();
-        let mut start = vec![0u32; items + 1];
-        for k in 0..m.option_count() {
-            for (i, _) in m.option_items(OptionId::must(k)) {
-                start[i.as_usize() + 1] += 1;
-            }
-        }
-        for i in 0..items {
-            start[i + 1] += start[i];
-        }
-        let mut options = vec![0u32; start[items] as usize];
+        let items_of = |k: usize| (m.option_items(OptionId::must(k))).map(|(i, _)| i.as_usize());
+        let shape = (m.item_count(), m.primary_count(), m.option_count());
+        let steer = Steer::new(shape, items_of, depth + 2, propagator, strategy);
         let mut rank = vec![0u32; m.nodes.len()];
-        let mut filled = vec![0u32; items];
+        let mut filled = vec![0u32; m.item_count()];
         for k in 0..m.option_count() {
             // The option's nodes (none where it is ignored) name its items.
             if let Some(&first) = m.option_node.get(k).filter(|&&f| f != u32::MAX) {
@@ -117,58 +93,22 @@ impl Propagation {
                     x += 1;
                 }
             }
-            for (i, _) in m.option_items(OptionId::must(k)) {
-                let i = i.as_usize();
-                options[(start[i] + filled[i]) as usize] = k as u32;
+            for i in items_of(k) {
                 filled[i] += 1;
             }
         }
-        let words = propagator.state_words();
         Propagation {
-            enforce: propagator.enforces(),
-            two_way: strategy.branches_two_ways(),
-            scores: Scores::new(m.primary_count(), strategy),
-            propagator,
+            steer,
             rank,
-            start,
-            options,
-            chosen: vec![0; m.primary_count()],
             lens: Vec::with_capacity(m.primary_count()),
-            words: vec![0; words],
-            saved: vec![0; words * (depth + 2)],
-            branch: vec![false; depth + 2],
-            flipped: vec![false; depth + 2],
-            last: NONE,
-            chain: NONE,
-            broken: false,
             again: false,
         }
     }
 
     /// As a search starts: the scores at their start, the words zero.
     pub(crate) fn restart(&mut self) {
-        self.scores.restart();
-        self.words.fill(0);
-        self.last = NONE;
-        self.chain = NONE;
-        self.broken = false;
+        self.steer.restart();
         self.again = false;
-    }
-
-    /// Saves the words as level `l`'s.
-    fn save(&mut self, l: usize) {
-        let w = self.words.len();
-        if let Some(to) = self.saved.get_mut(l * w..(l + 1) * w) {
-            to.copy_from_slice(&self.words);
-        }
-    }
-
-    /// Restores the words saved as level `l`'s.
-    fn restore(&mut self, l: usize) {
-        let w = self.words.len();
-        if let Some(from) = self.saved.get(l * w..(l + 1) * w) {
-            self.words.copy_from_slice(from);
-        }
     }
 }
 
@@ -229,6 +169,7 @@ impl LinksState<'_> {
         let Some(mut p) = self.prop.take() else {
             return (true, 0);
         };
+        let (rank, steer) = (&p.rank, &mut p.steer);
         let mut live = LinksLive {
             m,
             nodes: &mut self.nodes,
@@ -236,15 +177,15 @@ impl LinksState<'_> {
             removed: &mut self.removed,
             held: &self.held,
             held_by: &self.held_by,
-            rank: &p.rank,
-            start: &p.start,
-            options: &p.options,
-            chosen: &p.chosen,
-            words: &mut p.words,
+            rank,
+            start: &steer.start,
+            options: &steer.options,
+            chosen: &steer.chosen,
+            words: &mut steer.words,
             hidden: 0,
             updates: 0,
         };
-        let alive = p.propagator.propagate(&mut live);
+        let alive = steer.propagator.propagate(&mut live);
         let (hidden, updates) = (live.hidden, live.updates);
         stats.updates += updates;
         self.prop = Some(p);

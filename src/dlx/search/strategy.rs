@@ -50,6 +50,10 @@
 //! [`Config::strategy`]: crate::dlx::Config::strategy
 //! [`Solver::set_strategy`]: crate::dlx::Solver::set_strategy
 
+use std::sync::Arc;
+
+use crate::dlx::propagate::Propagator;
+
 /// Which items of the option committed last a dead end scores, in a
 /// search that propagates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -331,6 +335,124 @@ impl Scores {
             }
         }
         (best, second)
+    }
+}
+
+/// No option (`Steer::last`, `Steer::chain`).
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// What an engine that propagates first-forced keeps beside its own
+/// representation of the live matrix, the same whatever that is (the links
+/// and dense engines): the propagator and what it enforces, the scores,
+/// each item's options in matrix order, the propagator's words and their
+/// copies saved at each branch point, and the moves a dead end is blamed
+/// on. The masks engine keeps the same in its states, per mask width.
+#[derive(Clone, Debug)]
+pub(crate) struct Steer {
+    pub(crate) propagator: Arc<dyn Propagator>,
+    pub(crate) scores: Scores,
+    /// Whether the propagator enforces what the matrix leaves out (it is
+    /// asked at every solution).
+    pub(crate) enforce: bool,
+    pub(crate) two_way: bool,
+    /// Per item, its options in matrix order: `options[start[i]..start[i + 1]]`.
+    pub(crate) start: Vec<u32>,
+    pub(crate) options: Vec<u32>,
+    /// Per primary item, the option that covered it in the search.
+    pub(crate) chosen: Vec<u32>,
+    /// The propagator's words, and per level a copy saved at a branch point.
+    pub(crate) words: Vec<u64>,
+    saved: Vec<u64>,
+    /// Per level: whether it is a branch point (entered with two options
+    /// or more), and whether its item's second option went first (pairs).
+    pub(crate) branch: Vec<bool>,
+    pub(crate) flipped: Vec<bool>,
+    /// The option committed last (as the engine names it), or, two ways,
+    /// the one removed from a level entered again: whose items a dead end
+    /// is blamed on. [`NONE`] before the first commit.
+    pub(crate) last: u32,
+    /// The first option committed since the propagator last ran ([`NONE`]:
+    /// none), blamed too where the propagator finds a dead end; not kept
+    /// two ways (as the masks engine).
+    pub(crate) chain: u32,
+    /// Whether the propagator found a solution of the matrix breaking its
+    /// rule: the next node is a dead end.
+    pub(crate) broken: bool,
+}
+
+impl Steer {
+    /// What a search of a matrix of `items` items (`primary` of them
+    /// primary) and `option_count` options keeps for `propagator`, searched
+    /// at most `levels` levels deep, branching as `strategy` says;
+    /// `items_of(r)` lists the items of option `r` (none where it is
+    /// ignored).
+    pub(crate) fn new<I: IntoIterator<Item = usize>>(
+        (items, primary, option_count): (usize, usize, usize),
+        items_of: impl Fn(usize) -> I,
+        levels: usize,
+        propagator: Arc<dyn Propagator>,
+        strategy: Strategy,
+    ) -> Steer {
+        let mut start = vec![0u32; items + 1];
+        for r in 0..option_count {
+            for i in items_of(r) {
+                start[i + 1] += 1;
+            }
+        }
+        for i in 0..items {
+            start[i + 1] += start[i];
+        }
+        let mut options = vec![0u32; start[items] as usize];
+        let mut filled = vec![0u32; items];
+        for r in 0..option_count {
+            for i in items_of(r) {
+                options[(start[i] + filled[i]) as usize] = r as u32;
+                filled[i] += 1;
+            }
+        }
+        let words = propagator.state_words();
+        Steer {
+            enforce: propagator.enforces(),
+            two_way: strategy.branches_two_ways(),
+            scores: Scores::new(primary, strategy),
+            propagator,
+            start,
+            options,
+            chosen: vec![0; primary],
+            words: vec![0; words],
+            saved: vec![0; words * levels],
+            branch: vec![false; levels],
+            flipped: vec![false; levels],
+            last: NONE,
+            chain: NONE,
+            broken: false,
+        }
+    }
+
+    /// As a search starts: the scores at their start, the words zero,
+    /// nothing committed.
+    pub(crate) fn restart(&mut self) {
+        self.scores.restart();
+        self.words.fill(0);
+        self.last = NONE;
+        self.chain = NONE;
+        self.broken = false;
+    }
+
+    /// Saves the words as level `l`'s.
+    pub(crate) fn save(&mut self, l: usize) {
+        let w = self.words.len();
+        if let Some(to) = self.saved.get_mut(l * w..(l + 1) * w) {
+            to.copy_from_slice(&self.words);
+        }
+    }
+
+    /// Restores the words saved as level `l`'s.
+    pub(crate) fn restore(&mut self, l: usize) {
+        let w = self.words.len();
+        if let Some(from) = self.saved.get(l * w..(l + 1) * w) {
+            self.words.copy_from_slice(from);
+        }
     }
 }
 
