@@ -101,6 +101,12 @@ pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
     fn hand_over(&mut self) -> Option<Vec<Subtree>> {
         None
     }
+    /// Whether [`hand_over`](Self::hand_over) hands anything over (a
+    /// search on threads that cannot take work from a running search cuts
+    /// its tree first).
+    fn gives_away(&self) -> bool {
+        false
+    }
     /// The conflict scores of the search so far, for the search of a piece
     /// handed over (`None`: it keeps none).
     fn scores(&self) -> Option<Scores> {
@@ -435,6 +441,13 @@ macro_rules! engines {
             pub(crate) fn hand_over(&mut self) -> Option<Vec<Subtree>> {
                 match self {
                     $(Inner::$name(s) => s.hand_over(),)*
+                }
+            }
+
+            /// See [`Registered::gives_away`].
+            pub(crate) fn gives_away(&self) -> bool {
+                match self {
+                    $(Inner::$name(s) => s.gives_away(),)*
                 }
             }
 

@@ -610,6 +610,12 @@ impl<'m> Solver<'m> {
         self.inner.hand_over()
     }
 
+    /// Whether [`give_away`](Self::give_away) hands work over (the masks
+    /// engine's does; the others' give nothing).
+    pub(crate) fn gives_away(&self) -> bool {
+        self.inner.gives_away()
+    }
+
     /// The conflict scores of the search so far (the masks engine's, where
     /// it runs a propagator), for the search of a piece handed over.
     pub(crate) fn scores(&self) -> Option<super::search::strategy::Scores> {

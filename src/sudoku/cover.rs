@@ -555,9 +555,9 @@ impl DlxSudoku<'_> {
     /// first node, each thread's solver made as this one is (engine, rule,
     /// propagator, strategy, intersections); one that starts over with
     /// lookahead runs on this thread up to the switch, then looks ahead on
-    /// every thread; lookahead from the start, on every thread. The threads
-    /// share work on the masks engine, which gives it away; another engine's
-    /// search stays on one thread.
+    /// every thread; lookahead from the start, on every thread. The masks
+    /// engine gives work away as threads ask; another engine's search is
+    /// first cut into subtrees, which the threads share.
     pub(crate) fn solve_cells_on_threads(
         &mut self,
         givens: &[u8],
@@ -805,9 +805,10 @@ mod tests {
 
     /// A variant that propagates (killer cages: sum bounds, on the lean
     /// matrix), its pieces preselected and given away at every look with
-    /// the conflict scores handed over: the same count as one thread, a
-    /// valid first solution, on one thread and three; and through the door
-    /// the front ends take, [`solve`](crate::sudoku::solve) with jobs.
+    /// the conflict scores handed over (masks), or cut first (links,
+    /// dense): the same count as one thread, a valid first solution, on one
+    /// thread and three; and through the door the front ends take,
+    /// [`solve`](crate::sudoku::solve) with jobs.
     #[test]
     fn a_variant_that_propagates_answers_as_one_search_on_threads() {
         let empty = ".".repeat(36);
@@ -824,14 +825,24 @@ mod tests {
         for text in &texts {
             let (rules, givens) = rule_line::read(text).unwrap();
             let cover = rules.matrix().unwrap();
-            let mut one = DlxSudoku::on_rules(&cover);
-            assert!(one.propagates(), "{text}");
-            let all = one.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
+            let mut lone = DlxSudoku::on_rules(&cover);
+            assert!(lone.propagates(), "{text}");
+            let all = lone.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
             assert!(all.complete && all.solutions > 3, "{text}: {all:?}");
-            for limit in [1, 3, u64::MAX] {
+            // Masks gives work away; links and dense cut their tree first.
+            let engines = [EngineKind::Masks, EngineKind::Links, EngineKind::Dense];
+            for (engine, limit) in engines
+                .iter()
+                .flat_map(|&e| [(e, 1), (e, 3), (e, u64::MAX)])
+            {
+                let config = Config::new()
+                    .engine(engine)
+                    .branching(Branching::FirstForced);
+                let mut one = DlxSudoku::for_rules(&cover, config).unwrap();
+                assert!(one.propagates(), "{text}: {engine:?}");
                 let limits = Limits::count_to(limit);
                 for jobs in [1, 3] {
-                    let what = format!("{text}: limit {limit}, {jobs} jobs");
+                    let what = format!("{text}: {engine:?}, limit {limit}, {jobs} jobs");
                     let mut cells = Vec::new();
                     let (got, pieces) =
                         one.preselecting(&givens, &limits, jobs, Give::Always, &mut cells);

@@ -157,9 +157,11 @@ pub(super) fn on_residuals(
 /// The puzzle whose givens are `base` (options of the matrix the solvers
 /// search, its pins included) on `jobs` threads, each piece preselected on
 /// top of them in a solver `make` makes (one a thread, as a lone thread's
-/// is: the same engine, rule, propagator and strategy); the search starts
-/// whole. The answer, with the first solution written to `solution`, and
-/// the pieces given away.
+/// is: the same engine, rule, propagator and strategy). The search starts
+/// whole where the engine gives work away as threads ask (masks); another
+/// engine's is first cut into [`SUBTREES_PER_THREAD`] subtrees a thread.
+/// The answer, with the first solution written to `solution`, and the
+/// pieces given away.
 pub(super) fn preselecting<'m>(
     n: usize,
     base: &[OptionId],
@@ -176,6 +178,26 @@ pub(super) fn preselecting<'m>(
         every: SHARE_EVERY,
         give,
     };
+    let (mut start, mut above) = (Start::whole(), Stats::default());
+    if let Some(mut splitter) = make().filter(|s| !s.gives_away()) {
+        splitter.set_limits(search_limits(limits));
+        if splitter.preselect_all(base).is_err() {
+            // Contradicting givens: no solution.
+            let answer = Answer {
+                complete: true,
+                ..Answer::default()
+            };
+            return (answer, 0);
+        }
+        let cut = Cut::new(&mut splitter, SUBTREES_PER_THREAD * jobs.max(1));
+        above = cut.above;
+        start = Start {
+            pieces: cut.subtrees.into_iter().map(|sub| sub.options).collect(),
+            solutions: (cut.solutions.iter())
+                .map(|(before, options)| (*before, cells_of(n, options)))
+                .collect(),
+        };
+    }
     let make = || {
         let mut solver = make()?;
         solver.set_limits(search_limits(limits));
@@ -188,8 +210,8 @@ pub(super) fn preselecting<'m>(
             pause: 0,
         })
     };
-    let shared = share(jobs, Start::whole(), limits.solutions, sharing, make);
-    answered(shared, Stats::default(), n, solution)
+    let shared = share(jobs, start, limits.solutions, sharing, make);
+    answered(shared, above, n, solution)
 }
 
 /// The answer of what the threads shared, `above` the counters of the cut.

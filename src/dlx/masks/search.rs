@@ -936,6 +936,10 @@ impl<'m> crate::dlx::engine::Registered<'m> for MasksSolver<'m> {
         self.give_away()
     }
 
+    fn gives_away(&self) -> bool {
+        true
+    }
+
     fn scores(&self) -> Option<Scores> {
         by_width!(&self.states, s => s.scores.is_on().then(|| s.scores.clone()))
     }
