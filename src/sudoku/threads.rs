@@ -15,9 +15,11 @@
 //!   one on the whole matrix;
 //! * *preselecting* (a variant's first-forced search, which runs the rule
 //!   set's propagator on its own matrix): one solver a thread, made as a
-//!   lone thread's is, each piece preselected on top of the givens; the
-//!   search starts as one piece, the whole of it, and is shared out as the
-//!   threads ask.
+//!   lone thread's is, each piece preselected on top of the givens; on the
+//!   masks engine the search starts as one piece, the whole of it, and is
+//!   shared out as the threads ask, each piece given away with the conflict
+//!   scores of the search it came from; an engine that gives nothing away
+//!   (links, dense) is cut first, as on residuals.
 //!
 //! Lookahead's and the propagator's pieces do not have the removals made
 //! above them, so the pieces' nodes add up to more than one search's.
