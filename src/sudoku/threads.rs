@@ -116,23 +116,13 @@ pub(super) fn on_residuals(
     let n = cover.rules().side();
     let cut = match cut(cover, base, config, how.per_thread * jobs.max(1)) {
         Ok(cut) => cut,
-        Err(NoCut::Clash) => {
-            // Contradicting givens: no solution (callers check first).
-            let answer = Answer {
-                complete: true,
-                ..Answer::default()
-            };
-            return (answer, 0);
-        }
+        // Contradicting givens (callers check first).
+        Err(NoCut::Clash) => return no_solution(),
         // Unknown, not "none".
         Err(NoCut::NoSolver) => return (Answer::default(), 0),
     };
-    let start = Start {
-        pieces: cut.subtrees.into_iter().map(|sub| sub.options).collect(),
-        solutions: (cut.solutions.iter())
-            .map(|(before, options)| (*before, cells_of(n, options)))
-            .collect(),
-    };
+    let above = cut.above;
+    let start = start_of(cut, n);
     let every = match config.rule() {
         Branching::Lookahead => SHARE_EVERY_LOOKAHEAD,
         _ => SHARE_EVERY,
@@ -153,7 +143,7 @@ pub(super) fn on_residuals(
         })
     };
     let shared = share(jobs, start, limits.solutions, sharing, make);
-    answered(shared, cut.above, n, solution)
+    answered(shared, above, n, solution)
 }
 
 /// The puzzle whose givens are `base` (options of the matrix the solvers
@@ -184,21 +174,12 @@ pub(super) fn preselecting<'m>(
     if let Some(mut splitter) = make().filter(|s| !s.gives_away()) {
         splitter.set_limits(search_limits(limits));
         if splitter.preselect_all(base).is_err() {
-            // Contradicting givens: no solution.
-            let answer = Answer {
-                complete: true,
-                ..Answer::default()
-            };
-            return (answer, 0);
+            // Contradicting givens.
+            return no_solution();
         }
         let cut = Cut::new(&mut splitter, SUBTREES_PER_THREAD * jobs.max(1));
         above = cut.above;
-        start = Start {
-            pieces: cut.subtrees.into_iter().map(|sub| sub.options).collect(),
-            solutions: (cut.solutions.iter())
-                .map(|(before, options)| (*before, cells_of(n, options)))
-                .collect(),
-        };
+        start = start_of(cut, n);
     }
     let make = || {
         let mut solver = make()?;
@@ -235,6 +216,26 @@ fn answered(
         guesses: above.guesses + shared.stats.guesses,
     };
     (answer, shared.given)
+}
+
+/// The answer of a puzzle whose givens clash: no solution, known.
+fn no_solution() -> (Answer, usize) {
+    let answer = Answer {
+        complete: true,
+        ..Answer::default()
+    };
+    (answer, 0)
+}
+
+/// Where the threads start from `cut` (of a matrix for side `n`): its
+/// subtrees as pieces, its solutions as grids.
+fn start_of(cut: Cut, n: usize) -> Start<Vec<u8>> {
+    Start {
+        solutions: (cut.solutions.iter())
+            .map(|(before, options)| (*before, cells_of(n, options)))
+            .collect(),
+        pieces: cut.subtrees.into_iter().map(|sub| sub.options).collect(),
+    }
 }
 
 /// The grid, row-major, that `options` (of a matrix for side `n`) fill.
