@@ -615,8 +615,9 @@ impl MergeOptions {
     }
 }
 
-/// The results added up: one run's answer when `complete`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The results added up: one run's answer when `complete`. As JSON (serde)
+/// the list and the cheapest appear only when asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Merged {
     /// Solutions in all.
     pub solutions: u64,
@@ -637,8 +638,10 @@ pub struct Merged {
     /// Jobs whose result is incomplete.
     pub incomplete: Vec<u64>,
     /// One run's solutions in its order, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub list: Option<Vec<Vec<String>>>,
     /// One run's `k` cheapest, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub best: Option<Vec<CostedLines>>,
 }
 

@@ -554,6 +554,13 @@ impl fmt::Display for EngineKind {
     }
 }
 
+/// An engine in a report is its name, as `--engine` spells it.
+impl serde::Serialize for EngineKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 /// Why an engine cannot search a matrix as asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineError {

@@ -22,7 +22,7 @@
 use std::ops::{AddAssign, Sub};
 
 /// Counters of a search (see the module documentation for what they count).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
     /// Search-tree nodes, DLX1's `nodes`.
     pub nodes: u64,

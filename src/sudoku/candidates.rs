@@ -94,6 +94,27 @@ impl Candidates {
     }
 }
 
+/// As JSON (serde): `candidates`, each cell's digits (row-major); `counts`,
+/// beside each of those digits its count (`null` where unknown); `limit`,
+/// the count cap; `complete`.
+impl serde::Serialize for Candidates {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let digits: Vec<Vec<u8>> = (0..self.found.len()).map(|k| self.digits(k)).collect();
+        let counts: Vec<Vec<Option<u64>>> = digits
+            .iter()
+            .enumerate()
+            .map(|(k, ds)| ds.iter().map(|&d| self.count(k, d)).collect())
+            .collect();
+        let mut s = serializer.serialize_struct("Candidates", 4)?;
+        s.serialize_field("candidates", &digits)?;
+        s.serialize_field("counts", &counts)?;
+        s.serialize_field("limit", &self.cap)?;
+        s.serialize_field("complete", &self.complete())?;
+        s.end()
+    }
+}
+
 /// Every digit `1..=side` as bits.
 fn full(side: usize) -> u64 {
     if side >= 64 {

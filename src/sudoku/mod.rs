@@ -106,7 +106,7 @@ impl Limits {
 }
 
 /// What a solver found for one puzzle.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Answer {
     /// Solutions found (at most the limit).
     pub solutions: u64,
@@ -124,7 +124,8 @@ pub struct Answer {
 }
 
 /// What a puzzle turned out to be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Exactly one solution.
     Unique,
@@ -416,5 +417,39 @@ impl SudokuSolver for Solvers<'_> {
                     .solve(puzzle, limits, solution)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_in_json_is_its_word_and_an_answer_every_field() {
+        let all = [
+            Status::Unique,
+            Status::Multiple,
+            Status::None,
+            Status::Invalid,
+            Status::Timeout,
+            Status::Solved,
+            Status::Cancelled,
+        ];
+        for status in all {
+            let json = serde_json::to_string(&status).unwrap();
+            assert_eq!(json, format!("\"{}\"", status.as_str()));
+        }
+        let answer = Answer {
+            solutions: 2,
+            complete: false,
+            timed_out: true,
+            cancelled: false,
+            nodes: 7,
+            guesses: 3,
+        };
+        assert_eq!(
+            serde_json::to_string(&answer).unwrap(),
+            r#"{"solutions":2,"complete":false,"timed_out":true,"cancelled":false,"nodes":7,"guesses":3}"#
+        );
     }
 }

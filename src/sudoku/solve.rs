@@ -181,11 +181,14 @@ impl Settings {
     }
 }
 
-/// What a [`Sudoku`] found for a puzzle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a [`Sudoku`] found for a puzzle. As JSON (serde) it is one
+/// object: the answer's fields, then `solution` (digits, row-major, or
+/// `null`) and `engine` (its name, or `null`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Solved {
     /// The count, whether it is complete, what stopped it, the search's
     /// nodes and guesses.
+    #[serde(flatten)]
     pub answer: Answer,
     /// The first solution, row-major (`None` when none was found).
     pub solution: Option<Vec<u8>>,

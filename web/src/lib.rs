@@ -18,7 +18,10 @@
 //! ends the worker (the page then starts a new one). The same functions
 //! build on the host, where the unit tests below run them.
 
-use dlx::sudoku::{candidates, fpuzzles, random_solution, Limits, Puzzle, Random, Sudoku};
+use dlx::sudoku::{
+    candidates, fpuzzles, random_solution, Candidates, Limits, Puzzle, Random, Solved, Sudoku,
+};
+use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -74,6 +77,31 @@ thread_local! {
     static SUDOKU: std::cell::RefCell<Sudoku> = std::cell::RefCell::new(Sudoku::default());
 }
 
+/// `solve`, `check` and `count`: the answer as a line, then the library's
+/// report of the search ([`Solved`]: the count, how it ended, nodes,
+/// guesses, the solution, the engine), then the solution's link.
+#[derive(Serialize)]
+struct Answered<'a> {
+    result: String,
+    #[serde(flatten)]
+    solved: &'a Solved,
+    link: Option<String>,
+}
+
+/// `candidates`: the answer as a line, then the library's report
+/// ([`Candidates`]: each cell's digits, their counts, the cap, whether
+/// complete).
+#[derive(Serialize)]
+struct Found<'a> {
+    result: String,
+    #[serde(flatten)]
+    candidates: &'a Candidates,
+}
+
+fn to_value(value: &impl Serialize) -> Result<Value, String> {
+    serde_json::to_value(value).map_err(|e| e.to_string())
+}
+
 fn act(
     sudoku: &mut Sudoku,
     p: &Puzzle,
@@ -101,49 +129,38 @@ fn act(
             let a = solved.answer;
             let result = match action {
                 "solve" => solved.solution.as_deref().map_or("none".to_string(), line),
-                "check" => match a.solutions {
-                    0 => "none".to_string(),
-                    1 => "unique".to_string(),
-                    _ => "multiple".to_string(),
-                },
+                "check" => a.status().as_str().to_string(),
                 _ if a.complete => a.solutions.to_string(),
                 _ => format!("at least {}", a.solutions),
             };
-            json!({
-                "result": result,
-                "solutions": a.solutions,
-                "complete": a.complete,
-                "solution": solved.solution,
-                // The link is made for a shown solution only: compressing
-                // the JSON takes longer than checking a 9×9.
-                "link": solved.solution.as_deref().filter(|_| action == "solve").map(link),
-                "nodes": a.nodes,
-                "guesses": a.guesses,
-            })
+            // The link is made for a shown solution only: compressing the
+            // JSON takes longer than checking a 9×9.
+            let link = solved
+                .solution
+                .as_deref()
+                .filter(|_| action == "solve")
+                .map(link);
+            to_value(&Answered {
+                result,
+                solved: &solved,
+                link,
+            })?
         }
         "candidates" => {
             let c = candidates(sudoku, p, &Limits::count_to(cap.min(DEFAULT_CAP)))
                 .map_err(|e| e.to_string())?;
-            let cells = p.side() * p.side();
-            let digits: Vec<Vec<u8>> = (0..cells).map(|k| c.digits(k)).collect();
-            let counts: Vec<Vec<Option<u64>>> = (0..cells)
-                .map(|k| (1..=p.side() as u8).map(|d| c.count(k, d)).collect())
-                .collect();
             let result = if c.solvable() {
-                digits
-                    .iter()
-                    .map(|ds| line(ds))
+                (0..p.side() * p.side())
+                    .map(|k| line(&c.digits(k)))
                     .collect::<Vec<_>>()
                     .join(" ")
             } else {
                 "none".to_string()
             };
-            json!({
-                "result": result,
-                "candidates": digits,
-                "counts": counts,
-                "complete": c.complete(),
-            })
+            to_value(&Found {
+                result,
+                candidates: &c,
+            })?
         }
         "random" => {
             match random_solution(p, seed, &Limits::count_to(1)).map_err(|e| e.to_string())? {
@@ -251,6 +268,19 @@ mod tests {
         let groups: Vec<&str> = c["result"].as_str().unwrap().split(' ').collect();
         assert_eq!(groups.len(), 16);
         assert_eq!((groups[0], groups[2]), ("1", "34"));
+        // The library's report of candidates: each digit's count beside it.
+        assert_eq!(c["candidates"][2], json!([3, 4]));
+        assert_eq!(c["counts"][2], json!([6, 6]));
+        assert_eq!(
+            (c["limit"].as_u64(), c["complete"].as_bool()),
+            (Some(8), Some(true))
+        );
+        // The library's report of a search, its fields beside the result.
+        let counted = run_json(few, "count", 1000, 0).unwrap();
+        assert_eq!(counted["solutions"], 12);
+        assert_eq!(counted["complete"], true);
+        assert!(counted["nodes"].as_u64().unwrap() >= 12);
+        assert!(counted["engine"].is_string() && counted["guesses"].is_u64());
         let none = "12..34.......... thermo=R1C2,R1C1";
         assert_eq!(run_json(none, "solve", 1, 0).unwrap()["result"], "none");
         assert_eq!(run_json(none, "check", 1, 0).unwrap()["result"], "none");

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use serde::Serialize;
 
 use super::output::Output;
 use super::{count_of, exit, interrupt, json, progress, BranchingArg, EngineArg};
@@ -231,7 +232,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
     });
     let limit = args.first.unwrap_or(u64::MAX);
     let mut out = Output::stdout();
-    let mut printed: Vec<String> = Vec::new();
+    let mut printed: Vec<Vec<String>> = Vec::new();
     let start = Instant::now();
     let mut found = 0u64;
     let mut stopped_by_budget = false;
@@ -252,7 +253,7 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
                 if print {
                     let sol: Vec<OptionId> = solver.solution().collect();
                     if args.json {
-                        printed.push(solution_json(&matrix, &sol));
+                        printed.push(option_lines(&matrix, &sol));
                     } else {
                         // A write error is kept by `out`; the loop stops.
                         let _ = write_solution(&mut out, &matrix, &sol, found > 1);
@@ -277,33 +278,17 @@ pub(crate) fn run(args: CoverArgs) -> u8 {
         print_best(&mut out, &matrix, best);
     }
     if args.json {
-        let mut obj = json::Object::new()
-            .num("solutions", found)
-            .num("nodes", stats.nodes)
-            .num("updates", stats.updates)
-            .num("guesses", stats.guesses)
-            .num("probes", stats.probes)
-            .num("pruned", stats.pruned)
-            .str("engine", solver.engine().name())
-            .float("seconds", seconds)
-            .boolean("complete", complete)
-            .boolean(
-                "budget_exhausted",
-                matches!(stop, Some(Stop::Nodes | Stop::Updates)),
-            )
-            .boolean("timed_out", stop == Some(Stop::Deadline))
-            .boolean("interrupted", stop == Some(Stop::Cancelled));
-        if print {
-            obj = obj.raw("list", &format!("[{}]", printed.join(",")));
-        }
-        if let Some(best) = &best {
-            obj = obj.raw("best", &best_json(&matrix, best));
-        }
-        if let Some(profile) = solver.profile() {
-            let levels: Vec<String> = profile.iter().map(u64::to_string).collect();
-            obj = obj.raw("profile", &format!("[{}]", levels.join(",")));
-        }
-        out.println(&obj.finish());
+        let line = Counted {
+            complete,
+            budget_exhausted: matches!(stop, Some(Stop::Nodes | Stop::Updates)),
+            timed_out: stop == Some(Stop::Deadline),
+            interrupted: stop == Some(Stop::Cancelled),
+            list: print.then_some(printed),
+            best: best.as_ref().map(|b| costed_lines(&matrix, b)),
+            profile: solver.profile().map(<[u64]>::to_vec),
+            ..Counted::new(found, stats, solver.engine(), seconds)
+        };
+        out.println(&json::line(&line));
     } else if !print && best.is_none() {
         out.println(&count_text(found, stop.is_none()));
     }
@@ -415,25 +400,15 @@ fn count_on_threads(args: &CoverArgs, matrix: &Matrix, config: Config) -> u8 {
     let seconds = start.elapsed().as_secs_f64();
     let mut out = Output::stdout();
     if args.json {
-        let mut obj = json::Object::new()
-            .num("solutions", found)
-            .num("nodes", stats.nodes)
-            .num("updates", stats.updates)
-            .num("guesses", stats.guesses)
-            .num("probes", stats.probes)
-            .num("pruned", stats.pruned)
-            .str("engine", engine)
-            .num("jobs", jobs as u64)
-            .num("subtrees", subtrees as u64)
-            .float("seconds", seconds)
-            .boolean("complete", complete)
-            .boolean("budget_exhausted", false)
-            .boolean("timed_out", stop == Some(Stop::Deadline))
-            .boolean("interrupted", !complete && stop != Some(Stop::Deadline));
-        if let Some(best) = &best {
-            obj = obj.raw("best", &best_json(matrix, best));
-        }
-        out.println(&obj.finish());
+        let line = Counted {
+            jobs: Some(OnThreads { jobs, subtrees }),
+            complete,
+            timed_out: stop == Some(Stop::Deadline),
+            interrupted: !complete && stop != Some(Stop::Deadline),
+            best: best.as_ref().map(|b| costed_lines(matrix, b)),
+            ..Counted::new(found, stats, solver.engine(), seconds)
+        };
+        out.println(&json::line(&line));
     } else if let Some(best) = &best {
         print_best(&mut out, matrix, best);
     } else {
@@ -500,19 +475,74 @@ pub(crate) fn print_best(out: &mut Output, matrix: &Matrix, best: &dlx::Best) {
     }
 }
 
-/// `--best`'s answer for `--json`: `[{"cost":N,"options":[option lines]}]`.
-pub(crate) fn best_json(matrix: &Matrix, best: &dlx::Best) -> String {
-    let list: Vec<String> = best
-        .solutions
+/// `--json`'s one object for a search: the count, the search's counters
+/// (those of [`Stats`](dlx::Stats)), how it ended, and what was asked to be
+/// listed.
+#[derive(Serialize)]
+struct Counted {
+    solutions: u64,
+    nodes: u64,
+    updates: u64,
+    guesses: u64,
+    probes: u64,
+    pruned: u64,
+    engine: dlx::EngineKind,
+    #[serde(flatten)]
+    jobs: Option<OnThreads>,
+    seconds: f64,
+    complete: bool,
+    budget_exhausted: bool,
+    timed_out: bool,
+    interrupted: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    list: Option<Vec<Vec<String>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best: Option<Vec<dlx::jobs::CostedLines>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<Vec<u64>>,
+}
+
+/// The threads of `--jobs` and the subtrees they shared.
+#[derive(Serialize)]
+struct OnThreads {
+    jobs: usize,
+    subtrees: usize,
+}
+
+impl Counted {
+    /// `solutions` found with `stats`' counters on `engine`; the rest says
+    /// nothing (complete, no threads, nothing listed) until set.
+    fn new(solutions: u64, stats: dlx::Stats, engine: dlx::EngineKind, seconds: f64) -> Counted {
+        Counted {
+            solutions,
+            nodes: stats.nodes,
+            updates: stats.updates,
+            guesses: stats.guesses,
+            probes: stats.probes,
+            pruned: stats.pruned,
+            engine,
+            jobs: None,
+            seconds,
+            complete: true,
+            budget_exhausted: false,
+            timed_out: false,
+            interrupted: false,
+            list: None,
+            best: None,
+            profile: None,
+        }
+    }
+}
+
+/// `--best`'s answer for `--json`: each solution's cost and option lines.
+fn costed_lines(matrix: &Matrix, best: &dlx::Best) -> Vec<dlx::jobs::CostedLines> {
+    best.solutions
         .iter()
-        .map(|c| {
-            json::Object::new()
-                .num("cost", c.cost)
-                .raw("options", &solution_json(matrix, &c.options))
-                .finish()
+        .map(|c| dlx::jobs::CostedLines {
+            cost: c.cost,
+            options: option_lines(matrix, &c.options),
         })
-        .collect();
-    format!("[{}]", list.join(","))
+        .collect()
 }
 
 /// The budget the flags ask for (the counts).
@@ -580,15 +610,7 @@ pub(crate) fn write_solution(
     Ok(())
 }
 
-/// A solution (or a job's options) as a JSON array of option lines.
-pub(crate) fn solution_json(matrix: &Matrix, sol: &[OptionId]) -> String {
-    let mut s = String::from("[");
-    for (k, &o) in sol.iter().enumerate() {
-        if k > 0 {
-            s.push(',');
-        }
-        json::string(&mut s, &option_text(matrix, o));
-    }
-    s.push(']');
-    s
+/// A solution's options as option lines (`--json`'s lists).
+fn option_lines(matrix: &Matrix, sol: &[OptionId]) -> Vec<String> {
+    sol.iter().map(|&o| option_text(matrix, o)).collect()
 }

@@ -12,6 +12,7 @@ use rand::SeedableRng;
 use super::output::Output;
 use super::{exit, json};
 use dlx::{Config, Matrix, Solver, Spread};
+use serde::Serialize;
 
 /// How long the search runs to measure the node rate.
 const MEASURE: Duration = Duration::from_millis(200);
@@ -26,13 +27,34 @@ fn figure(x: f64) -> String {
     }
 }
 
-fn spread_json(s: &Spread) -> String {
-    json::Object::new()
-        .float("mean", s.mean)
-        .float("std_error", s.std_error)
-        .float("min", s.min)
-        .float("max", s.max)
-        .finish()
+/// `--estimate`'s `--json` object: the probes, the estimates (the library's
+/// [`Spread`]s), the forecast, and the exact counts when the probes' time
+/// sufficed to count.
+#[derive(Serialize)]
+struct Estimated {
+    probes: u64,
+    seed: u64,
+    engine: dlx::EngineKind,
+    branching: &'static str,
+    nodes: Spread,
+    updates: Spread,
+    solutions: Spread,
+    branch_points: f64,
+    node_rate: f64,
+    seconds: f64,
+    cores: usize,
+    probe_seconds: f64,
+    counted: bool,
+    #[serde(flatten)]
+    exact: Option<Exact>,
+}
+
+/// The exact counts of a search that finished while forecasting.
+#[derive(Serialize)]
+struct Exact {
+    exact_solutions: u64,
+    exact_nodes: u64,
+    exact_updates: u64,
 }
 
 /// A duration for people.
@@ -61,27 +83,27 @@ pub(crate) fn run(matrix: &Matrix, config: Config, probes: u64, seed: u64, as_js
     let (engine, branching) = (solver.engine().name(), solver.branching().name());
     let mut out = Output::stdout();
     if as_json {
-        let mut obj = json::Object::new()
-            .num("probes", probes)
-            .num("seed", seed)
-            .str("engine", engine)
-            .str("branching", branching)
-            .raw("nodes", &spread_json(&e.nodes))
-            .raw("updates", &spread_json(&e.updates))
-            .raw("solutions", &spread_json(&e.solutions))
-            .float("branch_points", e.depth)
-            .float("node_rate", f.nodes_per_second)
-            .float("seconds", seconds)
-            .num("cores", cores)
-            .float("probe_seconds", f.probe_seconds)
-            .boolean("counted", f.finished);
-        if f.finished {
-            obj = obj
-                .num("exact_solutions", f.measured.solutions)
-                .num("exact_nodes", f.measured.nodes)
-                .num("exact_updates", f.measured.updates);
-        }
-        out.println(&obj.finish());
+        let line = Estimated {
+            probes,
+            seed,
+            engine: solver.engine(),
+            branching,
+            nodes: e.nodes,
+            updates: e.updates,
+            solutions: e.solutions,
+            branch_points: e.depth,
+            node_rate: f.nodes_per_second,
+            seconds,
+            cores,
+            probe_seconds: f.probe_seconds,
+            counted: f.finished,
+            exact: f.finished.then_some(Exact {
+                exact_solutions: f.measured.solutions,
+                exact_nodes: f.measured.nodes,
+                exact_updates: f.measured.updates,
+            }),
+        };
+        out.println(&json::line(&line));
         return out.finish("dlx cover", exit::FOUND);
     }
     let row = |name: &str, s: &Spread| {

@@ -14,11 +14,6 @@ use super::{exit, json};
 use dlx::jobs::{self, JobError, Line, MergeOptions, RunOptions, Runner};
 use dlx::{Budget, Config, Matrix, Stop};
 
-/// A line as written.
-fn line_of(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_else(|e| unreachable!("job lines serialize: {e}"))
-}
-
 /// `--split N`: the shallowest cut with at least `target` subtrees (or the
 /// whole tree, or where a pass costs too much): the summary, then the jobs,
 /// largest estimate first.
@@ -31,9 +26,9 @@ pub(crate) fn split(matrix: &Matrix, config: Config, target: u64, name: &str) ->
         }
     };
     let mut out = Output::stdout();
-    out.println(&line_of(&summary));
+    out.println(&json::line(&summary));
     for job in &jobs {
-        if !out.println(&line_of(job)) {
+        if !out.println(&json::line(job)) {
             break;
         }
     }
@@ -83,7 +78,7 @@ pub(crate) fn run_jobs(
         };
         let job = match Line::parse(&line) {
             Ok(Line::Summary(s)) => {
-                if !out.println(&line_of(&s)) {
+                if !out.println(&json::line(&s)) {
                     break;
                 }
                 continue;
@@ -107,7 +102,7 @@ pub(crate) fn run_jobs(
         } else if !result.complete {
             code = exit::worse(code, exit::BUDGET);
         }
-        if !out.println(&line_of(&result)) || stop == Some(Stop::Cancelled) {
+        if !out.println(&json::line(&result)) || stop == Some(Stop::Cancelled) {
             break;
         }
     }
@@ -193,23 +188,7 @@ pub(crate) fn merge(paths: &[PathBuf], json_out: bool, all: bool, best: Option<u
             }
         }
     } else if json_out {
-        let mut obj = json::Object::new()
-            .num("solutions", m.solutions)
-            .num("nodes", m.nodes)
-            .num("updates", m.updates)
-            .num("guesses", m.guesses)
-            .num("jobs", m.jobs)
-            .boolean("complete", m.complete)
-            .raw("missing", &format!("[{}]", list(&m.missing)))
-            .raw("duplicated", &format!("[{}]", list(&m.duplicated)))
-            .raw("incomplete", &format!("[{}]", list(&m.incomplete)));
-        if let Some(best) = &m.best {
-            obj = obj.raw("best", &line_of(best));
-        }
-        if let Some(listed) = &m.list {
-            obj = obj.raw("list", &line_of(listed));
-        }
-        out.println(&obj.finish());
+        out.println(&json::line(&m));
     } else {
         out.println(&m.solutions.to_string());
     }

@@ -1,107 +1,53 @@
-//! A small JSON writer: the CLI's `--json` objects are flat and few, so a
-//! string escaper and a builder are all that is needed.
+//! The command line's one JSON writer. Every `--json` object is a type that
+//! derives serde's `Serialize`: a report of the library's (`Stats`,
+//! `Answer`, `Solved`, `Candidates`, `MemoStats`, `Spread`, `Merged`, the
+//! job lines) or a line of the command's own that holds them, written by
+//! serde_json on one line. The fields come in the type's order; counts of
+//! any size are JSON numbers with every digit; a float that is not finite
+//! is `null`.
 
-use std::fmt::Write;
+use serde::Serialize;
 
-/// Appends `s` as a JSON string literal.
-pub(crate) fn string(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// Builds one JSON object, field by field.
-pub(crate) struct Object {
-    buf: String,
-}
-
-impl Object {
-    pub(crate) fn new() -> Self {
-        Object {
-            buf: String::from("{"),
-        }
-    }
-
-    fn key(&mut self, key: &str) {
-        if self.buf.len() > 1 {
-            self.buf.push(',');
-        }
-        string(&mut self.buf, key);
-        self.buf.push(':');
-    }
-
-    pub(crate) fn num(mut self, key: &str, v: impl std::fmt::Display) -> Self {
-        self.key(key);
-        let _ = write!(self.buf, "{v}");
-        self
-    }
-
-    pub(crate) fn float(mut self, key: &str, v: f64) -> Self {
-        self.key(key);
-        if v.is_finite() {
-            let _ = write!(self.buf, "{v:.6}");
-        } else {
-            self.buf.push_str("null");
-        }
-        self
-    }
-
-    pub(crate) fn boolean(self, key: &str, v: bool) -> Self {
-        self.num(key, v)
-    }
-
-    pub(crate) fn str(mut self, key: &str, v: &str) -> Self {
-        self.key(key);
-        string(&mut self.buf, v);
-        self
-    }
-
-    pub(crate) fn opt_str(mut self, key: &str, v: Option<&str>) -> Self {
-        match v {
-            Some(v) => self.str(key, v),
-            None => {
-                self.key(key);
-                self.buf.push_str("null");
-                self
-            }
-        }
-    }
-
-    /// A field whose value is already JSON.
-    pub(crate) fn raw(mut self, key: &str, json: &str) -> Self {
-        self.key(key);
-        self.buf.push_str(json);
-        self
-    }
-
-    pub(crate) fn finish(mut self) -> String {
-        self.buf.push('}');
-        self.buf
-    }
+/// `value` as one line of JSON.
+pub(crate) fn line(value: &impl Serialize) -> String {
+    // Every type written derives `Serialize` with string keys, and the
+    // library's counts write valid numbers: serde_json has nothing to refuse.
+    serde_json::to_string(value).unwrap_or_else(|e| unreachable!("a JSON line: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[derive(Serialize)]
+    struct Line<'a> {
+        name: &'a str,
+        solutions: dlx::BigCount,
+        seconds: f64,
+    }
+
     #[test]
-    fn escapes() {
-        let mut s = String::new();
-        string(&mut s, "a\"b\\c\n\u{1}");
-        assert_eq!(s, r#""a\"b\\c\n\u0001""#);
-        let o = Object::new().num("n", 3).boolean("ok", true).finish();
-        assert_eq!(o, r#"{"n":3,"ok":true}"#);
+    fn escapes_keeps_the_order_and_writes_big_counts_whole() {
+        // 2^128 + 2^64 + 1: past every integer serde has.
+        let big = dlx::BigCount::from_limbs(&[1, 1, 1]);
+        assert_eq!(big.to_u128(), None);
+        let o = line(&Line {
+            name: "a\"b\\c\n\u{1}",
+            solutions: big,
+            seconds: f64::NAN,
+        });
+        assert_eq!(
+            o,
+            r#"{"name":"a\"b\\c\n\u0001","solutions":340282366920938463481821351505477763073,"seconds":null}"#
+        );
+        let small = line(&Line {
+            name: "",
+            solutions: dlx::BigCount::from(u128::MAX),
+            seconds: 0.25,
+        });
+        assert_eq!(
+            small,
+            r#"{"name":"","solutions":340282366920938463463374607431768211455,"seconds":0.25}"#
+        );
     }
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 use super::cover::{limited, show_progress, CoverArgs};
 use super::{count_of, exit, json, progress, BranchingArg, EngineArg};
 use dlx::{Budget, Matrix, Memo, MemoOrder, Progress, Stop};
+use serde::Serialize;
 
 /// `--memo`'s value: the table's memory cap, and whether the memo counts
 /// only where it pays (`auto`).
@@ -158,27 +159,19 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
     };
     let seconds = start.elapsed().as_secs_f64();
     let s = c.stats;
-    let obj = args.json.then(|| {
-        json::Object::new()
-            .num("solutions", &c.solutions)
-            .num("states", s.states)
-            .num("tried", s.tried)
-            .num("hits", s.hits)
-            .num("kept", s.kept)
-            .num("evicted", s.evicted)
-            .num("table_bytes", s.table_bytes)
-            .num("widened", s.widened)
-            .num("zdd_nodes", s.zdd_nodes)
-            .str("engine", "memo")
-            .str("order", order.name())
-            .num("jobs", jobs)
-            .float("seconds", seconds)
-            .boolean(
-                "budget_exhausted",
-                matches!(c.stopped, Some(Stop::Nodes | Stop::Updates)),
-            )
+    let line = args.json.then(|| {
+        json::line(&MemoLine {
+            solutions: &c.solutions,
+            memo: s,
+            engine: "memo",
+            order: order.name(),
+            jobs,
+            seconds,
+            budget_exhausted: matches!(c.stopped, Some(Stop::Nodes | Stop::Updates)),
+            ended: Ended::new(c.complete, c.stopped),
+        })
     });
-    print_count(obj, &c.solutions, c.complete, c.stopped);
+    print_count(line, &c.solutions, c.complete);
     if args.stats {
         eprintln!(
             "{} solutions{}, {} states, {} options tried, {} hits, {} kept, {} evicted, {:.1} MiB table, {seconds:.3} s (memo, {} order, {}){}",
@@ -205,22 +198,64 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
     stopped_exit(c.stopped, &c.solutions, name)
 }
 
-/// Prints a count: under `--json` the object `json` with how it ended,
-/// else the count, or `at least` it when stopped.
-fn print_count(
-    json: Option<json::Object>,
-    solutions: &dlx::BigCount,
+/// `--memo`'s `--json` object: the count, the memo's work (the library's
+/// [`MemoStats`](dlx::MemoStats)), how it ran and how it ended.
+#[derive(Serialize)]
+struct MemoLine<'a> {
+    solutions: &'a dlx::BigCount,
+    #[serde(flatten)]
+    memo: dlx::MemoStats,
+    engine: &'static str,
+    order: &'static str,
+    jobs: usize,
+    seconds: f64,
+    budget_exhausted: bool,
+    #[serde(flatten)]
+    ended: Ended,
+}
+
+/// `--memo=auto`'s `--json` object: the count, which count it is, the
+/// memo's last try and the search's work, how it ran and how it ended.
+#[derive(Serialize)]
+struct AutoLine<'a> {
+    solutions: &'a dlx::BigCount,
+    counted_by: &'static str,
+    memo_tries: u32,
+    states: u64,
+    hits: u64,
+    nodes: u64,
+    updates: u64,
+    engine: dlx::EngineKind,
+    order: &'static str,
+    jobs: usize,
+    seconds: f64,
+    #[serde(flatten)]
+    ended: Ended,
+}
+
+/// How a count ended, the last fields of its `--json` object.
+#[derive(Serialize)]
+struct Ended {
     complete: bool,
-    stopped: Option<Stop>,
-) {
-    match json {
-        Some(obj) => {
-            let obj = obj
-                .boolean("complete", complete)
-                .boolean("timed_out", stopped == Some(Stop::Deadline))
-                .boolean("interrupted", stopped == Some(Stop::Cancelled));
-            println!("{}", obj.finish());
+    timed_out: bool,
+    interrupted: bool,
+}
+
+impl Ended {
+    fn new(complete: bool, stopped: Option<Stop>) -> Ended {
+        Ended {
+            complete,
+            timed_out: stopped == Some(Stop::Deadline),
+            interrupted: stopped == Some(Stop::Cancelled),
         }
+    }
+}
+
+/// Prints a count: under `--json` its `line`, else the count, or
+/// `at least` it when stopped.
+fn print_count(line: Option<String>, solutions: &dlx::BigCount, complete: bool) {
+    match line {
+        Some(line) => println!("{line}"),
         None if complete => println!("{solutions}"),
         None => println!("at least {solutions}"),
     }
@@ -302,21 +337,23 @@ fn run_auto(args: &CoverArgs, matrix: &Matrix, bytes: usize, name: &str) -> u8 {
     };
     let seconds = start.elapsed().as_secs_f64();
     let by = if c.by_memo { "memo" } else { "search" };
-    let obj = args.json.then(|| {
-        json::Object::new()
-            .num("solutions", &c.solutions)
-            .str("counted_by", by)
-            .num("memo_tries", c.memo_tries)
-            .num("states", c.memo.states)
-            .num("hits", c.memo.hits)
-            .num("nodes", c.search.nodes)
-            .num("updates", c.search.updates)
-            .str("engine", solver.engine().name())
-            .str("order", order.name())
-            .num("jobs", jobs)
-            .float("seconds", seconds)
+    let line = args.json.then(|| {
+        json::line(&AutoLine {
+            solutions: &c.solutions,
+            counted_by: by,
+            memo_tries: c.memo_tries,
+            states: c.memo.states,
+            hits: c.memo.hits,
+            nodes: c.search.nodes,
+            updates: c.search.updates,
+            engine: solver.engine(),
+            order: order.name(),
+            jobs,
+            seconds,
+            ended: Ended::new(c.complete, c.stopped),
+        })
     });
-    print_count(obj, &c.solutions, c.complete, c.stopped);
+    print_count(line, &c.solutions, c.complete);
     if args.stats {
         eprintln!(
             "{} solutions{}, counted by the {by} ({} memo {}, the last {} states and {} hits; the search {} nodes, {} engine), {seconds:.3} s",

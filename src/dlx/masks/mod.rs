@@ -194,6 +194,17 @@ impl fmt::Display for Intersections {
     }
 }
 
+/// In a report, a depth is a number and `Auto` the word `auto`, as
+/// `--intersections` spells them.
+impl serde::Serialize for Intersections {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Intersections::Depth(n) => serializer.serialize_u64(n as u64),
+            Intersections::Auto => serializer.serialize_str("auto"),
+        }
+    }
+}
+
 impl std::str::FromStr for Intersections {
     type Err = String;
 

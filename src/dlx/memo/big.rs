@@ -116,6 +116,20 @@ impl From<u128> for BigCount {
     }
 }
 
+/// A count in JSON is a number with every digit, however large: up to 128
+/// bits through the serializer's own integers, beyond them as serde_json's
+/// raw number (so a reader that keeps big numbers reads it whole).
+impl serde::Serialize for BigCount {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(n) = self.to_u128() {
+            return serializer.serialize_u128(n);
+        }
+        serde_json::value::RawValue::from_string(self.to_string())
+            .map_err(serde::ser::Error::custom)?
+            .serialize(serializer)
+    }
+}
+
 impl fmt::Display for BigCount {
     /// In decimal, every digit.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -172,7 +172,7 @@ pub struct MemoCount {
 }
 
 /// The work of a memo count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MemoStats {
     /// States entered: counted by trying each option of their item.
     pub states: u64,

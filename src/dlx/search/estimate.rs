@@ -26,7 +26,7 @@ use super::split::split;
 use super::{Split, Steps, Subtree};
 
 /// The mean of a quantity over the probes, and how much they spread.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Spread {
     /// The estimate: the mean over the probes.
     pub mean: f64,

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use serde::Serialize;
 
 use super::super::output::Output;
 use super::super::{exit, json};
@@ -151,14 +152,6 @@ impl Row {
     }
 
     /// The intersections as a JSON value: a depth, `"auto"` or `null`.
-    fn looks_json(&self) -> String {
-        match self.intersections {
-            None => "null".into(),
-            Some(Intersections::Auto) => "\"auto\"".into(),
-            Some(d) => d.to_string(),
-        }
-    }
-
     fn nodes_mean(&self) -> f64 {
         self.nodes.iter().sum::<u64>() as f64 / self.nodes.len().max(1) as f64
     }
@@ -495,35 +488,63 @@ fn bench_variants(
     code
 }
 
+/// A row's `--json` object: the CSV's columns, by the same names.
+#[derive(Serialize)]
+struct BenchLine<'a> {
+    solver: &'static str,
+    engine: &'a str,
+    branching: &'static str,
+    intersections: Option<Intersections>,
+    file: &'a str,
+    puzzles: usize,
+    solved: usize,
+    unique: usize,
+    multiple: usize,
+    none: usize,
+    invalid: usize,
+    timeouts: usize,
+    seconds: f64,
+    puzzles_per_second: f64,
+    us_median: f64,
+    us_p99: f64,
+    us_max: f64,
+    nodes_mean: f64,
+    nodes_max: u64,
+    guesses_mean: f64,
+    limit: u64,
+    jobs: usize,
+}
+
 /// The report of `rows`, as `args` asks (table, JSON or CSV).
 fn report(rows: &[Row], args: &BenchArgs) -> String {
     let mut out = String::new();
     if args.json {
         for r in rows {
-            let obj = json::Object::new()
-                .str("solver", r.solver)
-                .str("engine", &r.engine)
-                .str("branching", r.branching)
-                .raw("intersections", &r.looks_json())
-                .str("file", &r.file)
-                .num("puzzles", r.puzzles)
-                .num("solved", r.solved)
-                .num("unique", r.unique)
-                .num("multiple", r.multiple)
-                .num("none", r.none)
-                .num("invalid", r.invalid)
-                .num("timeouts", r.timeouts)
-                .float("seconds", r.seconds)
-                .float("puzzles_per_second", r.rate())
-                .float("us_median", r.percentile(0.5))
-                .float("us_p99", r.percentile(0.99))
-                .float("us_max", r.percentile(1.0))
-                .float("nodes_mean", r.nodes_mean())
-                .num("nodes_max", r.nodes.iter().max().copied().unwrap_or(0))
-                .float("guesses_mean", r.guesses_mean())
-                .num("limit", args.limit)
-                .num("jobs", args.jobs);
-            let _ = writeln!(out, "{}", obj.finish());
+            let line = BenchLine {
+                solver: r.solver,
+                engine: &r.engine,
+                branching: r.branching,
+                intersections: r.intersections,
+                file: &r.file,
+                puzzles: r.puzzles,
+                solved: r.solved,
+                unique: r.unique,
+                multiple: r.multiple,
+                none: r.none,
+                invalid: r.invalid,
+                timeouts: r.timeouts,
+                seconds: r.seconds,
+                puzzles_per_second: r.rate(),
+                us_median: r.percentile(0.5),
+                us_p99: r.percentile(0.99),
+                us_max: r.percentile(1.0),
+                nodes_mean: r.nodes_mean(),
+                nodes_max: r.nodes.iter().max().copied().unwrap_or(0),
+                guesses_mean: r.guesses_mean(),
+                limit: args.limit,
+                jobs: args.jobs,
+            };
+            let _ = writeln!(out, "{}", json::line(&line));
         }
     } else if args.csv {
         out.push_str("solver,engine,branching,intersections,file,puzzles,solved,unique,multiple,none,invalid,timeouts,seconds,puzzles_per_second,us_median,us_p99,us_max,nodes_mean,nodes_max,guesses_mean,limit,jobs\n");

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use super::super::{exit, output::Output};
+use super::super::{exit, json, output::Output};
 use dlx::sudoku::{batch, candidates, Alphabet, Candidates, Limits, Puzzle, Settings};
 
 #[derive(Args, Debug)]
@@ -153,20 +153,8 @@ fn render(c: &Candidates, as_json: bool) -> Answered {
         exit::FOUND
     };
     if as_json {
-        let digits: Vec<Vec<u8>> = (0..cells).map(|cell| c.digits(cell)).collect();
-        let counts: Vec<Vec<Option<u64>>> = digits
-            .iter()
-            .enumerate()
-            .map(|(cell, ds)| ds.iter().map(|&d| c.count(cell, d)).collect())
-            .collect();
-        let value = serde_json::json!({
-            "candidates": digits,
-            "counts": counts,
-            "limit": c.cap(),
-            "complete": c.complete(),
-        });
         return Answered {
-            text: Ok(value.to_string()),
+            text: Ok(json::line(&c)),
             code,
         };
     }

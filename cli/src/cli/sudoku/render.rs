@@ -18,6 +18,7 @@ use super::{CommonArgs, FormatArg, Mode, Outcome};
 use dlx::sudoku::format;
 use dlx::sudoku::fpuzzles;
 use dlx::sudoku::{Answer, Status};
+use serde::Serialize;
 
 /// Totals for --stats.
 #[derive(Default)]
@@ -249,32 +250,46 @@ impl Render<'_> {
     }
 }
 
+/// A puzzle's `--json` object, classic or variant. Every object has every
+/// field: a puzzle not searched (invalid, or refused by the engine named)
+/// found nothing (the library's [`Answer`] of none), and says why in
+/// `error`.
+#[derive(Serialize)]
+pub(super) struct PuzzleLine<'a> {
+    /// The file's name, as given.
+    pub(super) file: &'a str,
+    /// The puzzle's place among the file's puzzles, from 1.
+    pub(super) index: u64,
+    /// Its line in the file, from 1.
+    pub(super) line: u64,
+    /// The puzzle as written.
+    pub(super) puzzle: &'a str,
+    /// The first solution found, as a line.
+    pub(super) solution: Option<String>,
+    pub(super) status: Status,
+    #[serde(flatten)]
+    pub(super) answer: Answer,
+    pub(super) error: Option<String>,
+    /// How long it took.
+    pub(super) micros: f64,
+}
+
 fn json_line(o: &Outcome, name: &str, status: Status) -> String {
     let r = &o.record;
-    let mut obj = json::Object::new()
-        .str("file", name)
-        .num("index", r.index)
-        .num("line", r.line)
-        .str("puzzle", &r.raw);
-    let solution = o.solution.as_ref().map(|g| r.alphabet.line(g, '.'));
-    obj = obj
-        .opt_str("solution", solution.as_deref())
-        .str("status", status.as_str());
-    // Every object has every field: a puzzle not searched (invalid, or
-    // refused by the engine named) found nothing, and says why in `error`.
-    let a = o.answer.unwrap_or_default();
-    obj = obj
-        .num("solutions", a.solutions)
-        .boolean("complete", a.complete)
-        .boolean("timed_out", a.timed_out)
-        .num("nodes", a.nodes)
-        .num("guesses", a.guesses);
     let error = match (&r.grid, &o.refused) {
         (Err(e), _) => Some(e.to_string()),
         (_, Some(e)) => Some(e.to_string()),
         _ => None,
     };
-    obj.opt_str("error", error.as_deref())
-        .float("micros", o.micros)
-        .finish()
+    json::line(&PuzzleLine {
+        file: name,
+        index: r.index as u64,
+        line: r.line as u64,
+        puzzle: &r.raw,
+        solution: o.solution.as_ref().map(|g| r.alphabet.line(g, '.')),
+        status,
+        answer: o.answer.unwrap_or_default(),
+        error,
+        micros: o.micros,
+    })
 }

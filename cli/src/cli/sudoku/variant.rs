@@ -29,7 +29,7 @@ use std::io::BufRead;
 use std::time::Instant;
 
 use super::super::{exit, json};
-use super::render::Chunk;
+use super::render::{Chunk, PuzzleLine};
 use super::{CommonArgs, FormatArg, Mode, SolverArg};
 use dlx::sudoku::batch;
 use dlx::sudoku::fpuzzles::{self, Document};
@@ -280,20 +280,17 @@ fn report(
             Ok(s) => (s.answer, s.solution.as_deref().map(as_line)),
             Err(_) => (Answer::default(), None),
         };
-        json::Object::new()
-            .str("file", name)
-            .num("index", index)
-            .num("line", n + 1)
-            .str("puzzle", text)
-            .opt_str("solution", solution.as_deref())
-            .str("status", status.as_str())
-            .num("solutions", answer.solutions)
-            .boolean("complete", answer.complete)
-            .boolean("timed_out", answer.timed_out)
-            .num("nodes", answer.nodes)
-            .opt_str("error", solved.as_ref().err().map(String::as_str))
-            .float("micros", micros)
-            .finish()
+        json::line(&PuzzleLine {
+            file: name,
+            index,
+            line: n as u64 + 1,
+            puzzle: text,
+            solution,
+            status,
+            answer,
+            error: solved.as_ref().err().cloned(),
+            micros,
+        })
     } else {
         match mode {
             Mode::Solve => match (read, solved.as_ref().ok().and_then(|s| s.solution.as_ref())) {
