@@ -9,7 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dlx::sudoku::format::{ReadOptions, Reader};
-use dlx::sudoku::{Grid, Limits, Matrices, SolverKind, Solvers, SudokuSolver};
+use dlx::sudoku::{Grid, Limits, Settings, SolverKind, Sudoku};
 use std::path::Path;
 use std::time::Duration;
 
@@ -61,7 +61,6 @@ fn sets() -> Vec<(String, Vec<Grid>, bool)> {
 }
 
 fn bench(c: &mut Criterion) {
-    let matrices = Matrices::new();
     for (name, grids, plain) in sets() {
         let mut g = c.benchmark_group(name.as_str());
         g.sample_size(10).measurement_time(Duration::from_secs(3));
@@ -71,16 +70,14 @@ fn bench(c: &mut Criterion) {
             if (big && kind != SolverKind::Dlx) || (kind == SolverKind::Backtrack && !plain) {
                 continue; // the plain backtracker takes minutes on these
             }
-            let mut solvers = Solvers::new(kind, &matrices);
+            let mut sudoku = Sudoku::new(Settings::default().solver(kind));
             let mut solution = Grid::empty(3).unwrap();
             g.bench_function(BenchmarkId::new(kind.name(), grids.len()), |b| {
                 b.iter(|| {
                     let mut unique = 0;
                     for p in &grids {
-                        unique += (solvers
-                            .solve(p, &Limits::count_to(2), &mut solution)
-                            .solutions
-                            == 1) as usize;
+                        let answer = sudoku.solve_grid(p, &Limits::count_to(2), &mut solution);
+                        unique += answer.is_ok_and(|a| a.solutions == 1) as usize;
                     }
                     unique
                 })

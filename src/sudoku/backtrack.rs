@@ -325,14 +325,6 @@ impl Backtrack {
 }
 
 impl SudokuSolver for Backtrack {
-    fn name(&self) -> &'static str {
-        if self.mrv {
-            "backtrack-mrv"
-        } else {
-            "backtrack"
-        }
-    }
-
     fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
         let mut answer = Answer::default();
         if puzzle.box_side() != self.b || limits.solutions == 0 {

@@ -4,12 +4,12 @@
 //!
 //! A worker takes a piece of the input under the source's lock — as few
 //! records as the source likes, one at first, doubling while a piece takes
-//! under [`PIECE_FAST`] and halving when one takes over [`PIECE_SLOW`], at
-//! most [`PIECE`] — and works on it without the lock, each worker with a
+//! under 2 ms and halving when one takes over 20 ms, at most 256 — and
+//! works on it without the lock, each worker with a
 //! [`Sudoku`] of its own over the process's shared matrices. The calling
 //! thread hands the results to the sink in input order. A piece numbered
-//! `k` is handed out only while fewer than [`WINDOW_PER_JOB`] pieces a
-//! worker wait to be taken by the sink, so memory stays flat however long
+//! `k` is handed out only while fewer than 8 pieces a worker wait to be
+//! taken by the sink, so memory stays flat however long
 //! the input is.
 //!
 //! The rule for a lone puzzle lives here too: when the input holds one
@@ -27,13 +27,13 @@ use super::{Limits, Puzzle, Settings, SolveError, Solved, Sudoku};
 /// Most records a worker asks for at a time: 17-clue puzzles take ~7 µs
 /// each, and every piece wakes the sink's thread (256 rather than 64: sys
 /// time 0.11 s → 0.04 s, `--jobs 2` 1.48 s → 1.43 s on 393,296 puzzles).
-pub const PIECE: usize = 256;
+pub(crate) const PIECE: usize = 256;
 /// A piece that took less doubles the next one.
-pub const PIECE_FAST: Duration = Duration::from_millis(2);
+pub(crate) const PIECE_FAST: Duration = Duration::from_millis(2);
 /// A piece that took more halves the next one.
-pub const PIECE_SLOW: Duration = Duration::from_millis(20);
+pub(crate) const PIECE_SLOW: Duration = Duration::from_millis(20);
 /// Pieces that may be taken and not yet sunk, per worker.
-pub const WINDOW_PER_JOB: usize = 8;
+pub(crate) const WINDOW_PER_JOB: usize = 8;
 
 /// `q`, locked (a worker that panicked holding it left it whole: every
 /// change to it is one statement).

@@ -56,7 +56,7 @@ pub struct SudokuMatrix {
 }
 
 impl SudokuMatrix {
-    /// Builds the matrix for box side `b` (see [`super::grid::BOX_SIDES`]).
+    /// Builds the matrix for box side `b` (see [`BOX_SIDES`](super::BOX_SIDES)).
     pub fn new(box_side: usize) -> Option<SudokuMatrix> {
         Grid::empty(box_side)?;
         let cover = Rules::boxes(box_side, box_side).ok()?.matrix().ok()?;
@@ -237,19 +237,6 @@ impl<'m> DlxSudoku<'m> {
     /// The engine of the configured search.
     pub fn engine(&self) -> EngineKind {
         self.solver.engine()
-    }
-
-    /// Uses another branching rule (default [`Branching::FirstForced`]),
-    /// by the engine the configuration names, or by the library's choice for
-    /// the rule; an engine named that does not take the rule is refused.
-    pub fn set_branching(&mut self, branching: Branching) -> Result<(), EngineError> {
-        let intersections = self.intersections;
-        *self = DlxSudoku {
-            lookahead_after: self.lookahead_after,
-            ..Self::for_rules(self.cover.clone(), self.config.branching(branching))?
-        };
-        self.set_intersections(intersections);
-        Ok(())
     }
 
     /// Looks for intersections (locked candidates, in exact-cover terms: an
@@ -784,10 +771,6 @@ impl DlxSudoku<'_> {
 }
 
 impl SudokuSolver for DlxSudoku<'_> {
-    fn name(&self) -> &'static str {
-        "dlx"
-    }
-
     fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
         if puzzle.side() != self.cover.rules().side() {
             return Answer::default();
@@ -808,7 +791,7 @@ mod tests {
     /// the conflict scores handed over (masks), or cut first (links,
     /// dense): the same count as one thread, a valid first solution, on one
     /// thread and three; and through the door the front ends take,
-    /// [`solve`](crate::sudoku::solve) with jobs.
+    /// [`Sudoku::solve`](crate::sudoku::Sudoku::solve) with jobs.
     #[test]
     fn a_variant_that_propagates_answers_as_one_search_on_threads() {
         let empty = ".".repeat(36);
@@ -854,7 +837,8 @@ mod tests {
             }
             let puzzle = Puzzle::new(rules.clone(), givens.clone()).unwrap();
             let limits = Limits::count_to(u64::MAX);
-            let threaded = crate::sudoku::solve(&puzzle, &limits, Default::default(), 2).unwrap();
+            let mut sudoku = crate::sudoku::Sudoku::default().with_jobs(2);
+            let threaded = sudoku.solve(&puzzle, &limits).unwrap();
             assert_eq!(threaded.answer.solutions, all.solutions, "{text}");
             assert!(threaded.answer.complete, "{text}");
             let cells = threaded.solution.unwrap();

@@ -288,7 +288,7 @@ pub fn write(side: usize, givens: &[u8], solution: Option<&[u8]>) -> String {
 
 /// The f-puzzles link that opens `json` (as [`write_rules`] writes it):
 /// `https://f-puzzles.com/?load=` and the JSON compressed as f-puzzles
-/// compresses it ([`lzstring::compress_to_base64`](super::lzstring::compress_to_base64)),
+/// compresses it (lz-string's `compressToBase64`),
 /// which [`read_pasted`] reads back.
 ///
 /// ```

@@ -5,12 +5,19 @@
 //! JSON, link or compressed string) and [`Sudoku`], the one
 //! solver of puzzles, under [`Limits`] (a count, a deadline, a cancel
 //! handle), a lone hard puzzle on threads; [`batch`] answers many on N
-//! threads in input order. The layer is thin: [`cover`] and [`rules`] map a
-//! grid to the core's matrix and a solution back; all searching is the
-//! [core](crate)'s. The backtracking baselines of [`backtrack`] and the DLX
-//! solver of classic grids are also there one by one ([`Solvers`],
-//! [`SudokuSolver`]) for tests and benchmarks, and every answer can be
-//! checked by [`check_solution`], which shares no code with any of them.
+//! threads in input order. [`Settings`] choose DLX (an engine, a rule,
+//! intersections) or a backtracking baseline ([`SolverKind`]). The layer is
+//! thin: [`rules`] maps a puzzle to the core's matrix and a solution back
+//! (classic grids: [`SudokuMatrix`]); all searching is the [core](crate)'s.
+//! Every answer can be checked by [`check_solution`], which shares no code
+//! with any solver.
+//!
+//! The public surface is these ways in and the readers and writers of
+//! puzzles ([`input`], [`format`](mod@format), [`fpuzzles`], [`rule_line`]), the
+//! constraints a rule set is built from ([`constraints`]) and the
+//! generators ([`generate`]). How a grid becomes a matrix, the solvers one
+//! by one, the threads' pool and the tuning constants are the crate's own:
+//! they change with measurements, not with a user's code.
 //!
 //! ```
 //! use dlx::sudoku::{Limits, Puzzle, Status, Sudoku};
@@ -29,35 +36,35 @@ use std::time::Instant;
 
 use crate::dlx::{Cancel, Stop};
 
-pub mod backtrack;
+mod backtrack;
 pub mod batch;
 mod candidates;
 pub mod constraints;
-pub mod cover;
+mod cover;
 pub mod format;
 pub mod fpuzzles;
 pub mod generate;
-pub mod grid;
+mod grid;
 pub mod input;
-pub mod lzstring;
+mod lzstring;
 mod puzzle;
 mod random;
 pub mod rule_line;
 pub mod rules;
 mod solve;
+#[cfg(test)]
+mod suite;
 mod threads;
 
 pub use crate::dlx::Intersections;
 pub use candidates::{candidates, Candidates};
-pub use cover::{
-    DlxSudoku, SudokuMatrix, INTERSECTIONS, LOOKAHEAD_AFTER, PROPAGATING_INTERSECTIONS,
-    RESIDUAL_FROM_SIDE, VARIANT_INTERSECTIONS,
-};
-pub use grid::{check_solution, Alphabet, Conflict, Grid, SolutionError, Unit};
+pub(crate) use cover::DlxSudoku;
+pub use cover::SudokuMatrix;
+pub use grid::{check_solution, Alphabet, Conflict, Grid, SolutionError, Unit, BOX_SIDES};
 pub use puzzle::{GivensError, Puzzle, ReadError};
 pub use random::{random_solution, Random};
-pub use solve::{solve, Settings, SolveError, Solved, Sudoku, THREADS_FROM_SIDE};
-pub use threads::{solve_on_threads, SUBTREES_PER_THREAD};
+pub use solve::{Settings, SolveError, Solved, Sudoku};
+pub(crate) use threads::solve_on_threads;
 
 /// Limits on solving one puzzle.
 #[derive(Clone, Debug)]
@@ -174,10 +181,7 @@ impl Answer {
 }
 
 /// A Sudoku solver: DLX, or a baseline.
-pub trait SudokuSolver {
-    /// A short name (`dlx`, `backtrack`, `backtrack-mrv`).
-    fn name(&self) -> &'static str;
-
+pub(crate) trait SudokuSolver {
     /// Solves `puzzle`, counting solutions up to `limits.solutions` and
     /// writing the first into `solution` (left alone when there is none).
     ///
@@ -188,7 +192,7 @@ pub trait SudokuSolver {
 
 /// The DLX matrices of every size, built on first use and shared by threads.
 #[derive(Debug, Default)]
-pub struct Matrices {
+pub(crate) struct Matrices {
     by_box_side: [OnceLock<Option<SudokuMatrix>>; 9],
 }
 
@@ -215,7 +219,7 @@ impl Matrices {
     }
 }
 
-/// Which solver a [`Solvers`] runs.
+/// Which solver a [`Sudoku`] runs ([`Settings::solver`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolverKind {
     /// Dancing Links on the exact-cover matrix.
@@ -234,7 +238,7 @@ impl SolverKind {
         SolverKind::BacktrackMrv,
     ];
 
-    /// The kind's name, as [`SudokuSolver::name`] gives it.
+    /// The kind's name: `dlx`, `backtrack`, `backtrack-mrv`.
     pub fn name(self) -> &'static str {
         match self {
             SolverKind::Dlx => "dlx",
@@ -251,7 +255,7 @@ impl SolverKind {
 
 /// One solver of a kind for every grid size: the per-size solver is made on
 /// first use. This is what a thread holds.
-pub struct Solvers<'m> {
+pub(crate) struct Solvers<'m> {
     kind: SolverKind,
     /// The engine named for the DLX solvers (`None`: the library's choice).
     engine: Option<crate::dlx::EngineKind>,
@@ -290,13 +294,15 @@ impl<'m> Solvers<'m> {
     }
 
     /// DLX solvers.
-    pub fn dlx(matrices: &'m Matrices) -> Self {
+    #[cfg(test)]
+    pub(crate) fn dlx(matrices: &'m Matrices) -> Self {
         Self::new(SolverKind::Dlx, matrices)
     }
 
-    /// The kind of solver.
-    pub fn kind(&self) -> SolverKind {
-        self.kind
+    /// The kind's name (`dlx`, `backtrack`, `backtrack-mrv`).
+    #[cfg(test)]
+    pub(crate) fn name(&self) -> &'static str {
+        self.kind.name()
     }
 
     /// The branching rule of the DLX solvers (default
@@ -399,10 +405,6 @@ impl Solvers<'_> {
 }
 
 impl SudokuSolver for Solvers<'_> {
-    fn name(&self) -> &'static str {
-        self.kind.name()
-    }
-
     fn solve(&mut self, puzzle: &Grid, limits: &Limits, solution: &mut Grid) -> Answer {
         let b = puzzle.box_side();
         match self.kind {

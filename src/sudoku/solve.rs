@@ -24,7 +24,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::cover::{DlxSudoku, INTERSECTIONS, LOOKAHEAD_AFTER};
+use super::cover::{DlxSudoku, INTERSECTIONS, LOOKAHEAD_AFTER, VARIANT_INTERSECTIONS};
 use super::grid::Grid;
 use super::puzzle::Puzzle;
 use super::rules::Rules;
@@ -40,13 +40,12 @@ pub const THREADS_FROM_SIDE: usize = 25;
 /// How a [`Sudoku`] searches: the solver (DLX or a backtracking baseline)
 /// and, for DLX, the engine, the branching rule, the switch to lookahead and
 /// where to look for intersections. The default is the library's: DLX,
-/// first-forced on the engine the library chooses, lookahead after
-/// [`LOOKAHEAD_AFTER`] nodes without a solution, intersections where they
-/// pay ([`INTERSECTIONS`] for classic grids,
-/// [`VARIANT_INTERSECTIONS`](super::VARIANT_INTERSECTIONS) for the others,
-/// [`PROPAGATING_INTERSECTIONS`](super::PROPAGATING_INTERSECTIONS) where the
-/// search bounds a killer puzzle's derived sums, which starts over with
-/// lookahead only when asked).
+/// first-forced on the engine the library chooses, lookahead after 100,000
+/// nodes without a solution, intersections where they pay (above the first
+/// branch point on classic grids, `auto` on the others, at every node where
+/// the search bounds a killer puzzle's derived sums, which starts over with
+/// lookahead only when asked; [`intersections_searched`](Self::intersections_searched)
+/// says which).
 ///
 /// ```
 /// use dlx::sudoku::{Settings, SolverKind};
@@ -145,6 +144,24 @@ impl Settings {
         self.engine
             .unwrap_or(EngineKind::Masks)
             .looks_for_intersections(self.rule())
+    }
+
+    /// Where a search of these settings looks for intersections, as a
+    /// report names it: `None` for a baseline; depth 0 where the engine and
+    /// rule do not look; else the depth named, or the library's own: above
+    /// the first branch point on classic grids, `auto` on variants (at
+    /// every node where nothing is forced on those whose search propagates
+    /// sums).
+    pub fn intersections_searched(&self, variant: bool) -> Option<Intersections> {
+        if self.solver != SolverKind::Dlx {
+            None
+        } else if !self.looks_for_intersections() {
+            Some(Intersections::Depth(0))
+        } else if variant {
+            Some(self.intersections.unwrap_or(VARIANT_INTERSECTIONS))
+        } else {
+            Some(self.intersections.unwrap_or(INTERSECTIONS))
+        }
     }
 
     /// The core's configuration of the DLX searches.
@@ -429,15 +446,4 @@ fn variant_solver(rules: &Rules, settings: &Settings) -> Result<DlxSudoku<'stati
         return Err(SolveError::Intersections(s.engine()));
     }
     Ok(s)
-}
-
-/// Solves one puzzle as a [`Sudoku`] made for it does: with `settings`, a
-/// lone variant or big classic puzzle on `jobs` threads.
-pub fn solve(
-    puzzle: &Puzzle,
-    limits: &Limits,
-    settings: Settings,
-    jobs: usize,
-) -> Result<Solved, SolveError> {
-    Sudoku::new(settings).with_jobs(jobs).solve(puzzle, limits)
 }

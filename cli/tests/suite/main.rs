@@ -16,5 +16,4 @@ mod io_contract;
 mod jobs;
 mod multiplicities;
 mod residual;
-mod sudoku;
 mod variants;

@@ -2,22 +2,21 @@
 //! JSON, links and compressed strings, detected per input or named by
 //! `--format fpuzzles`; every answer checked by the rules' own checker.
 
-use crate::common::{run, text};
+use crate::common::{count, run, text};
 use dlx::sudoku::fpuzzles;
 use dlx::sudoku::rules::{check, Rules};
 
 /// A unique puzzle of `rules`: the first solution of the empty grid, then
 /// cells emptied in order while the puzzle stays unique.
 fn unique_puzzle(rules: &Rules) -> (Vec<u8>, Vec<u8>) {
-    let m = rules.matrix().unwrap();
     let n = rules.side();
-    let (_, first) = m.count(&vec![0; n * n], 1);
+    let (_, first) = count(rules, &vec![0; n * n], 1);
     let solution = first.unwrap();
     let mut givens = solution.clone();
     for k in 0..n * n {
         let keep = givens[k];
         givens[k] = 0;
-        if m.count(&givens, 2).0.solutions != 1 {
+        if count(rules, &givens, 2).0.solutions != 1 {
             givens[k] = keep;
         }
     }
@@ -49,7 +48,7 @@ fn line(cells: &[u8]) -> String {
 /// same rules as `base`).
 fn solve_count_check(n: usize, base: Rules, flags: &str) {
     // The rules first, to find a cage sum the grid allows.
-    let (_, first) = base.matrix().unwrap().count(&vec![0; n * n], 1);
+    let (_, first) = count(&base, &vec![0; n * n], 1);
     let first = first.unwrap();
     let sum = u32::from(first[0]) + u32::from(first[1]);
     let rules = base.cage(&[0, 1], Some(sum)).unwrap();
@@ -168,8 +167,7 @@ fn inputs_are_detected_one_by_one_and_classic_grids_write_f_puzzles() {
     assert_eq!(lines.lines().count(), 2);
     for l in lines.lines() {
         let p = fpuzzles::read(l).unwrap();
-        let m = p.rules.matrix().unwrap();
-        assert_eq!(m.count(&p.givens, 2).0.solutions, 1);
+        assert_eq!(count(&p.rules, &p.givens, 2).0.solutions, 1);
     }
 }
 

@@ -7,11 +7,8 @@
 use std::sync::Arc;
 
 use super::{sorted, Rules};
-use crate::dlx::{
-    BuildError, Count, ItemId, Matrix, MatrixBuilder, OptionId, Propagator, Strategy,
-};
+use crate::dlx::{BuildError, ItemId, Matrix, MatrixBuilder, OptionId, Propagator, Strategy};
 use crate::sudoku::constraints::{self, Constraint, Encoder};
-use crate::sudoku::{DlxSudoku, Limits};
 
 /// Propagators run one after the other, to the first dead end, each with
 /// its own words of the state ([`Live::state`](crate::dlx::Live::state)),
@@ -380,12 +377,15 @@ impl RulesMatrix {
 
     /// Counts the solutions of the puzzle `givens` (row-major, 0 for an
     /// empty cell) up to `limit`, and returns the first. Givens that clash
-    /// (or a digit past n) have no solution.
-    pub fn count(&self, givens: &[u8], limit: u64) -> (Count, Option<Vec<u8>>) {
-        let mut s = DlxSudoku::on_rules(self);
+    /// (or a digit past n) have no solution. The tests' plain count, beside
+    /// [`Sudoku::solve`](crate::sudoku::Sudoku::solve)'s strategy.
+    #[cfg(test)]
+    pub(crate) fn count(&self, givens: &[u8], limit: u64) -> (crate::dlx::Count, Option<Vec<u8>>) {
+        let mut s = crate::sudoku::DlxSudoku::on_rules(self);
         let mut first = Vec::new();
-        let answer = s.solve_cells(givens, &Limits::count_to(limit), &mut first);
-        let count = Count {
+        let limits = crate::sudoku::Limits::count_to(limit);
+        let answer = s.solve_cells(givens, &limits, &mut first);
+        let count = crate::dlx::Count {
             solutions: answer.solutions,
             complete: answer.complete,
         };

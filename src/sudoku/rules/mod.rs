@@ -35,15 +35,16 @@
 //!
 //! ```
 //! use dlx::sudoku::rules::{check, Rules};
+//! use dlx::sudoku::{Limits, Puzzle, Sudoku};
 //!
 //! // 6×6 with 2×3 boxes, both diagonals, and a cage r1c1+r1c2 = 3.
 //! let rules = Rules::boxes(2, 3).unwrap().diagonals().cage(&[0, 1], Some(3)).unwrap();
-//! let matrix = rules.matrix().unwrap();
 //! let mut givens = vec![0u8; 36];
 //! givens[0] = 1;
-//! let (count, first) = matrix.count(&givens, 2);
-//! assert!(count.solutions >= 1);
-//! let grid = first.unwrap();
+//! let puzzle = Puzzle::new(rules.clone(), givens.clone()).unwrap();
+//! let solved = Sudoku::default().solve(&puzzle, &Limits::count_to(2)).unwrap();
+//! assert!(solved.answer.solutions >= 1);
+//! let grid = solved.solution.unwrap();
 //! assert_eq!((grid[0], grid[1]), (1, 2)); // the cage's digits are {1, 2}
 //! check(&rules, &givens, &grid).unwrap();
 //! ```

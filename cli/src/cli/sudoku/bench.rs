@@ -93,17 +93,10 @@ impl Setup {
         settings
     }
 
-    /// The row's intersections: where the search looked (`default` where
-    /// nothing was named), 0 with an engine or rule that does not look,
-    /// `None` for a baseline.
-    fn looks(&self, default: Intersections) -> Option<Intersections> {
-        if self.kind != SolverKind::Dlx {
-            None
-        } else if !super::looks(self.engine, self.rule) {
-            Some(Intersections::Depth(0))
-        } else {
-            Some(self.intersections.unwrap_or(default))
-        }
+    /// The row's intersections, as the library says its search looks
+    /// (`None` for a baseline).
+    fn looks(&self, variant: bool) -> Option<Intersections> {
+        self.settings().intersections_searched(variant)
     }
 }
 
@@ -352,7 +345,7 @@ fn measure(records: &[Record], setup: &Setup, engine: String, args: &BenchArgs, 
                 answer.solutions > 0,
             )
         });
-    let looks = setup.looks(dlx::sudoku::INTERSECTIONS);
+    let looks = setup.looks(false);
     row_of(results.into_iter(), setup, (engine, looks), file, seconds)
 }
 
@@ -482,7 +475,7 @@ fn bench_variants(
         let measured = results
             .into_iter()
             .map(|r| Some(r.map_or((Status::Invalid, 0.0, (0, 0), false), |(m, _)| m)));
-        let looks = setup.looks(dlx::sudoku::VARIANT_INTERSECTIONS);
+        let looks = setup.looks(true);
         rows.push(row_of(measured, setup, (engine, looks), name, seconds));
     }
     code

@@ -50,3 +50,17 @@ pub fn run(args: &[&str], stdin: &[u8]) -> Output {
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
+
+/// The puzzle `givens` (row-major, 0 for an empty cell) of `rules`, counted
+/// to `limit` by the library's solver: the answer and the first solution.
+pub fn count(
+    rules: &dlx::sudoku::rules::Rules,
+    givens: &[u8],
+    limit: u64,
+) -> (dlx::sudoku::Answer, Option<Vec<u8>>) {
+    let puzzle = dlx::sudoku::Puzzle::new(rules.clone(), givens.to_vec()).unwrap();
+    let solved = dlx::sudoku::Sudoku::default()
+        .solve(&puzzle, &dlx::sudoku::Limits::count_to(limit))
+        .unwrap();
+    (solved.answer, solved.solution)
+}

@@ -4,12 +4,13 @@
 //! independent `check_solution`, property
 //! tests comparing the solvers, and the readers fed arbitrary bytes.
 
-use dlx::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
-use dlx::sudoku::{
+use crate::sudoku::cover::LOOKAHEAD_AFTER;
+use crate::sudoku::format::{self, Format, PuzzleErrorKind, ReadOptions, Reader};
+use crate::sudoku::{
     check_solution, solve_on_threads, Alphabet, DlxSudoku, Grid, Limits, Matrices, SolverKind,
-    Solvers, Status, SudokuSolver, Unit, LOOKAHEAD_AFTER,
+    Solvers, Status, SudokuSolver, Unit,
 };
-use dlx::Branching;
+use crate::Branching;
 use proptest::prelude::*;
 
 /// A solved 9×9 grid to derive puzzles from.
@@ -260,7 +261,7 @@ fn every_size_from_4x4_to_25x25() {
     let mut dlx = Solvers::dlx(&matrices);
     // 16×16: POJ 3076's sample.
     let text = std::fs::read_to_string(concat!(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        env!("CARGO_MANIFEST_DIR"),
         "/puzzles/poj3076_sample.in"
     ))
     .unwrap();
@@ -290,7 +291,7 @@ fn every_size_from_4x4_to_25x25() {
 #[test]
 fn lookahead_on_the_residual_matrix_solves_25x25() {
     let text = std::fs::read_to_string(concat!(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/.."),
+        env!("CARGO_MANIFEST_DIR"),
         "/puzzles/generated_25x25_seed1.txt"
     ))
     .unwrap();
@@ -685,7 +686,7 @@ proptest! {
 
 #[test]
 fn a_cancel_stops_every_path_and_is_no_answer() {
-    use dlx::Cancel;
+    use crate::Cancel;
     let cancel = Cancel::new();
     cancel.cancel();
     let limits = Limits::count_to(u64::MAX).cancel(&cancel);
@@ -716,8 +717,8 @@ fn a_cancel_stops_every_path_and_is_no_answer() {
 
 #[test]
 fn one_entry_point_for_classic_and_variant_puzzles() {
-    use dlx::sudoku::rules::{check, Rules};
-    use dlx::sudoku::{batch, solve, Puzzle, Settings, SolveError, Sudoku};
+    use crate::sudoku::rules::{check, Rules};
+    use crate::sudoku::{batch, Puzzle, Settings, SolveError, Sudoku};
     let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     let grid = format::parse_line(line).unwrap();
     let classic = Puzzle::classic(&grid);
@@ -742,12 +743,12 @@ fn one_entry_point_for_classic_and_variant_puzzles() {
         }
     }
     // An engine that cannot take the rule is refused before any search.
-    let bits = Settings::default().engine(Some(dlx::EngineKind::Bits));
+    let bits = Settings::default().engine(Some(crate::EngineKind::Bits));
     assert!(bits.check().is_ok()); // bits takes its own rule, Knuth's
-    let bits_forced = bits.branching(dlx::Branching::FirstForced);
+    let bits_forced = bits.branching(crate::Branching::FirstForced);
     assert!(matches!(bits_forced.check(), Err(SolveError::Engine(_))));
     // ... and one that cannot take a size, for that size.
-    let refused = solve(&classic, &limits, bits, 1).unwrap_err();
+    let refused = Sudoku::new(bits).solve(&classic, &limits).unwrap_err();
     assert!(refused.to_string().contains("bits"), "{refused}");
     // A batch answers in input order, on one thread or several, and says
     // which puzzle each answer is for.
@@ -797,11 +798,11 @@ fn one_entry_point_for_classic_and_variant_puzzles() {
 
 #[test]
 fn a_lone_big_puzzle_gets_every_thread_and_one_thread_settles_an_easy_one() {
-    use dlx::sudoku::{Puzzle, Settings, Sudoku};
+    use crate::sudoku::{Puzzle, Settings, Sudoku};
     // An empty 25×25 grid: one thread's first-forced search settles it
     // before lookahead; with the switch at 0 nodes, the threads search it.
     let empty = Puzzle::classic(&Grid::empty(5).unwrap());
-    for after in [None, Some(dlx::sudoku::LOOKAHEAD_AFTER), Some(0)] {
+    for after in [None, Some(LOOKAHEAD_AFTER), Some(0)] {
         let settings = Settings::default().lookahead_after(after);
         let mut sudoku = Sudoku::new(settings).with_jobs(2);
         let solved = sudoku.solve(&empty, &Limits::count_to(1)).unwrap();
