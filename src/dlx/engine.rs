@@ -765,7 +765,7 @@ mod tests {
             kernels,
             [
                 ("links", 16),
-                ("dense", 22),
+                ("dense", 16),
                 ("bits", 24 + popcnt),
                 ("masks", 15)
             ]
