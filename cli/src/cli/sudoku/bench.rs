@@ -100,7 +100,9 @@ impl Setup {
     }
 }
 
-/// What one solver did on one file.
+/// What one solver did on one file; its `--json` object's first fields
+/// ([`BenchLine`] adds the figures made from the per-puzzle ones).
+#[derive(Serialize)]
 struct Row {
     solver: &'static str,
     /// The engines the DLX solver searched with (`-` for the baselines).
@@ -119,8 +121,11 @@ struct Row {
     invalid: usize,
     timeouts: usize,
     seconds: f64,
+    #[serde(skip)]
     micros: Vec<f64>,
+    #[serde(skip)]
     nodes: Vec<u64>,
+    #[serde(skip)]
     guesses: u64,
 }
 
@@ -484,19 +489,8 @@ fn bench_variants(
 /// A row's `--json` object: the CSV's columns, by the same names.
 #[derive(Serialize)]
 struct BenchLine<'a> {
-    solver: &'static str,
-    engine: &'a str,
-    branching: &'static str,
-    intersections: Option<Intersections>,
-    file: &'a str,
-    puzzles: usize,
-    solved: usize,
-    unique: usize,
-    multiple: usize,
-    none: usize,
-    invalid: usize,
-    timeouts: usize,
-    seconds: f64,
+    #[serde(flatten)]
+    row: &'a Row,
     puzzles_per_second: f64,
     us_median: f64,
     us_p99: f64,
@@ -514,19 +508,7 @@ fn report(rows: &[Row], args: &BenchArgs) -> String {
     if args.json {
         for r in rows {
             let line = BenchLine {
-                solver: r.solver,
-                engine: &r.engine,
-                branching: r.branching,
-                intersections: r.intersections,
-                file: &r.file,
-                puzzles: r.puzzles,
-                solved: r.solved,
-                unique: r.unique,
-                multiple: r.multiple,
-                none: r.none,
-                invalid: r.invalid,
-                timeouts: r.timeouts,
-                seconds: r.seconds,
+                row: r,
                 puzzles_per_second: r.rate(),
                 us_median: r.percentile(0.5),
                 us_p99: r.percentile(0.99),
