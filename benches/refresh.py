@@ -116,7 +116,6 @@ class Row:
 @dataclass
 class Table:
     name: str
-    title: str
     what: str
     #: What the programs' counts are: a table's column.
     counted: str
@@ -293,13 +292,13 @@ def tables(tmp: str) -> Dict[str, Callable[[], Optional[Table]]]:
             Row("pentominoes 6×10", generated(tmp, "pent6x10", ["pentominoes", "6x10"])),
             Row("Sudoku enumeration", os.path.join(ROOT, "puzzles", "sudoku_enumeration.dlx")),
         ]
-        return Table("exact-cover", "Exact cover", "One thread; every count the same.",
+        return Table("exact-cover", "One thread; every count the same.",
                      "solutions", rows, Program("dlx", dlx + " cover {file}", first_number), others, missing)
 
     def multiplicities() -> Optional[Table]:
         others, missing = others_of([("DLX3", "DLX3", knuth_count)])
         if not others:
-            return Table("multiplicities", "", "", "", [], Program("dlx", dlx), [], missing)
+            return Table("multiplicities", "", "", [], Program("dlx", dlx), [], missing)
         rows = [
             Row("two-queens 8", generated(tmp, "twoqueens8", ["two-queens", "8"])),
             Row("pentominoes 6×6, each 0 to 2 times",
@@ -307,7 +306,7 @@ def tables(tmp: str) -> Dict[str, Callable[[], Optional[Table]]]:
             Row("pentominoes 5×8, each 0 to 2 times",
                 generated(tmp, "pent5x8", ["pentominoes", "5x8", "--up-to", "2"])),
         ]
-        return Table("multiplicities", "Multiplicities", "One thread; every count the same.",
+        return Table("multiplicities", "One thread; every count the same.",
                      "solutions", rows, Program("dlx", dlx + " cover {file}", first_number), others, missing)
 
     def sudoku_sets(name: str, sets: List[Tuple[str, str, Optional[int]]], envs, ours: str,
@@ -327,8 +326,8 @@ def tables(tmp: str) -> Dict[str, Callable[[], Optional[Table]]]:
                 path = cut
             rows.append(Row(label, path))
         if not others or not rows:
-            return Table(name, "", "", "", [], Program("dlx", dlx), [], missing)
-        return Table(name, name, what, "unique", rows, Program("dlx", ours, unique_lines),
+            return Table(name, "", "", [], Program("dlx", dlx), [], missing)
+        return Table(name, what, "unique", rows, Program("dlx", ours, unique_lines),
                      others, missing)
 
     def classic() -> Optional[Table]:
