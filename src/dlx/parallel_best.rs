@@ -3,7 +3,8 @@
 //!
 //! The search is cut as [`count_parallel`](crate::dlx::count_parallel) cuts
 //! it ([`Cut`]); the solutions above the cut are offered first, then the
-//! threads take subtrees in order, each searching its subtree with the
+//! threads take subtrees in order from the work-sharing pool
+//! ([`share`](super::share), no piece given away), each searching its subtree with the
 //! branch and bound of [`Solver::best`] and offering what it finds to one
 //! shared list. Every solution has a *rank*, its place in a one-thread
 //! search: a solution above the cut comes before the subtree it precedes,
@@ -20,15 +21,15 @@
 //! threads find their solutions, so the counters (not the answer) differ
 //! from run to run.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::parallel::{report_into, Cut, SUBTREES_PER_JOB};
-use super::search::Steps;
+use super::search::{Steps, Stop};
+use super::share::{share, Give, Sharing, Start, Worker};
 use super::solver::Steering;
 use super::{
     Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver,
-    Stats, Step,
+    Stats, Step, Subtree,
 };
 
 /// What [`best_parallel`] found.
@@ -165,75 +166,134 @@ pub(crate) fn best_limited(
         let cost = matrix.cost_of(options.iter().copied());
         ranked.offer(cost, (2 * j, i as u64), || options.clone());
     }
-    let shared = Mutex::new(ranked);
-    let next = AtomicUsize::new(0);
-    let stopped = AtomicBool::new(false);
-    let (ranked, next, stopped, cut) = (&shared, &next, &stopped, &cut);
-    let limit_for = |k: usize| ranked.lock().map_or(None, |r| r.limit_for(k));
+    let ranked = Mutex::new(ranked);
+    let start = Start {
+        pieces: (cut.subtrees.iter().enumerate())
+            .map(|(j, sub)| (j, weights.get(j).copied().unwrap_or(0.0), sub))
+            .collect(),
+        solutions: Vec::new(),
+    };
+    let sharing = Sharing {
+        every: BEST_EVERY,
+        give: Give::Never,
+    };
+    let make = || {
+        Some(Cheapest {
+            solver: make(),
+            matrix,
+            ranked: &ranked,
+            subtree: 0,
+            met: 0,
+            pause: 0,
+            base: Stats::default(),
+        })
+    };
+    let shared = share(jobs, start, u64::MAX, sharing, make);
     let mut stats = cut.above;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..jobs.min(cut.subtrees()))
-            .map(|_| {
-                scope.spawn(move || {
-                    let mut s = make();
-                    let mut mine = Stats::default();
-                    loop {
-                        let j = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(sub) = cut.subtrees.get(j) else {
-                            return mine;
-                        };
-                        if stopped.load(Ordering::Relaxed) {
-                            return mine;
-                        }
-                        if let Some(t) = &mut s.driver_mut().track {
-                            t.weight = weights.get(j).copied().unwrap_or(0.0);
-                        }
-                        // A subtree is a path of the search: entering it
-                        // cannot fail.
-                        s.preselect_subtree(sub)
-                            .expect("a subtree is a path of the search");
-                        s.bound_costs(true);
-                        s.set_cost_limit(limit_for(j));
-                        let before = s.stats();
-                        let mut i = 0;
-                        while s.next_solution() == Step::Solution {
-                            let options: Vec<OptionId> = s.solution().collect();
-                            let cost = matrix.cost_of(options.iter().copied());
-                            if let Ok(mut r) = ranked.lock() {
-                                r.offer(cost, (2 * j + 1, i), || options);
-                            }
-                            i += 1;
-                            s.set_cost_limit(limit_for(j));
-                        }
-                        mine += s.stats() - before;
-                        if s.stopped().is_some() {
-                            stopped.store(true, Ordering::Relaxed);
-                            return mine;
-                        }
-                    }
-                })
-            })
-            .collect();
-        for h in handles {
-            match h.join() {
-                Ok(s) => stats += s,
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-    });
+    stats += shared.stats;
     // A thread that panicked was resumed above: the list is whole.
-    let kept = shared.into_inner().map(|r| r.kept).unwrap_or_default();
+    let kept = ranked.into_inner().map(|r| r.kept).unwrap_or_default();
     Ok(ParallelBest {
         best: Best {
             solutions: kept
                 .into_iter()
                 .map(|(cost, _, options)| Costed { cost, options })
                 .collect(),
-            complete: !stopped.load(Ordering::Relaxed),
+            complete: shared.complete,
         },
         met: stats.solutions,
         stats,
         depth: cut.depth,
         subtrees: cut.subtrees(),
     })
+}
+
+/// Nodes a thread searches between two looks at the pool (whether another
+/// thread has stopped it); its deadline and cancel handle it watches at
+/// every node.
+const BEST_EVERY: u64 = 1 << 14;
+
+/// A thread's worker of [`best_limited`]: a piece is a subtree of the cut
+/// (its number, its share of the tree for the progress report), searched
+/// whole with the branch and bound, each solution offered to the shared
+/// list as it is met (none is handed to the pool).
+struct Cheapest<'m, 'r> {
+    solver: Solver<'m>,
+    matrix: &'m Matrix,
+    ranked: &'r Mutex<Ranked>,
+    /// The subtree searched, and the solutions met in it so far.
+    subtree: usize,
+    met: u64,
+    /// Nodes of the piece's search at its next pause.
+    pause: u64,
+    /// The counters when the piece's search began.
+    base: Stats,
+}
+
+impl Cheapest<'_, '_> {
+    /// The cost a solution of the subtree searched must be below.
+    fn limit(&self) -> Option<u64> {
+        self.ranked
+            .lock()
+            .map_or(None, |r| r.limit_for(self.subtree))
+    }
+}
+
+impl<'r> Worker for Cheapest<'_, 'r> {
+    type Piece = (usize, f64, &'r Subtree);
+    /// Solutions go to the shared list, not to the pool.
+    type Solution = ();
+    type Context = ();
+
+    fn begin(&mut self, &(j, weight, sub): &Self::Piece, _: Option<&()>) -> bool {
+        if let Some(t) = &mut self.solver.driver_mut().track {
+            t.weight = weight;
+        }
+        (self.subtree, self.met, self.pause) = (j, 0, 0);
+        // A subtree is a path of the search: entering it cannot fail (a
+        // refusal would leave it unsearched, with nothing in it).
+        if self.solver.preselect_subtree(sub).is_err() {
+            return false;
+        }
+        self.solver.bound_costs(true);
+        self.solver.set_cost_limit(self.limit());
+        self.base = self.solver.stats();
+        true
+    }
+
+    fn resume(&mut self, nodes: u64) -> Step {
+        self.pause += nodes;
+        let mut budget = self.solver.limits().budget;
+        budget.nodes = Some(self.pause);
+        self.solver.set_budget(budget);
+        loop {
+            match self.solver.next_solution() {
+                Step::Solution => {
+                    let options: Vec<OptionId> = self.solver.solution().collect();
+                    let cost = self.matrix.cost_of(options.iter().copied());
+                    let rank = (2 * self.subtree + 1, self.met);
+                    if let Ok(mut r) = self.ranked.lock() {
+                        r.offer(cost, rank, || options);
+                    }
+                    self.met += 1;
+                    self.solver.set_cost_limit(self.limit());
+                }
+                step => return step,
+            }
+        }
+    }
+
+    fn stopped(&self) -> Option<Stop> {
+        self.solver.stopped()
+    }
+
+    fn give_away(&mut self, _: &Self::Piece) -> Option<(Vec<Self::Piece>, ())> {
+        None
+    }
+
+    fn solution(&self) {}
+
+    fn stats(&self) -> Stats {
+        self.solver.stats() - self.base
+    }
 }

@@ -1,6 +1,9 @@
 //! Work sharing: one search spread over threads that hand one another
 //! parts of it as they go ([`share`]). The Sudoku layer's lone puzzles,
-//! classic and variant, are searched on it.
+//! classic and variant, are searched on it, and exact cover's counts and
+//! cheapest solutions on threads ([`count_parallel`](super::count_parallel),
+//! [`best_parallel`](super::best_parallel): pieces searched whole, their
+//! counters one search's).
 //!
 //! A *piece* is a part of the search named by the options it fixes on top
 //! of what every piece shares (a puzzle's givens, say): a subtree. Each
@@ -40,6 +43,9 @@ use super::{OptionId, Stats, Step, Stop};
 
 /// One thread's search of pieces.
 pub(crate) trait Worker {
+    /// A piece: the options it fixes (or a [`Subtree`](super::Subtree),
+    /// with what a count's progress report weighs it).
+    type Piece: Send;
     /// What a solution is handed back as.
     type Solution: Send;
     /// What a search hands over with the pieces it gives away, for their
@@ -50,7 +56,7 @@ pub(crate) trait Worker {
     /// piece shares, from `context` when the piece was given away with one;
     /// `false` when the piece has no search (its options clash: no solution
     /// in it).
-    fn begin(&mut self, piece: &[OptionId], context: Option<&Self::Context>) -> bool;
+    fn begin(&mut self, piece: &Self::Piece, context: Option<&Self::Context>) -> bool;
 
     /// Goes on with the search begun for at most `nodes` more nodes, within
     /// the worker's deadline and cancel handle.
@@ -65,7 +71,7 @@ pub(crate) trait Worker {
     /// subtree's), with what their searches go on from; the search goes on
     /// without them. `None` when there is nothing to give (or the engine
     /// gives nothing).
-    fn give_away(&mut self, piece: &[OptionId]) -> Option<(Vec<Vec<OptionId>>, Self::Context)>;
+    fn give_away(&mut self, piece: &Self::Piece) -> Option<(Vec<Self::Piece>, Self::Context)>;
 
     /// The solution just found.
     fn solution(&self) -> Self::Solution;
@@ -78,14 +84,14 @@ pub(crate) trait Worker {
 /// solutions met above it, each with the number of pieces before it. One
 /// piece of no option is the whole search.
 #[derive(Debug)]
-pub(crate) struct Start<S> {
-    pub(crate) pieces: Vec<Vec<OptionId>>,
+pub(crate) struct Start<P, S> {
+    pub(crate) pieces: Vec<P>,
     pub(crate) solutions: Vec<(usize, S)>,
 }
 
-impl<S> Start<S> {
+impl<S> Start<Vec<OptionId>, S> {
     /// The whole search as one piece.
-    pub(crate) fn whole() -> Start<S> {
+    pub(crate) fn whole() -> Start<Vec<OptionId>, S> {
         Start {
             pieces: vec![Vec::new()],
             solutions: Vec::new(),
@@ -111,6 +117,10 @@ pub(crate) enum Give {
     /// untried options are given away as soon as the search is below it).
     #[cfg_attr(not(test), allow(dead_code))]
     Always,
+    /// Never: each piece is searched whole by the thread that took it (a
+    /// count whose counters must be one search's: see
+    /// [`count_parallel`](super::count_parallel)).
+    Never,
 }
 
 /// What [`share`] found.
@@ -137,9 +147,13 @@ pub(crate) struct Shared<S> {
 /// made, and the answer is incomplete), sharing work as `sharing` says,
 /// until `limit` solutions (counting those of `start`), the end, or a
 /// worker's deadline or cancel handle.
+///
+/// Without a limit (`u64::MAX`) a thread adds up the solutions of a piece
+/// alone and hands in their number when the piece is done: a count writes
+/// no shared counter at each solution.
 pub(crate) fn share<W: Worker>(
     jobs: usize,
-    start: Start<W::Solution>,
+    start: Start<W::Piece, W::Solution>,
     limit: u64,
     sharing: Sharing,
     make: impl Fn() -> Option<W> + Sync,
@@ -149,7 +163,7 @@ pub(crate) fn share<W: Worker>(
     for (before, solution) in start.solutions {
         found.offer(&[2 * before as u32], || solution);
     }
-    let pieces: VecDeque<Piece<W::Context>> = (start.pieces.into_iter().enumerate())
+    let pieces: VecDeque<Piece<W::Piece, W::Context>> = (start.pieces.into_iter().enumerate())
         .map(|(k, options)| Piece {
             key: vec![2 * k as u32 + 1],
             options,
@@ -188,15 +202,15 @@ pub(crate) fn share<W: Worker>(
 
 /// A part of the search, its key (its place in search order), and what
 /// its search goes on from.
-struct Piece<C> {
+struct Piece<P, C> {
     key: Vec<u32>,
-    options: Vec<OptionId>,
+    options: P,
     context: Option<Arc<C>>,
 }
 
 /// The pieces no thread has taken yet, and the threads searching one.
-struct Pool<C> {
-    pieces: VecDeque<Piece<C>>,
+struct Pool<P, C> {
+    pieces: VecDeque<Piece<P, C>>,
     busy: usize,
 }
 
@@ -244,8 +258,8 @@ impl<S> Found<S> {
 }
 
 /// What the threads share.
-struct Threads<C> {
-    pool: Mutex<Pool<C>>,
+struct Threads<P, C> {
+    pool: Mutex<Pool<P, C>>,
     /// Signalled when pieces are added, and when the search ends.
     ready: Condvar,
     /// Threads waiting for a piece.
@@ -260,10 +274,10 @@ struct Threads<C> {
     given: AtomicUsize,
 }
 
-impl<C: Send + Sync> Threads<C> {
+impl<P: Send, C: Send + Sync> Threads<P, C> {
     /// Searches the pool's pieces on `jobs` threads into `found` (one: on
     /// the calling thread).
-    fn run<W: Worker<Context = C>>(
+    fn run<W: Worker<Piece = P, Context = C>>(
         &self,
         jobs: usize,
         make: &(impl Fn() -> Option<W> + Sync),
@@ -286,12 +300,15 @@ impl<C: Send + Sync> Threads<C> {
 
     /// The pool, locked (a thread that panicked holding it left it whole:
     /// every change to it is one statement).
-    fn lock(&self) -> MutexGuard<'_, Pool<C>> {
+    fn lock(&self) -> MutexGuard<'_, Pool<P, C>> {
         self.pool.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// One thread: takes pieces and searches them until none is left.
-    fn work<W: Worker<Context = C>>(&self, make: &impl Fn() -> Option<W>) -> Found<W::Solution> {
+    fn work<W: Worker<Piece = P, Context = C>>(
+        &self,
+        make: &impl Fn() -> Option<W>,
+    ) -> Found<W::Solution> {
         let mut found = Found::default();
         let mut worker = None;
         while let Some(piece) = self.take() {
@@ -317,7 +334,7 @@ impl<C: Send + Sync> Threads<C> {
 
     /// The next piece, waiting for one while other threads search; `None`
     /// when the search is over or stopped.
-    fn take(&self) -> Option<Piece<C>> {
+    fn take(&self) -> Option<Piece<P, C>> {
         let mut pool = self.lock();
         loop {
             if self.stop.load(Relaxed) {
@@ -348,10 +365,10 @@ impl<C: Send + Sync> Threads<C> {
     }
 
     /// Searches `piece` with `worker`, giving part of it away when asked.
-    fn search<W: Worker<Context = C>>(
+    fn search<W: Worker<Piece = P, Context = C>>(
         &self,
         worker: &mut W,
-        mut piece: Piece<C>,
+        mut piece: Piece<P, C>,
         found: &mut Found<W::Solution>,
     ) {
         if !worker.begin(&piece.options, piece.context.as_deref()) {
@@ -359,13 +376,17 @@ impl<C: Send + Sync> Threads<C> {
         }
         let every = match self.sharing.give {
             Give::Always => 1,
-            Give::WhenAsked => self.sharing.every.max(1),
+            Give::WhenAsked | Give::Never => self.sharing.every.max(1),
         };
+        // Solutions met and not yet added to the shared counter (no limit).
+        let mut met = 0;
         loop {
             match worker.resume(every) {
                 Step::Solution => {
                     found.offer(&piece.key, || worker.solution());
-                    if self.solutions.fetch_add(1, Relaxed) + 1 >= self.limit {
+                    if self.limit == u64::MAX {
+                        met += 1;
+                    } else if self.solutions.fetch_add(1, Relaxed) + 1 >= self.limit {
                         found.cut_short = true;
                         self.halt();
                         break;
@@ -387,19 +408,26 @@ impl<C: Send + Sync> Threads<C> {
                         found.cut_short = true;
                         break;
                     }
-                    if self.sharing.give == Give::Always || self.waiting.load(Relaxed) > 0 {
+                    let asked =
+                        self.sharing.give == Give::WhenAsked && self.waiting.load(Relaxed) > 0;
+                    if self.sharing.give == Give::Always || asked {
                         self.give_away(worker, &mut piece);
                     }
                 }
             }
         }
+        self.solutions.fetch_add(met, Relaxed);
         found.stats += worker.stats();
     }
 
     /// Where no piece is left (or always, with [`Give::Always`]): the
     /// untried options of the shallowest branch point of `worker`'s search
     /// of `piece` become pieces, and `piece` goes on without them.
-    fn give_away<W: Worker<Context = C>>(&self, worker: &mut W, piece: &mut Piece<C>) {
+    fn give_away<W: Worker<Piece = P, Context = C>>(
+        &self,
+        worker: &mut W,
+        piece: &mut Piece<P, C>,
+    ) {
         let mut pool = self.lock();
         if self.sharing.give == Give::WhenAsked && !pool.pieces.is_empty() {
             return;
@@ -440,10 +468,11 @@ mod tests {
     }
 
     impl Worker for Plain<'_> {
+        type Piece = Vec<OptionId>;
         type Solution = Vec<OptionId>;
         type Context = ();
 
-        fn begin(&mut self, piece: &[OptionId], _: Option<&()>) -> bool {
+        fn begin(&mut self, piece: &Vec<OptionId>, _: Option<&()>) -> bool {
             self.pause = 0;
             self.solver.preselect_all(piece).is_ok()
         }
@@ -460,10 +489,12 @@ mod tests {
             self.solver.stopped()
         }
 
-        fn give_away(&mut self, piece: &[OptionId]) -> Option<(Vec<Vec<OptionId>>, ())> {
+        fn give_away(&mut self, piece: &Vec<OptionId>) -> Option<(Vec<Vec<OptionId>>, ())> {
             let subtrees = self.solver.give_away()?.into_iter();
             Some((
-                subtrees.map(|sub| [piece, &sub.options].concat()).collect(),
+                subtrees
+                    .map(|sub| [&piece[..], &sub.options].concat())
+                    .collect(),
                 (),
             ))
         }

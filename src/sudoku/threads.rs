@@ -229,7 +229,7 @@ fn no_solution() -> (Answer, usize) {
 
 /// Where the threads start from `cut` (of a matrix for side `n`): its
 /// subtrees as pieces, its solutions as grids.
-fn start_of(cut: Cut, n: usize) -> Start<Vec<u8>> {
+fn start_of(cut: Cut, n: usize) -> Start<Vec<OptionId>, Vec<u8>> {
     Start {
         solutions: (cut.solutions.iter())
             .map(|(before, options)| (*before, cells_of(n, options)))
@@ -323,11 +323,12 @@ impl OnResiduals<'_> {
 }
 
 impl<'m> Worker for OnResiduals<'m> {
+    type Piece = Vec<OptionId>;
     type Solution = Vec<u8>;
     /// A residual's items are its own: nothing carries over.
     type Context = ();
 
-    fn begin(&mut self, piece: &[OptionId], _: Option<&()>) -> bool {
+    fn begin(&mut self, piece: &Vec<OptionId>, _: Option<&()>) -> bool {
         self.pause = 0;
         self.piece.clear();
         self.piece.extend_from_slice(self.base);
@@ -371,7 +372,7 @@ impl<'m> Worker for OnResiduals<'m> {
         self.solver().and_then(|s| s.stopped())
     }
 
-    fn give_away(&mut self, piece: &[OptionId]) -> Option<(Vec<Vec<OptionId>>, ())> {
+    fn give_away(&mut self, piece: &Vec<OptionId>) -> Option<(Vec<Vec<OptionId>>, ())> {
         let given = match &mut self.search {
             Some(PieceSearch::Residual(r, s)) => (s.give_away()?.into_iter())
                 .map(|sub| {
@@ -380,7 +381,7 @@ impl<'m> Worker for OnResiduals<'m> {
                 })
                 .collect(),
             Some(PieceSearch::Whole(s)) => (s.give_away()?.into_iter())
-                .map(|sub| [piece, &sub.options].concat())
+                .map(|sub| [&piece[..], &sub.options].concat())
                 .collect(),
             None => return None,
         };
@@ -420,6 +421,7 @@ struct Preselecting<'m, 'b> {
 }
 
 impl Worker for Preselecting<'_, '_> {
+    type Piece = Vec<OptionId>;
     type Solution = Vec<u8>;
     /// The giver's conflict scores, where it keeps them: a piece's search
     /// goes on with what the search it came from learnt, not from scratch
@@ -427,7 +429,7 @@ impl Worker for Preselecting<'_, '_> {
     /// nodes of one thread's search).
     type Context = Option<Scores>;
 
-    fn begin(&mut self, piece: &[OptionId], context: Option<&Option<Scores>>) -> bool {
+    fn begin(&mut self, piece: &Vec<OptionId>, context: Option<&Option<Scores>>) -> bool {
         self.pause = 0;
         self.solver.seed_scores(context.and_then(Option::as_ref));
         self.options.clear();
@@ -448,9 +450,11 @@ impl Worker for Preselecting<'_, '_> {
         self.solver.stopped()
     }
 
-    fn give_away(&mut self, piece: &[OptionId]) -> Option<(Vec<Vec<OptionId>>, Option<Scores>)> {
+    fn give_away(&mut self, piece: &Vec<OptionId>) -> Option<(Vec<Vec<OptionId>>, Option<Scores>)> {
         let given = self.solver.give_away()?.into_iter();
-        let pieces = given.map(|sub| [piece, &sub.options].concat()).collect();
+        let pieces = given
+            .map(|sub| [&piece[..], &sub.options].concat())
+            .collect();
         Some((pieces, self.solver.scores()))
     }
 
