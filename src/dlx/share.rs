@@ -66,6 +66,14 @@ pub(crate) trait Worker {
     /// [`Step::Budget`].
     fn stopped(&self) -> Option<Stop>;
 
+    /// Whether the last [`resume`](Self::resume) that answered
+    /// [`Step::Budget`] ended the whole search, not just paused its piece
+    /// (a memo count that outgrew its width, or spent its budget): every
+    /// thread then stops, and the answer is incomplete.
+    fn ended(&self) -> bool {
+        false
+    }
+
     /// The untried options of the shallowest branch point of the paused
     /// search of `piece`, each as a piece (`piece`'s options, then the
     /// subtree's), with what their searches go on from; the search goes on
@@ -288,7 +296,17 @@ impl<P: Send, C: Send + Sync> Threads<P, C> {
             return;
         }
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..jobs).map(|_| scope.spawn(|| self.work(make))).collect();
+            // Where the platform has no threads (WebAssembly), or has run
+            // out, the calling thread does the work of those not spawned.
+            let handles: Vec<_> = (0..jobs)
+                .map_while(|_| {
+                    let thread = std::thread::Builder::new();
+                    thread.spawn_scoped(scope, || self.work(make)).ok()
+                })
+                .collect();
+            if handles.is_empty() {
+                found.merge(self.work(make));
+            }
             for h in handles {
                 match h.join() {
                     Ok(f) => found.merge(f),
@@ -399,7 +417,7 @@ impl<P: Send, C: Send + Sync> Threads<P, C> {
                         Some(Stop::Cancelled) => found.cancelled = true,
                         _ => {}
                     }
-                    if found.timed_out || found.cancelled {
+                    if found.timed_out || found.cancelled || worker.ended() {
                         found.cut_short = true;
                         self.halt();
                         break;

@@ -1,8 +1,9 @@
 //! Memo counting on threads: the first levels of the search are expanded
 //! breadth first into a *cut* of states, each with the number of paths
 //! that reach it (equal states merged), until there are at least
-//! [`STATES_PER_JOB`] a thread; the threads take the cut's states in turn
-//! and count each with the one search of `mod.rs`, all reading and writing
+//! [`STATES_PER_JOB`] a thread; the threads of the one work-sharing pool
+//! ([`share`](crate::dlx::share)) take the cut's states in turn and count
+//! each whole with the one search of `mod.rs`, all reading and writing
 //! one table cut into locked [`Shards`]. The count is the solutions met
 //! above the cut plus, for each state of the cut, its count times its
 //! paths: exact, as one thread's.
@@ -18,6 +19,8 @@ use std::sync::Mutex;
 use super::big::{BigCount, Tally};
 use super::{Counter, Memo, MemoCount, MemoStats, Shape, Store, Table};
 use crate::dlx::search::Stop;
+use crate::dlx::share::{share, Give, Sharing, Start, Worker};
+use crate::dlx::{Stats, Step};
 
 /// States of the cut per thread, at least (as the plain search's cut).
 pub(super) const STATES_PER_JOB: usize = 64;
@@ -115,58 +118,31 @@ pub(super) fn count<T: Tally + Send + Sync, const B: bool>(
         level = next;
     }
     let shards = Shards::<T>::new(kw, memo.memory, (jobs * 8).next_power_of_two());
-    let (taken, counted, halt) = (
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-        AtomicBool::new(false),
-    );
+    let (counted, halt) = (AtomicUsize::new(0), AtomicBool::new(false));
     let results: Mutex<(BigCount, MemoStats, Option<Stop>)> = Mutex::new((above, stats, None));
-    let work = || loop {
-        // The clock and the cancel handle before each state of the cut: a
-        // state's own search looks only every LOOK_NODES of its states, and
-        // a cut's states may each have fewer.
-        if let Some(stop) = memo.limits.stop_now() {
-            results.lock().unwrap_or_else(|e| e.into_inner()).2 = Some(stop);
-            break;
-        }
-        let k = taken.fetch_add(1, Ordering::Relaxed);
-        let Some((key, paths)) = level.get(k) else {
-            break;
-        };
-        let mut counter = Counter::<T, B>::new(shape, memo, Store::Shared(&shards), Some(&halt));
-        let Some(c) = counter.run(Some(key)) else {
-            halt.store(true, Ordering::Relaxed);
-            break;
-        };
-        let mut r = results.lock().unwrap_or_else(|e| e.into_inner());
-        r.0.add(&times(&c.solutions, paths));
-        r.1.states += c.stats.states;
-        r.1.tried += c.stats.tried;
-        r.1.hits += c.stats.hits;
-        if c.stopped.is_some() {
-            r.2 = c.stopped;
-            break;
-        }
-        drop(r);
-        let done = counted.fetch_add(1, Ordering::Relaxed) + 1;
-        if let Some(p) = &memo.progress {
-            p.set_fraction(done as f64 / level.len() as f64);
-        }
+    let start = Start {
+        pieces: level.iter().collect(),
+        solutions: Vec::new(),
     };
-    std::thread::scope(|s| {
-        let mut spawned = 0;
-        for _ in 0..jobs.min(level.len()) {
-            // No threads where the platform has none (WebAssembly): the
-            // calling thread takes every state of the cut.
-            match std::thread::Builder::new().spawn_scoped(s, work) {
-                Ok(_) => spawned += 1,
-                Err(_) => break,
-            }
-        }
-        if spawned == 0 {
-            work();
-        }
-    });
+    let sharing = Sharing {
+        every: 1,
+        give: Give::Never,
+    };
+    let make = || {
+        Some(States::<T, B> {
+            shape,
+            memo,
+            shards: &shards,
+            halt: &halt,
+            results: &results,
+            counted: &counted,
+            cut: level.len(),
+            piece: None,
+            stopped: None,
+            ended: false,
+        })
+    };
+    share(jobs, start, u64::MAX, sharing, make);
     if halt.load(Ordering::Relaxed) {
         return None;
     }
@@ -187,4 +163,94 @@ pub(super) fn count<T: Tally + Send + Sync, const B: bool>(
         stopped,
         stats,
     })
+}
+
+/// A thread's worker of [`count`]: a piece is a state of the cut with its
+/// paths, counted whole by the one search of `mod.rs` over the shared
+/// table, its count times its paths added to the results.
+struct States<'a, T, const B: bool> {
+    shape: &'a Shape,
+    memo: &'a Memo,
+    shards: &'a Shards<T>,
+    /// Set when a count outgrew `T`: every thread's search stops.
+    halt: &'a AtomicBool,
+    /// The count, the statistics, and what stopped a search.
+    results: &'a Mutex<(BigCount, MemoStats, Option<Stop>)>,
+    /// The states of the cut counted, of `cut`, for the progress report.
+    counted: &'a AtomicUsize,
+    cut: usize,
+    piece: Option<&'a (Vec<u64>, BigCount)>,
+    stopped: Option<Stop>,
+    ended: bool,
+}
+
+impl<'a, T: Tally + Send + Sync, const B: bool> Worker for States<'a, T, B> {
+    type Piece = &'a (Vec<u64>, BigCount);
+    /// The count goes to the results, not to the pool.
+    type Solution = ();
+    type Context = ();
+
+    fn begin(&mut self, &piece: &Self::Piece, _: Option<&()>) -> bool {
+        self.piece = Some(piece);
+        true
+    }
+
+    /// Counts the state whole (the pool looks at the others between two
+    /// states; the search looks at the clock and the cancel handle every
+    /// few thousand of its states, and at the halt).
+    fn resume(&mut self, _nodes: u64) -> Step {
+        let Some((key, paths)) = self.piece.take() else {
+            return Step::Exhausted;
+        };
+        // The clock and the cancel handle before each state of the cut: a
+        // state's own search looks only every LOOK_NODES of its states, and
+        // a cut's states may each have fewer.
+        if let Some(stop) = self.memo.limits.stop_now() {
+            self.stopped = Some(stop);
+            self.results.lock().unwrap_or_else(|e| e.into_inner()).2 = Some(stop);
+            return Step::Budget;
+        }
+        let store = Store::Shared(self.shards);
+        let mut counter = Counter::<T, B>::new(self.shape, self.memo, store, Some(self.halt));
+        let Some(c) = counter.run(Some(key)) else {
+            self.halt.store(true, Ordering::Relaxed);
+            self.ended = true;
+            return Step::Budget;
+        };
+        let mut r = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        r.0.add(&times(&c.solutions, paths));
+        r.1.states += c.stats.states;
+        r.1.tried += c.stats.tried;
+        r.1.hits += c.stats.hits;
+        if let Some(stop) = c.stopped {
+            r.2 = Some(stop);
+            (self.stopped, self.ended) = (Some(stop), true);
+            return Step::Budget;
+        }
+        drop(r);
+        let done = self.counted.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(p) = &self.memo.progress {
+            p.set_fraction(done as f64 / self.cut as f64);
+        }
+        Step::Exhausted
+    }
+
+    fn stopped(&self) -> Option<Stop> {
+        self.stopped
+    }
+
+    fn ended(&self) -> bool {
+        self.ended
+    }
+
+    fn give_away(&mut self, _: &Self::Piece) -> Option<(Vec<Self::Piece>, ())> {
+        None
+    }
+
+    fn solution(&self) {}
+
+    /// The memo's statistics are its own (in the results).
+    fn stats(&self) -> Stats {
+        Stats::default()
+    }
 }
