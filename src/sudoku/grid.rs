@@ -43,15 +43,26 @@ pub enum Unit {
     Column,
     /// A box.
     Box,
+    /// A region of a variant's rules (a jigsaw's piece, a box of another
+    /// shape).
+    Region,
+}
+
+impl Unit {
+    /// Its name in messages: `row`, `column`, `box`, `region`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Row => "row",
+            Unit::Column => "column",
+            Unit::Box => "box",
+            Unit::Region => "region",
+        }
+    }
 }
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unit = match self.unit {
-            Unit::Row => "row",
-            Unit::Column => "column",
-            Unit::Box => "box",
-        };
+        let unit = self.unit.name();
         write!(
             f,
             "digit {} twice in a {unit}, at r{}c{} and r{}c{}",
@@ -183,7 +194,7 @@ impl Grid {
                     && match unit {
                         Unit::Row => r2 == r,
                         Unit::Column => c2 == c,
-                        Unit::Box => self.box_of(r2, c2) == x,
+                        Unit::Box | Unit::Region => self.box_of(r2, c2) == x,
                     }
             })
             .unwrap_or(k);
@@ -246,12 +257,7 @@ impl fmt::Display for SolutionError {
                 write!(f, "given at r{}c{} was changed", r + 1, c + 1)
             }
             SolutionError::Twice { digit, unit, index } => {
-                let unit = match unit {
-                    Unit::Row => "row",
-                    Unit::Column => "column",
-                    Unit::Box => "box",
-                };
-                write!(f, "digit {digit} twice in {unit} {}", index + 1)
+                write!(f, "digit {digit} twice in {} {}", unit.name(), index + 1)
             }
         }
     }

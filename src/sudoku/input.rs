@@ -24,7 +24,7 @@
 use std::fmt;
 
 use super::fpuzzles::{self, Document};
-use super::puzzle::{Puzzle, ReadError};
+use super::puzzle::{GivensError, Puzzle, ReadError};
 use super::{format, rule_line};
 
 /// The form a puzzle's text is written in.
@@ -127,7 +127,7 @@ pub fn read_as(text: &str, form: Form) -> Result<Pasted, ReadError> {
     match form {
         Form::Fpuzzles => {
             let doc = fpuzzles::read_pasted(text).map_err(ReadError::Fpuzzles)?;
-            Ok(from_document(doc))
+            from_document(doc)
         }
         Form::Variant => read_found(Found::Variant(text)),
         Form::Rows => read_found(Found::Rows(text)),
@@ -210,11 +210,21 @@ fn joined_rows(text: &str) -> String {
         .collect()
 }
 
-fn from_document(doc: Document) -> Pasted {
-    Pasted {
-        puzzle: doc.puzzle(),
+fn from_document(doc: Document) -> Result<Pasted, ReadError> {
+    let puzzle = checked(doc.puzzle())?;
+    Ok(Pasted {
+        puzzle,
         form: Form::Fpuzzles,
         fpuzzles: Some(doc),
+    })
+}
+
+/// `puzzle`, or the clash of two of its givens: one verdict for one puzzle
+/// in every form (a classic line's reader refuses a clash too).
+fn checked(puzzle: Puzzle) -> Result<Puzzle, ReadError> {
+    match puzzle.conflict() {
+        Some(c) => Err(ReadError::Givens(GivensError::Conflict(c))),
+        None => Ok(puzzle),
     }
 }
 
@@ -222,17 +232,17 @@ fn read_found(found: Found<'_>) -> Result<Pasted, ReadError> {
     let (puzzle, form) = match found {
         Found::Json(json) => {
             let doc = fpuzzles::read(&json).map_err(ReadError::Fpuzzles)?;
-            return Ok(from_document(doc));
+            return from_document(doc);
         }
         Found::FpuzzlesLink(link) => {
             let doc = fpuzzles::read_pasted(link).map_err(ReadError::Fpuzzles)?;
-            return Ok(from_document(doc));
+            return from_document(doc);
         }
         Found::Link(link) => return Err(ReadError::Link(link.to_string())),
         Found::Variant(text) => {
             let (rules, givens) = rule_line::read(text).map_err(ReadError::Variant)?;
             let puzzle = Puzzle::new(rules, givens).map_err(ReadError::Givens)?;
-            (puzzle, Form::Variant)
+            (checked(puzzle)?, Form::Variant)
         }
         Found::Rows(rows) => {
             let grid = format::parse_line(&joined_rows(rows)).map_err(ReadError::Line)?;
@@ -322,5 +332,42 @@ mod tests {
             read_as(line, Form::Fpuzzles),
             Err(ReadError::Fpuzzles(_))
         ));
+    }
+
+    /// Two givens of one digit in a row, a column or a region: one verdict
+    /// in every form, naming the cells.
+    #[test]
+    fn clashing_givens_are_refused_in_every_form() {
+        let cell = |v: &str| format!("{{{v}}}");
+        let row = |cells: [&str; 4]| format!("[{}]", cells.map(cell).join(","));
+        let json = format!(
+            r#"{{"size":4,"grid":[{},{},{},{}]}}"#,
+            row([
+                r#""value":1,"given":true"#,
+                r#""value":1,"given":true"#,
+                "",
+                ""
+            ]),
+            row(["", "", "", ""]),
+            row(["", "", "", ""]),
+            row(["", "", "", ""]),
+        );
+        let want = "conflicting givens: digit 1 twice in a row, at r1c1 and r1c2";
+        for text in ["11..............", "11.............. boxes=2x2", &json] {
+            let e = read(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+        // A box, and a jigsaw's region (r1c4, r2c3, r2c4 and r3c4: not a
+        // rectangle).
+        let e = read("1....1.......... boxes=2x2").unwrap_err().to_string();
+        assert!(e.ends_with("twice in a box, at r1c1 and r2c2"), "{e}");
+        let regions = "regions=0001021122312333";
+        let e = read(&format!("...3..3......... {regions}")).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("twice in a region, at r1c4 and r2c3"),
+            "{e}"
+        );
+        assert!(read(&format!("................ {regions}")).is_ok());
     }
 }

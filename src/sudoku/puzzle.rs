@@ -15,7 +15,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use super::grid::{Grid, BOX_SIDES};
+use super::grid::{Conflict, Grid, Unit, BOX_SIDES};
 use super::rules::Rules;
 
 /// A Sudoku puzzle: its rules and its givens (row-major, 0 for an empty
@@ -57,6 +57,10 @@ pub enum GivensError {
         /// The digit.
         digit: u8,
     },
+    /// Two givens of one digit in a row, a column or a region: no
+    /// solution, whatever the other rules (the readers refuse such a
+    /// puzzle, in every form, as a classic line's reader does).
+    Conflict(Conflict),
 }
 
 impl fmt::Display for GivensError {
@@ -70,6 +74,7 @@ impl fmt::Display for GivensError {
             GivensError::Digit { cell, digit } => {
                 write!(f, "cell {} holds {digit}, past the grid's side", cell + 1)
             }
+            GivensError::Conflict(c) => write!(f, "conflicting givens: {c}"),
         }
     }
 }
@@ -146,6 +151,87 @@ impl Puzzle {
         let b = (1..=n).find(|b| b * b >= n).filter(|b| b * b == n)?;
         let classic = classic_rules(b)?;
         (Arc::ptr_eq(&self.rules, &classic) || *self.rules == *classic).then_some(b)
+    }
+
+    /// The first pair of givens of one digit in a row, a column or a region
+    /// of the rules, scanning row-major (the second's cell first, then the
+    /// first's); `None` when there is none. A region that fills a rectangle
+    /// is a box ([`Unit::Box`], as a classic line's reader names it);
+    /// another is a [`Unit::Region`].
+    ///
+    /// ```
+    /// use dlx::sudoku::{Puzzle, Rules, Unit};
+    ///
+    /// let mut givens = vec![0; 16];
+    /// (givens[0], givens[5]) = (3, 3);
+    /// let p = Puzzle::new(Rules::boxes(2, 2).unwrap(), givens).unwrap();
+    /// let c = p.conflict().unwrap();
+    /// assert_eq!((c.first, c.second, c.unit), ((0, 0), (1, 1), Unit::Box));
+    /// ```
+    pub fn conflict(&self) -> Option<Conflict> {
+        let n = self.rules.side();
+        let regions = self.rules.regions();
+        let (mut rows, mut cols, mut regs) = ([0u64; 64], [0u64; 64], [0u64; 64]);
+        let region = |k: usize| regions.get(k).copied().filter(|&x| x < 64);
+        for (k, &d) in self.givens.iter().enumerate() {
+            if d == 0 || usize::from(d) > n.min(64) {
+                continue;
+            }
+            let (r, c, bit) = (k / n, k % n, 1u64 << (d - 1));
+            let x = region(k);
+            let unit = if rows[r] & bit != 0 {
+                Unit::Row
+            } else if cols[c] & bit != 0 {
+                Unit::Column
+            } else if x.is_some_and(|x| regs[x] & bit != 0) {
+                self.region_unit(x)
+            } else {
+                rows[r] |= bit;
+                cols[c] |= bit;
+                if let Some(x) = x {
+                    regs[x] |= bit;
+                }
+                continue;
+            };
+            let first = (0..k)
+                .find(|&j| {
+                    self.givens[j] == d
+                        && match unit {
+                            Unit::Row => j / n == r,
+                            Unit::Column => j % n == c,
+                            Unit::Box | Unit::Region => region(j) == x,
+                        }
+                })
+                .unwrap_or(k);
+            return Some(Conflict {
+                digit: d,
+                first: (first / n, first % n),
+                second: (r, c),
+                unit,
+            });
+        }
+        None
+    }
+
+    /// What region `x` is called: a box where it fills a rectangle.
+    fn region_unit(&self, x: Option<usize>) -> Unit {
+        let n = self.rules.side();
+        let cells: Vec<usize> = (self.rules.regions().iter().enumerate())
+            .filter(|&(_, &y)| Some(y) == x)
+            .map(|(k, _)| k)
+            .collect();
+        let rows = cells.iter().map(|k| k / n);
+        let cols = cells.iter().map(|k| k % n);
+        let (r0, r1) = (rows.clone().min(), rows.max());
+        let (c0, c1) = (cols.clone().min(), cols.max());
+        match (r0, r1, c0, c1) {
+            (Some(r0), Some(r1), Some(c0), Some(c1))
+                if (r1 - r0 + 1) * (c1 - c0 + 1) == cells.len() =>
+            {
+                Unit::Box
+            }
+            _ => Unit::Region,
+        }
     }
 
     /// The puzzle as a classic [`Grid`], when it is one.

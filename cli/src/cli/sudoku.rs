@@ -198,7 +198,7 @@ pub(crate) enum FormatArg {
 impl FormatArg {
     /// The classic format named (`None`: f-puzzles; the variant text form
     /// of a classic grid is its line).
-    fn classic(self) -> Option<Format> {
+    pub(crate) fn classic(self) -> Option<Format> {
         Some(match self {
             FormatArg::Line => Format::Line,
             FormatArg::Poj3074 => Format::Poj3074,

@@ -1369,11 +1369,62 @@ fn candidates_are_every_solutions_digits_counted_to_the_limit() {
         input.as_bytes(),
     );
     let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
-    assert_eq!(lines.len(), 2);
+    // One line a puzzle, the bad one's included, in input order.
+    assert_eq!(lines.len(), 3, "{lines:?}");
     assert_eq!(lines[0].split(' ').next(), Some("123456789"));
     assert_eq!(lines[1], "none");
+    assert!(lines[2].starts_with("invalid: "), "{lines:?}");
     assert!(text(&out.stderr).contains(":4:"), "{}", text(&out.stderr));
     assert_eq!(out.status.code(), Some(2));
+    // A cage no digits fill, then a puzzle: two lines, as `count` gives;
+    // clashing givens are invalid in the variant form as in a line.
+    let input = ".3.4.....1...... boxes=2x2 cage=11:R1C1,R1C2,R2C1,R2C2
+                 11.............. boxes=2x2
+................ boxes=2x2
+";
+    for args in [&["sudoku", "candidates"][..], &["sudoku", "count"]] {
+        let out = run(args, input.as_bytes());
+        let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+        assert_eq!(lines.len(), 3, "{args:?}: {lines:?}");
+        assert!(lines[0].starts_with("invalid: killer cage 1"), "{lines:?}");
+        assert!(
+            lines[1].starts_with("invalid: conflicting givens"),
+            "{lines:?}"
+        );
+    }
+    let out = run(&["sudoku", "candidates", "--json"], input.as_bytes());
+    let lines: Vec<serde_json::Value> = (text(&out.stdout).lines())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0]["candidates"].is_null() && lines[0]["error"].is_string());
+    assert_eq!(lines[2]["candidates"].as_array().map(Vec::len), Some(16));
+    // `--format`: a judge's records, and a form named for every line.
+    let judge = format!("{hard}\n{hard}\nend\n");
+    let out = run(
+        &[
+            "sudoku",
+            "candidates",
+            "--format",
+            "poj3074",
+            "--limit",
+            "1",
+        ],
+        judge.as_bytes(),
+    );
+    assert_eq!(
+        text(&out.stdout).replace(' ', ""),
+        format!("{solved}{solved}")
+    );
+    let out = run(
+        &["sudoku", "candidates", "--format", "fpuzzles"],
+        hard.as_bytes(),
+    );
+    assert!(
+        text(&out.stdout).starts_with("invalid: "),
+        "{}",
+        text(&out.stdout)
+    );
     // A timeout: what was decided, marked incomplete, exit code 3.
     let out = run(
         &["sudoku", "candidates", "--timeout", "1ms"],

@@ -195,13 +195,25 @@ fn what_cannot_be_honoured_is_refused() {
         text(&out.stdout)
     );
     assert!(text(&out.stderr).contains("`entropicline` is not supported"));
-    // A puzzle with no solution: echoed, exit 1; a timeout: exit 3.
-    let none = fpuzzles::write(4, &[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], None);
+    // A puzzle with no solution (row 2's 3 and 4 leave box 1 nothing):
+    // echoed, exit 1; clashing givens: invalid, exit 2, as in a classic
+    // line; a timeout: exit 3.
+    let none = fpuzzles::write(4, &[1, 2, 0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0], None);
     let out = run(&["sudoku", "solve"], none.as_bytes());
     assert_eq!(
         (out.status.code(), text(&out.stdout)),
         (Some(1), format!("{none}\n"))
     );
+    let clash = fpuzzles::write(4, &[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], None);
+    for command in ["solve", "count", "check", "candidates"] {
+        let out = run(&["sudoku", command], clash.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(
+            text(&out.stderr).contains("conflicting givens: digit 1 twice in a row"),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+    }
     let empty16 = fpuzzles::write(16, &[0; 256], None);
     let out = run(
         &["sudoku", "count", "--timeout", "20ms"],

@@ -9,19 +9,29 @@
 //! digits as one group, groups separated by single spaces; with a limit
 //! above 1 each group goes on with `:` and its digits' counts (`8+`: the
 //! cap, at least 8; `?`: not known), as `25:1,8+`; `none` when the puzzle
-//! has no solution; `--json`: `{"candidates": [[…], …], "counts":
+//! has no solution; `invalid: WHY` when it cannot be read (as `count` and
+//! `check` say it); `--json`: `{"candidates": [[…], …], "counts":
 //! [[…], …], "complete": bool}`, the counts parallel to the candidates
-//! (`null` where a limit stopped the count). A puzzle stopped by
-//! `--timeout` or Ctrl-C prints what was decided, then ` incomplete` (the
-//! JSON says `"complete": false`); exit code 3 (130 after Ctrl-C).
+//! (`null` where a limit stopped the count), or `{"candidates": null,
+//! "error": WHY, …}`. Every puzzle of the input has its line, in order. A
+//! puzzle stopped by `--timeout` or Ctrl-C prints what was decided, then
+//! ` incomplete` (the JSON says `"complete": false`); exit code 3 (130
+//! after Ctrl-C). `--format` names the input's format as `solve` takes it:
+//! a judge's or the grid format reads its records, `line`, `variant` and
+//! `fpuzzles` a puzzle a line in that form (without it, each line's form
+//! is told apart).
 
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use serde::Serialize;
 
 use super::super::{exit, json, output::Output};
+use super::FormatArg;
+use dlx::sudoku::format::{ReadOptions, Reader};
+use dlx::sudoku::input::{read_as, Form};
 use dlx::sudoku::{batch, candidates, Alphabet, Candidates, Limits, Puzzle, Settings};
 
 #[derive(Args, Debug)]
@@ -37,6 +47,11 @@ pub(crate) struct CandidatesArgs {
     /// Print one JSON object per puzzle instead.
     #[arg(long)]
     json: bool,
+    /// Input format (without it, each line's form is told apart): a
+    /// judge's or the grid format reads its records; `line`, `variant` and
+    /// `fpuzzles` read a puzzle a line in that form.
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
     /// Worker threads (default and most: the cores). Output keeps input
     /// order.
     #[arg(long, value_name = "N", value_parser = super::super::parse_jobs)]
@@ -48,10 +63,50 @@ pub(crate) struct CandidatesArgs {
     timeout: Duration,
 }
 
-/// One puzzle's answer: its line, or why there is none.
+/// One puzzle's answer: its line, and why it has no answer (for standard
+/// error).
 struct Answered {
-    text: Result<String, String>,
+    text: String,
+    why: Option<String>,
     code: u8,
+}
+
+/// A puzzle as the source hands it out: a line to read on the worker, or
+/// a judge format's record read already.
+enum Text {
+    Line(String),
+    Read(Result<Puzzle, String>),
+}
+
+/// The JSON line of a puzzle that could not be read.
+#[derive(Serialize)]
+struct Invalid<'a> {
+    candidates: Option<()>,
+    counts: Option<()>,
+    limit: u64,
+    complete: bool,
+    error: &'a str,
+}
+
+/// The line of a puzzle that could not be read (`at`: where it is), as
+/// `count` writes one.
+fn invalid(at: &str, why: &str, as_json: bool, limit: u64) -> Answered {
+    let text = if as_json {
+        json::line(&Invalid {
+            candidates: None,
+            counts: None,
+            limit,
+            complete: false,
+            error: why,
+        })
+    } else {
+        format!("invalid: {why}")
+    };
+    Answered {
+        text,
+        why: Some(format!("{at}: {why}")),
+        code: exit::BAD_INPUT,
+    }
 }
 
 pub(crate) fn run(args: CandidatesArgs) -> u8 {
@@ -82,48 +137,73 @@ pub(crate) fn run(args: CandidatesArgs) -> u8 {
                 continue;
             }
         };
-        let mut lines = input.lines().enumerate();
+        let (form, judged) = match args.format {
+            None => (None, None),
+            Some(FormatArg::Fpuzzles) => (Some(Form::Fpuzzles), None),
+            Some(FormatArg::Variant) => (Some(Form::Variant), None),
+            Some(FormatArg::Line) => (Some(Form::Line), None),
+            Some(f) => (None, f.classic()),
+        };
+        let (mut records, mut lines) = match judged {
+            Some(format) => {
+                let options = ReadOptions {
+                    format: Some(format),
+                    alphabet: None,
+                };
+                (Some(Reader::new(input, options)), None)
+            }
+            None => (None, Some(input.lines().enumerate())),
+        };
         let mut read_error = None;
         let mut puzzles = 0u64;
-        let source = |_hint: usize| loop {
-            let (k, line) = lines.next()?;
-            match line {
-                // Blank lines and comments (`#`, as the collections write them).
-                Ok(l) if l.trim().is_empty() || l.trim_start().starts_with('#') => continue,
-                Ok(l) => return Some((k + 1, l)),
-                Err(e) => {
-                    read_error = Some(e);
-                    return None;
+        let source = |_hint: usize| match (&mut records, &mut lines) {
+            (Some(reader), _) => reader.next().map(|r| {
+                let puzzle = (r.grid.as_ref())
+                    .map(Puzzle::classic)
+                    .map_err(|e| e.to_string());
+                (r.line, Text::Read(puzzle))
+            }),
+            (None, None) => None,
+            (None, Some(lines)) => loop {
+                let (k, line) = lines.next()?;
+                match line {
+                    // Blank lines and comments (`#`, as the collections write them).
+                    Ok(l) if l.trim().is_empty() || l.trim_start().starts_with('#') => continue,
+                    Ok(l) => return Some((k + 1, Text::Line(l))),
+                    Err(e) => {
+                        read_error = Some(e);
+                        return None;
+                    }
                 }
-            }
+            },
         };
         batch::run(
             &Settings::default(),
             jobs,
             source,
-            |sudoku, (number, line): (usize, String)| match line.parse::<Puzzle>() {
-                Err(e) => Answered {
-                    text: Err(format!("{name}:{number}: {e}")),
-                    code: exit::BAD_INPUT,
-                },
-                Ok(p) => match candidates(sudoku, &p, &limits()) {
-                    Err(e) => Answered {
-                        text: Err(format!("{name}:{number}: {e}")),
-                        code: exit::BAD_INPUT,
-                    },
+            |sudoku, (number, text): (usize, Text)| {
+                let read = match text {
+                    Text::Read(read) => read,
+                    Text::Line(line) => match form {
+                        Some(form) => read_as(&line, form).map(|p| p.puzzle),
+                        None => line.parse::<Puzzle>(),
+                    }
+                    .map_err(|e| e.to_string()),
+                };
+                match read
+                    .and_then(|p| candidates(sudoku, &p, &limits()).map_err(|e| e.to_string()))
+                {
+                    Err(why) => invalid(&format!("{name}:{number}"), &why, args.json, args.limit),
                     Ok(c) => render(&c, args.json),
-                },
+                }
             },
             |answered| {
                 puzzles += 1;
                 code = exit::worse(code, answered.code);
-                match answered.text {
-                    Ok(line) => out.println(&line) && !super::super::interrupt::interrupted(),
-                    Err(why) => {
-                        eprintln!("dlx sudoku: {why}");
-                        true
-                    }
+                if let Some(why) = &answered.why {
+                    eprintln!("dlx sudoku: {why}");
                 }
+                out.println(&answered.text) && !super::super::interrupt::interrupted()
             },
         );
         if let Some(e) = read_error {
@@ -154,13 +234,15 @@ fn render(c: &Candidates, as_json: bool) -> Answered {
     };
     if as_json {
         return Answered {
-            text: Ok(json::line(&c)),
+            text: json::line(&c),
+            why: None,
             code,
         };
     }
     if c.complete() && !c.solvable() {
         return Answered {
-            text: Ok("none".into()),
+            text: "none".into(),
+            why: None,
             code,
         };
     }
@@ -192,5 +274,9 @@ fn render(c: &Candidates, as_json: bool) -> Answered {
     if !c.complete() {
         s.push_str(" incomplete");
     }
-    Answered { text: Ok(s), code }
+    Answered {
+        text: s,
+        why: None,
+        code,
+    }
 }
