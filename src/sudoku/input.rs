@@ -25,7 +25,8 @@ use std::fmt;
 
 use super::fpuzzles::{self, Document};
 use super::puzzle::{GivensError, Puzzle, ReadError};
-use super::{format, rule_line};
+use super::rules::MAX_SIDE;
+use super::{format, rule_line, Alphabet};
 
 /// The form a puzzle's text is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,7 +37,8 @@ pub enum Form {
     Fpuzzles,
     /// A link to a puzzle that is not f-puzzles data.
     Link,
-    /// The variant text form: a grid line, then rule words.
+    /// The variant text form: a grid line, then rule words (or a grid
+    /// line alone whose side is no square: [`bare_side`]).
     Variant,
     /// A classic grid pasted row by row.
     Rows,
@@ -172,10 +174,52 @@ fn classify(text: &str) -> Option<Found<'_>> {
     if text.lines().count() > 1 && is_rows(text) {
         return Some(Found::Rows(text));
     }
-    if rule_line::looks_like(text) {
+    if rule_line::looks_like(text) || bare_side(text).is_some() {
         return Some(Found::Variant(text));
     }
     Some(Found::Line(text))
+}
+
+/// The side n of `text` when it is one grid line alone (no rule word) of
+/// n² cells for a side of 5 or more that is no square — 6, 8, 10, 12, …,
+/// whose boxes are not square (2×3 for 6, as the variant text form makes
+/// them; 2 and 3 are too small for a puzzle, and their 4 and 9 symbols a
+/// classic grid's row) — every
+/// symbol empty (`.`, `0`, `-`, `_`) or a digit up to n; `None` otherwise.
+/// Such a line is the variant text form of a puzzle without rules beyond
+/// its boxes. A classic line's side is a square (4, 9, 16, …), and a line
+/// of 36 symbols with one past 6 is a row of a 36×36 grid.
+///
+/// ```
+/// use dlx::sudoku::input::{bare_side, read, Form};
+///
+/// let six = format!("1{}", ".".repeat(35));
+/// assert_eq!(bare_side(&six), Some(6));
+/// assert_eq!(read(&six).unwrap().form, Form::Variant);
+/// assert_eq!(bare_side(&format!("7{}", ".".repeat(35))), None);
+/// assert_eq!(bare_side(&".".repeat(81)), None); // a classic 9×9
+/// ```
+pub fn bare_side(text: &str) -> Option<usize> {
+    let mut tokens = trimmed(text).split_whitespace();
+    let token = tokens.next()?;
+    if tokens.next().is_some() {
+        return None;
+    }
+    let len = token.chars().count();
+    let n = (5..=MAX_SIDE)
+        .find(|n| n * n >= len)
+        .filter(|n| n * n == len)?;
+    if (1..=n).any(|b| b * b == n) {
+        return None;
+    }
+    let alphabet = Alphabet::default_for(n);
+    let cell = |c: char| {
+        matches!(c, '.' | '0' | '-' | '_')
+            || alphabet
+                .digit(c, n)
+                .is_some_and(|d| (1..=n).contains(&usize::from(d)))
+    };
+    token.chars().all(cell).then_some(n)
 }
 
 /// Whether `text` is a link: a scheme and `://` before any white space.

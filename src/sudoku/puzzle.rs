@@ -160,7 +160,7 @@ impl Puzzle {
     /// another is a [`Unit::Region`].
     ///
     /// ```
-    /// use dlx::sudoku::{Puzzle, Rules, Unit};
+    /// use dlx::sudoku::{rules::Rules, Puzzle, Unit};
     ///
     /// let mut givens = vec![0; 16];
     /// (givens[0], givens[5]) = (3, 3);

@@ -361,3 +361,38 @@ fn published_puzzles_of_each_constraint_solve_to_their_solutions() {
     );
     assert_eq!(text(&out.stdout), "multiple\n");
 }
+
+/// A line of n² symbols for a side that is no square (6: 2×3 boxes) is a
+/// whole n×n puzzle, as it is with any rule word; the rows of an n²×n²
+/// grid (a symbol past n in them) stay a classic grid.
+#[test]
+fn a_line_of_36_symbols_is_a_6x6_puzzle() {
+    let six = format!("1{}", ".".repeat(35));
+    let input = format!("{six}\n{}\n", ".".repeat(36));
+    let out = run(&["sudoku", "solve"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let solved = text(&out.stdout);
+    let lines: Vec<&str> = solved.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l.len() == 36), "{lines:?}");
+    let with_boxes = run(&["sudoku", "solve"], format!("{six} boxes=2x3").as_bytes());
+    assert_eq!(format!("{}\n", lines[0]), text(&with_boxes.stdout));
+    for command in ["count", "candidates"] {
+        let out = run(&["sudoku", command, "--limit", "1"], six.as_bytes());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{command}: {}",
+            text(&out.stderr)
+        );
+    }
+    // A row of a 36×36 grid: a symbol past 6 (the rest of the grid is
+    // missing: the classic reader says so).
+    let row = format!("7{}", ".".repeat(35));
+    let out = run(&["sudoku", "check"], row.as_bytes());
+    assert!(
+        text(&out.stderr).contains("1 of 36 rows"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -286,8 +286,23 @@ fn negative_values(rules: &Rules, kind: DotKind) -> Vec<u32> {
     values
 }
 
+/// Checks a mark between two cells: in the grid, distinct, and side by
+/// side (a mark elsewhere means nothing on any grid people draw).
 fn two_cells(rule: &'static str, cells: [usize; 2], n: usize) -> Result<(), RulesError> {
-    check_cells(rule, &cells, n, 2)
+    check_cells(rule, &cells, n, 2)?;
+    let [a, b] = cells;
+    let (ra, ca, rb, cb) = (a / n, a % n, b / n, b % n);
+    if ra.abs_diff(rb) + ca.abs_diff(cb) != 1 {
+        return Err(RulesError::Shape {
+            rule,
+            why: format!(
+                "{} and {} are not side by side",
+                cell_name(a, n),
+                cell_name(b, n)
+            ),
+        });
+    }
+    Ok(())
 }
 
 impl Constraint for Dot {

@@ -249,6 +249,13 @@ impl Constraint for Whispers {
         WHISPERS.name
     }
     fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        if self.gap == 0 {
+            // Every pair of digits differs by 0 or more: no rule at all.
+            return Err(RulesError::Shape {
+                rule: "whispers",
+                why: "a gap of 0 (neighbours must differ by 1 or more)".into(),
+            });
+        }
         check_path("whispers", &self.cells, rules.side(), 1)
     }
     fn encode(&self, e: &mut Encoder<'_>) {

@@ -382,7 +382,7 @@ pub(crate) fn check_cells(
     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
         return Err(RulesError::Shape {
             rule,
-            why: format!("cell {} is listed twice", w[0]),
+            why: format!("{} is listed twice", cell_name(w[0], n)),
         });
     }
     Ok(())
@@ -415,7 +415,7 @@ pub(crate) fn check_path(
     if let Some(w) = cells.windows(2).find(|w| w[0] == w[1]) {
         return Err(RulesError::Shape {
             rule,
-            why: format!("cell {} follows itself", w[0]),
+            why: format!("{} follows itself", cell_name(w[0], n)),
         });
     }
     Ok(())

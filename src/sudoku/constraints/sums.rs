@@ -21,8 +21,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::{
-    any_eq, broken, cells_text, check_cells, entries, json_cells, json_lines, json_names,
-    json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder, Kind,
+    any_eq, broken, cell_name, cells_text, check_cells, entries, json_cells, json_lines,
+    json_names, json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder,
+    Kind,
 };
 use crate::sudoku::rules::{Broken, Rules, RulesError};
 
@@ -280,8 +281,27 @@ impl Constraint for LittleKiller {
     fn sums(&self) -> Vec<(Vec<usize>, Vec<usize>, i64)> {
         vec![(self.cells.clone(), Vec::new(), i64::from(self.sum))]
     }
+    /// Cells in the grid, each once, along one diagonal in steps of one
+    /// cell (a sum off a diagonal is a cage, not a little killer).
     fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
-        check_cells("little killer", &self.cells, rules.side(), 1)
+        let n = rules.side();
+        check_cells("little killer", &self.cells, n, 1)?;
+        let step = |w: &[usize]| {
+            let (r0, c0, r1, c1) = (w[0] / n, w[0] % n, w[1] / n, w[1] % n);
+            (r0.abs_diff(r1) == 1 && c0.abs_diff(c1) == 1).then_some((r1 > r0, c1 > c0))
+        };
+        let first = self.cells.get(..2).and_then(step);
+        if let Some(w) = (self.cells.windows(2)).find(|w| step(w).is_none() || step(w) != first) {
+            return Err(RulesError::Shape {
+                rule: "little killer",
+                why: format!(
+                    "{} then {} is not a step along one diagonal",
+                    cell_name(w[0], n),
+                    cell_name(w[1], n)
+                ),
+            });
+        }
+        Ok(())
     }
     fn encode(&self, e: &mut Encoder<'_>) {
         let n = e.side() as u64;

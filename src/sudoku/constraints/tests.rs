@@ -901,3 +901,42 @@ fn long_little_killers_take_the_hub_and_count_as_brute_force() {
     }
     assert!(hubs >= cases, "{hubs} hubs");
 }
+
+/// A clue that cannot mean anything is an error naming it, its cells as
+/// R1C1: marks between cells that are not side by side, a whispers gap of
+/// 0, a little killer off its diagonal, a cell listed twice.
+#[test]
+fn meaningless_clues_are_refused_by_name() {
+    let refused = [
+        ("white=R1C1,R3C3", "kropki dot: R1C1 and R3C3 are not side by side"),
+        ("black=R2C2,R1C1", "kropki dot: R2C2 and R1C1 are not side by side"),
+        ("xv=X:R1C1,R1C3", "xv: R1C1 and R1C3 are not side by side"),
+        ("whispers=0:R1C1,R1C2", "whispers: a gap of 0"),
+        (
+            "littlekiller=5:R1C2,R2C3,R3C3",
+            "little killer: R2C3 then R3C3 is not a step along one diagonal",
+        ),
+        (
+            "littlekiller=5:R1C2,R2C3,R1C4",
+            "little killer: R2C3 then R1C4 is not a step along one diagonal",
+        ),
+        ("thermo=R1C1,R1C2,R1C1", "thermometer: R1C1 is listed twice"),
+        ("whispers=R2C1,R2C1", "whispers: R2C1 follows itself"),
+    ];
+    for (word, want) in refused {
+        let line = format!("................ boxes=2x2 {word}");
+        let err = crate::sudoku::rule_line::read(&line).unwrap_err().to_string();
+        assert!(err.contains(want), "{word}: {err}");
+    }
+    for word in [
+        "white=R1C1,R1C2",
+        "black=R2C1,R1C1",
+        "xv=V:R4C4,R3C4",
+        "whispers=1:R1C1,R1C2",
+        "littlekiller=5:R1C2,R2C3,R3C4",
+        "littlekiller=3:R2C1,R1C2",
+    ] {
+        let line = format!("................ boxes=2x2 {word}");
+        assert!(crate::sudoku::rule_line::read(&line).is_ok(), "{word}");
+    }
+}

@@ -73,6 +73,14 @@ pub(super) fn detected(format: Option<FormatArg>, input: &mut dyn BufRead) -> bo
     } else {
         std::str::from_utf8(line).ok().and_then(Form::detect)
     };
+    if let Some(n) = std::str::from_utf8(line).ok().and_then(input::bare_side) {
+        // A line of n² small symbols: a whole n×n puzzle, or the first row
+        // of an n²×n² grid. The grid's next rows (those in the buffer)
+        // would hold a symbol past n somewhere; lines of puzzles do not.
+        let rows = first.split(|&b| b == b'\n').take(n * n).skip(1);
+        let mut rows = rows.map(|r| std::str::from_utf8(r).ok().map(str::trim));
+        return rows.all(|r| r.is_some_and(|r| r.is_empty() || input::bare_side(r) == Some(n)));
+    }
     matches!(form, Some(Form::Fpuzzles | Form::Link | Form::Variant))
 }
 
