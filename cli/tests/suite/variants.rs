@@ -204,6 +204,30 @@ fn what_cannot_be_honoured_is_refused() {
         (out.status.code(), text(&out.stdout)),
         (Some(1), format!("{none}\n"))
     );
+    // With an output format named, the puzzle unsolved in that format (each
+    // line f-puzzles JSON), exit 1, from f-puzzles, variant text or a line.
+    for input in [
+        none.clone(),
+        "12..34.......... thermo=R1C2,R1C1".into(),
+        "12........3...4.".into(),
+    ] {
+        let out = run(
+            &["sudoku", "solve", "--output-format", "fpuzzles"],
+            input.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{input}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["grid"][0][0]["value"], 1, "{input}");
+        assert!(json["grid"][3][3].get("value").is_none(), "{input}");
+    }
+    let out = run(
+        &["sudoku", "solve", "--output-format", "variant"],
+        none.as_bytes(),
+    );
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(1), "12....34........\n".into())
+    );
     let clash = fpuzzles::write(4, &[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], None);
     for command in ["solve", "count", "check", "candidates"] {
         let out = run(&["sudoku", command], clash.as_bytes());

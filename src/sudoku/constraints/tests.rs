@@ -908,8 +908,14 @@ fn long_little_killers_take_the_hub_and_count_as_brute_force() {
 #[test]
 fn meaningless_clues_are_refused_by_name() {
     let refused = [
-        ("white=R1C1,R3C3", "kropki dot: R1C1 and R3C3 are not side by side"),
-        ("black=R2C2,R1C1", "kropki dot: R2C2 and R1C1 are not side by side"),
+        (
+            "white=R1C1,R3C3",
+            "kropki dot: R1C1 and R3C3 are not side by side",
+        ),
+        (
+            "black=R2C2,R1C1",
+            "kropki dot: R2C2 and R1C1 are not side by side",
+        ),
         ("xv=X:R1C1,R1C3", "xv: R1C1 and R1C3 are not side by side"),
         ("whispers=0:R1C1,R1C2", "whispers: a gap of 0"),
         (
@@ -925,7 +931,9 @@ fn meaningless_clues_are_refused_by_name() {
     ];
     for (word, want) in refused {
         let line = format!("................ boxes=2x2 {word}");
-        let err = crate::sudoku::rule_line::read(&line).unwrap_err().to_string();
+        let err = crate::sudoku::rule_line::read(&line)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(want), "{word}: {err}");
     }
     for word in [

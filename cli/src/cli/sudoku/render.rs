@@ -189,15 +189,15 @@ impl Render<'_> {
             .map_or(Some(r.format), FormatArg::classic);
         match mode {
             Mode::Solve if out_format.is_none() => match (&r.grid, &o.solution) {
-                (Ok(puzzle), Some(solution)) => {
-                    buf.push_str(&fpuzzles::write(
-                        puzzle.side(),
-                        puzzle.cells(),
-                        Some(solution.cells()),
-                    ));
+                (Ok(puzzle), solution) => {
+                    // Nothing solved (no solution, or none in time): the
+                    // puzzle alone, so that every line is f-puzzles JSON.
+                    let solution = solution.as_ref().map(|s| s.cells());
+                    buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), solution));
                     buf.push('\n');
                 }
-                // Nothing solved: echoed as it came, as in every format.
+                // A puzzle that could not be read: echoed as it came, as in
+                // every format.
                 _ if !r.raw.is_empty() => {
                     buf.push_str(&r.raw);
                     buf.push('\n');

@@ -314,7 +314,20 @@ fn report(
                     rule_line::write(p.puzzle.rules(), sol)
                 }
                 (Ok(_), Some(sol)) => as_line(sol),
-                // Nothing solved: echoed as it came.
+                // Nothing solved (no solution, or none in time): the
+                // puzzle in the format named, so that every line is in it.
+                (Ok(p), None) if args.output_format == Some(FormatArg::Fpuzzles) => {
+                    let (rules, givens) = (p.puzzle.rules(), p.puzzle.givens());
+                    match &p.fpuzzles {
+                        Some(json) => json.with_solution(givens),
+                        None => fpuzzles::write_rules(rules, givens, None),
+                    }
+                }
+                (Ok(p), None) if args.output_format == Some(FormatArg::Variant) => {
+                    rule_line::write(p.puzzle.rules(), p.puzzle.givens())
+                }
+                // Else echoed as it came (a puzzle that could not be read
+                // has no other form).
                 _ => text.to_string(),
             },
             Mode::Count => match solved {
