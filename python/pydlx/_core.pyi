@@ -93,8 +93,12 @@ class Problem:
     option's cost (DLX5). ``primary`` and ``secondary`` list the items;
     a primary item written ``"v|name"`` or ``"u:v|name"`` is covered
     exactly ``v`` or ``u`` to ``v`` times (DLX3). When both are ``None``,
-    items given a color are secondary and all others primary; when one is
-    ``None``, it is every other item of the options.
+    items given a color are secondary and all others primary; when either
+    is given, the two name every item: an item of the options in neither
+    raises ``ValueError`` naming it (a typo is not taken for a secondary
+    item). An empty option raises ``ValueError`` too. A negative ``limit``,
+    ``k``, ``threads``, ``samples`` or ``memory`` raises ``ValueError``
+    naming the argument.
 
     ``engine`` (``"auto"``, ``"links"``, ``"dense"``, ``"bits"``,
     ``"masks"``) and ``rule`` (``"knuth"``, ``"first-forced"``,

@@ -120,6 +120,25 @@ fn limits(timeout: Option<f64>, cancel: &Cancel) -> PyResult<Limits> {
     Ok(limits)
 }
 
+/// An int argument `name` that must be 0 or more (and fit `T`): a
+/// `ValueError` naming it otherwise. (PyO3's own conversion of a negative
+/// int to an unsigned one raises `OverflowError`, naming nothing.)
+fn whole<T: TryFrom<i128>>(name: &str, value: i128) -> PyResult<T> {
+    T::try_from(value).map_err(|_| {
+        let why = if value < 0 {
+            "must be 0 or more"
+        } else {
+            "is too large"
+        };
+        PyValueError::new_err(format!("{name} {why}, not {value}"))
+    })
+}
+
+/// [`whole`] for an optional argument.
+fn whole_or<T: TryFrom<i128>>(name: &str, value: Option<i128>) -> PyResult<Option<T>> {
+    value.map(|v| whole(name, v)).transpose()
+}
+
 /// A Sudoku query's limits: a count to `n`, the timeout, the cancel handle.
 fn sudoku_limits(n: u64, timeout: Option<f64>, cancel: &Cancel) -> PyResult<sudoku::Limits> {
     let mut limits = sudoku::Limits::count_to(n).cancel(cancel);
@@ -435,34 +454,6 @@ fn build(
         Ok(())
     };
     match (&primary, &secondary) {
-        (Some(p), s) => {
-            for spec in p {
-                declare_primary(&mut b, spec)?;
-            }
-            match s {
-                Some(s) => {
-                    for name in s {
-                        b.secondary(name).map_err(value_error)?;
-                    }
-                }
-                None => {
-                    for name in &order {
-                        if b.item(name).is_none() {
-                            b.secondary(name).map_err(value_error)?;
-                        }
-                    }
-                }
-            }
-        }
-        (None, Some(s)) => {
-            let listed: HashMap<&str, ()> = s.iter().map(|n| (n.as_str(), ())).collect();
-            for name in order.iter().filter(|n| !listed.contains_key(n.as_str())) {
-                declare_primary(&mut b, name)?;
-            }
-            for name in s {
-                b.secondary(name).map_err(value_error)?;
-            }
-        }
         (None, None) => {
             // Items with a color are secondary (a color means nothing on a
             // primary item); every other item is primary.
@@ -473,14 +464,33 @@ fn build(
                 b.secondary(name).map_err(value_error)?;
             }
         }
+        // Lists given: they name every item (an item of the options in
+        // neither is refused below, so that a typo is not taken for a
+        // secondary item).
+        (p, s) => {
+            for spec in p.iter().flatten() {
+                declare_primary(&mut b, spec)?;
+            }
+            for name in s.iter().flatten() {
+                b.secondary(name).map_err(value_error)?;
+            }
+        }
     }
     for (k, spec) in specs.iter().enumerate() {
+        if spec.items.is_empty() {
+            return Err(PyValueError::new_err(format!(
+                "option {k} has no item (an empty option covers nothing)"
+            )));
+        }
         let mut entries = Vec::with_capacity(spec.items.len());
         for (name, color) in &spec.items {
             let item = b.item(name).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "option {k} names {name:?}, which is neither primary nor secondary"
-                ))
+                let lists = match (&primary, &secondary) {
+                    (Some(_), Some(_)) => "in neither primary nor secondary",
+                    (Some(_), None) => "not in primary (and no secondary list is given)",
+                    _ => "not in secondary (and no primary list is given)",
+                };
+                PyValueError::new_err(format!("option {k} names {name:?}, {lists}"))
             })?;
             let color = color
                 .as_deref()
@@ -769,14 +779,14 @@ impl Problem {
     fn count(
         &self,
         py: Python<'_>,
-        limit: Option<u64>,
-        threads: usize,
+        limit: Option<i128>,
+        threads: i128,
         timeout: Option<f64>,
     ) -> PyResult<u64> {
+        let limit = whole_or("limit", limit)?.unwrap_or(u64::MAX);
         let cancel = Cancel::new();
-        let mut s = self.solver(threads)?;
+        let mut s = self.solver(whole("threads", threads)?)?;
         s.set_limits(limits(timeout, &cancel)?);
-        let limit = limit.unwrap_or(u64::MAX);
         let c = interruptible(py, &cancel, || s.count_up_to(limit));
         self.remember(&s);
         let c = c?;
@@ -809,12 +819,14 @@ impl Problem {
         &self,
         py: Python<'_>,
         order: &str,
-        memory: Option<usize>,
-        threads: usize,
+        memory: Option<i128>,
+        threads: i128,
         timeout: Option<f64>,
         auto: bool,
         zdd: Option<std::path::PathBuf>,
     ) -> PyResult<Py<PyAny>> {
+        let memory: Option<usize> = whole_or("memory", memory)?;
+        let threads: usize = whole("threads", threads)?;
         if threads == 0 {
             return Err(PyValueError::new_err("threads must be at least 1"));
         }
@@ -877,12 +889,13 @@ impl Problem {
     fn best(
         &self,
         py: Python<'_>,
-        k: usize,
-        threads: usize,
+        k: i128,
+        threads: i128,
         timeout: Option<f64>,
     ) -> PyResult<Vec<(u64, Vec<usize>)>> {
+        let k: usize = whole("k", k)?;
         let cancel = Cancel::new();
-        let mut s = self.solver(threads)?;
+        let mut s = self.solver(whole("threads", threads)?)?;
         s.set_limits(limits(timeout, &cancel)?);
         let Best {
             solutions,
@@ -906,7 +919,8 @@ impl Problem {
 
     /// Knuth's estimate of the search tree from `samples` random probes.
     #[pyo3(signature = (samples=1000, seed=None))]
-    fn estimate(&self, py: Python<'_>, samples: u64, seed: Option<u64>) -> PyResult<PyEstimate> {
+    fn estimate(&self, py: Python<'_>, samples: i128, seed: Option<u64>) -> PyResult<PyEstimate> {
+        let samples: u64 = whole("samples", samples)?;
         let cancel = Cancel::new();
         let mut s = self.solver(1)?;
         s.set_limits(limits(None, &cancel)?);
@@ -971,7 +985,8 @@ impl Problem {
     /// Every solution, lazily, up to `limit`; each a list of option
     /// indices in the order chosen.
     #[pyo3(signature = (limit=None))]
-    fn solutions(slf: &Bound<'_, Self>, limit: Option<u64>) -> PyResult<Solutions> {
+    fn solutions(slf: &Bound<'_, Self>, limit: Option<i128>) -> PyResult<Solutions> {
+        let limit: Option<u64> = whole_or("limit", limit)?;
         let mut solver = slf.get().solver(1)?;
         solver.restart();
         Ok(Solutions {
@@ -1122,9 +1137,10 @@ fn sudoku_run(
     py: Python<'_>,
     puzzle: &Puzzle,
     n: u64,
-    threads: usize,
+    threads: i128,
     timeout: Option<f64>,
 ) -> PyResult<sudoku::Solved> {
+    let threads: usize = whole("threads", threads)?;
     if threads == 0 {
         return Err(PyValueError::new_err("threads must be at least 1"));
     }
@@ -1157,7 +1173,7 @@ fn sudoku_run(
 fn sudoku_solve(
     py: Python<'_>,
     text: &str,
-    threads: usize,
+    threads: i128,
     timeout: Option<f64>,
 ) -> PyResult<Option<String>> {
     let p = puzzle(text)?;
@@ -1170,12 +1186,13 @@ fn sudoku_solve(
 fn sudoku_count(
     py: Python<'_>,
     text: &str,
-    limit: Option<u64>,
-    threads: usize,
+    limit: Option<i128>,
+    threads: i128,
     timeout: Option<f64>,
 ) -> PyResult<u64> {
+    let limit = whole_or("limit", limit)?.unwrap_or(u64::MAX);
     let p = puzzle(text)?;
-    let solved = sudoku_run(py, &p, limit.unwrap_or(u64::MAX), threads, timeout)?;
+    let solved = sudoku_run(py, &p, limit, threads, timeout)?;
     Ok(solved.answer.solutions)
 }
 
@@ -1184,7 +1201,7 @@ fn sudoku_count(
 fn sudoku_check(
     py: Python<'_>,
     text: &str,
-    threads: usize,
+    threads: i128,
     timeout: Option<f64>,
 ) -> PyResult<&'static str> {
     let p = puzzle(text)?;

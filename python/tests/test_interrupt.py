@@ -14,7 +14,7 @@ COUNTING = """
 import pydlx, sys
 n = 20
 options = [[f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n}"] for r in range(n) for c in range(n)]
-p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)])
+p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)], [f"a{k}" for k in range(2 * n)] + [f"b{k}" for k in range(2 * n + 1)])
 print("counting", flush=True)
 try:
     p.count()
@@ -54,7 +54,7 @@ def test_ctrl_c_ends_an_iteration() -> None:
 def test_python_runs_while_another_thread_counts() -> None:
     n = 12
     options = [[f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n}"] for r in range(n) for c in range(n)]
-    p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)])
+    p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)], [f"a{k}" for k in range(2 * n)] + [f"b{k}" for k in range(2 * n + 1)])
     result = []
     t = threading.Thread(target=lambda: result.append(p.count()))
     t.start()
@@ -69,7 +69,7 @@ def test_python_runs_while_another_thread_counts() -> None:
 def test_one_iterator_in_two_threads_is_refused_not_deadlocked() -> None:
     n = 13
     options = [[f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n}"] for r in range(n) for c in range(n)]
-    p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)])
+    p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)], [f"a{k}" for k in range(2 * n)] + [f"b{k}" for k in range(2 * n + 1)])
     it = p.solutions()
     errors: list[str] = []
     counted = [0]

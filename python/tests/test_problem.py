@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import pathlib
 import random
-from typing import List, Set, Tuple
+from typing import Callable, List, Set, Tuple
 
 import numpy as np
 import pytest
@@ -29,7 +29,8 @@ def queens(n: int) -> List[List[str]]:
 
 def queens_problem(n: int, **kw: str) -> pydlx.Problem:
     prim = [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)]
-    return pydlx.Problem(queens(n), prim, **kw)
+    sec = [f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)]
+    return pydlx.Problem(queens(n), prim, sec, **kw)
 
 
 def random_problem(rng: random.Random, colors: bool) -> Tuple[List[List[str]], Set[str], Set[str]]:
@@ -175,13 +176,34 @@ def test_errors_are_python_exceptions_with_the_librarys_message() -> None:
         queens_problem(4).count(timeout=-1)
 
 
-def test_int_items_and_inferred_secondaries() -> None:
+def test_int_items_and_declared_items() -> None:
     p = pydlx.Problem([[1, 2], [1], [2]])
     assert p.count() == 2
-    p = pydlx.Problem([["A", "x"], ["A"]], secondary=["x"])
-    assert p.count() == 2
-    p = pydlx.Problem([["A", "x"], ["A"]], primary=["A"])
+    p = pydlx.Problem([["A", "x"], ["A"]], primary=["A"], secondary=["x"])
     assert p.primary_count == 1 and p.count() == 2
+    # A list given names every item: an undeclared one (a typo) is refused.
+    with pytest.raises(ValueError, match='"Z", not in primary'):
+        pydlx.Problem([["A", "Z"], ["A"]], primary=["A"])
+    with pytest.raises(ValueError, match='"A", not in secondary'):
+        pydlx.Problem([["A", "x"], ["A"]], secondary=["x"])
+    with pytest.raises(ValueError, match="option 1 has no item"):
+        pydlx.Problem([["A"], []])
+
+
+def test_negative_numbers_are_value_errors_naming_the_argument() -> None:
+    p = queens_problem(4)
+    calls: List[Tuple[Callable[[], object], str]] = [
+        (lambda: p.count(limit=-1), "limit"),
+        (lambda: p.count(threads=-1), "threads"),
+        (lambda: p.best(-1), "k"),
+        (lambda: p.solutions(limit=-2), "limit"),
+        (lambda: p.estimate(-5), "samples"),
+        (lambda: pydlx.sudoku.count("1" + "." * 15, -1), "limit"),
+        (lambda: pydlx.sudoku.check("1" + "." * 15, threads=-1), "threads"),
+    ]
+    for call, name in calls:
+        with pytest.raises(ValueError, match=f"{name} must be 0 or more"):
+            call()
 
 
 def test_threads_count_the_same() -> None:

@@ -41,6 +41,10 @@ def test_solve_count_check() -> None:
     # Clashing givens are bad input.
     with pytest.raises(ValueError, match="conflicting"):
         sudoku.check("44" + HARD[2:])
+    # Two puzzles in one text: refused, not the first answered.
+    for two in [f"{HARD}\n{HARD}", f"{HARD} {HARD}"]:
+        with pytest.raises(ValueError, match="2 puzzles in one text"):
+            sudoku.solve(two)
 
 
 def test_variants_and_fpuzzles() -> None:

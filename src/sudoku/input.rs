@@ -114,7 +114,45 @@ pub struct Pasted {
 /// ```
 pub fn read(text: &str) -> Result<Pasted, ReadError> {
     let found = classify(text).ok_or(ReadError::Empty)?;
+    if let Some(n) = several(trimmed(text)) {
+        return Err(ReadError::Several(n));
+    }
     read_found(found)
+}
+
+/// The number of puzzles in `text` when it holds more than one: lines
+/// that are each a whole puzzle (a classic line of 81 symbols or more, the
+/// variant text form, f-puzzles' JSON or a link), or a classic line's
+/// grid followed by another grid of its length. Rows of one grid pasted
+/// line by line are no puzzles each (a 16×16 grid's rows are as long as a
+/// 4×4 puzzle's line: those are never counted).
+fn several(text: &str) -> Option<usize> {
+    if text.starts_with('{') {
+        return None;
+    }
+    let whole = |line: &str| {
+        let line = line.trim();
+        let first = line.split_whitespace().next().unwrap_or("");
+        let len = first.chars().count();
+        line.starts_with('{')
+            || is_link(line)
+            || rule_line::looks_like(line)
+            || (len >= 81 && (3..=8).any(|b: usize| b.pow(4) == len))
+    };
+    let lines = text.lines().filter(|l| whole(l)).count();
+    if lines > 1 {
+        return Some(lines);
+    }
+    // One line: a grid, then more grids of its length.
+    let mut tokens = text.split_whitespace();
+    let first = tokens.next()?.chars().count();
+    let grid = |t: &&str| {
+        t.chars().count() == first
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    };
+    let grids = 1 + tokens.filter(grid).count();
+    (text.lines().count() == 1 && first >= 16 && grids > 1).then_some(grids)
 }
 
 /// Reads one puzzle in the form named (a front end's `--format`), whatever
@@ -413,5 +451,31 @@ mod tests {
             "{e}"
         );
         assert!(read(&format!("................ {regions}")).is_ok());
+    }
+
+    /// Two puzzles in one text are refused, not one of them read: a text
+    /// is one puzzle.
+    #[test]
+    fn two_puzzles_in_one_text_are_refused() {
+        let hard =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        for text in [
+            format!("{hard}\n{hard}"),
+            format!("{hard}\n{hard}\n"),
+            format!("{hard} {hard}"),
+            "1............... x\n1............... x".to_string(),
+        ] {
+            let e = read(&text).unwrap_err().to_string();
+            assert!(e.contains("2 puzzles in one text"), "{text}: {e}");
+        }
+        // A rule word as long as the grid is no second puzzle; a grid
+        // pasted row by row is one.
+        for text in [
+            "1............... cage=7:R1C1,R1C2",
+            "1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . 2",
+            "1...\n....\n....\n...2",
+        ] {
+            assert!(read(text).is_ok(), "{text}");
+        }
     }
 }

@@ -259,6 +259,9 @@ pub enum ReadError {
     Link(String),
     /// No puzzle at all: an empty text.
     Empty,
+    /// Several puzzles in one text (their number, at least 2): a text is
+    /// one puzzle.
+    Several(usize),
 }
 
 impl fmt::Display for ReadError {
@@ -274,6 +277,11 @@ impl fmt::Display for ReadError {
                  `?load=…`, and SudokuPad's that carry f-puzzles data, `…/fpuzzles…`)"
             ),
             ReadError::Empty => f.write_str("no puzzle given"),
+            ReadError::Several(n) => write!(
+                f,
+                "{n} puzzles in one text: give one puzzle at a time (one a line to the \
+                 command line)"
+            ),
         }
     }
 }
