@@ -114,7 +114,7 @@ pub(super) fn on_residuals(
         return (Answer::default(), 0);
     }
     let n = cover.rules().side();
-    let cut = match cut(cover, base, config, how.per_thread * jobs.max(1)) {
+    let cut = match cut(cover, base, config, limits, how.per_thread * jobs.max(1)) {
         Ok(cut) => cut,
         // Contradicting givens (callers check first).
         Err(NoCut::Clash) => return no_solution(),
@@ -259,14 +259,21 @@ enum NoCut {
 /// minimal 25×25's options, so its lookahead nodes cost a seventh), its
 /// options mapped back: subtrees without the givens, solutions above the
 /// cut with them. Where no residual can be made (givens that clash or fill
-/// the grid), on the whole matrix, the givens preselected.
+/// the grid), on the whole matrix, the givens preselected. The cutting
+/// stops at the deadline and the cancel handle of `limits` (the threads
+/// then stop at their first node).
 fn cut(
     cover: &RulesMatrix,
     givens: &[OptionId],
     config: Config,
+    limits: &Limits,
     target: usize,
 ) -> Result<Cut, NoCut> {
-    let solver = |m| Solver::with_config(m, config).map_err(|_| NoCut::NoSolver);
+    let solver = |m| {
+        let mut s = Solver::with_config(m, config).map_err(|_| NoCut::NoSolver)?;
+        s.set_limits(search_limits(limits));
+        Ok(s)
+    };
     let Ok(residual) = cover.matrix().residual(givens) else {
         let mut splitter = solver(cover.matrix())?;
         splitter.preselect_all(givens).map_err(|_| NoCut::Clash)?;

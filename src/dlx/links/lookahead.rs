@@ -63,6 +63,9 @@ use super::dance::{
 use super::LinksState;
 use crate::dlx::stats::Stats;
 
+/// Probes between two looks at the deadline and the cancel handle.
+const PROBES_BETWEEN_LOOKS: u64 = 16;
+
 impl LinksState<'_> {
     /// Runs the lookahead at a branch point of the current level and returns
     /// the item to branch on (possibly one that removals left forced or
@@ -78,6 +81,15 @@ impl LinksState<'_> {
             let start = self.matrix.option_node[k];
             if start == u32::MAX || !self.is_active(start as usize) {
                 continue;
+            }
+            // One node's probes may take seconds on a large matrix: past
+            // the deadline, or cancelled, the rest are skipped (a lookahead
+            // cut short prunes less, never wrongly), and the driver stops
+            // the search at its next look.
+            if stats.probes.is_multiple_of(PROBES_BETWEEN_LOOKS)
+                && self.stop.as_ref().is_some_and(|l| l.stop_now().is_some())
+            {
+                break;
             }
             stats.probes += 1;
             let (failed, updates) = self.probe::<UL>(start as usize, stats);

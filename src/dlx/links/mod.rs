@@ -42,7 +42,7 @@ use super::engine::{EngineError, Shared};
 use super::matrix::{Link, Matrix, Node};
 use super::search::driver::{Driver, Enter, Kernel};
 use super::search::mult::PerLevel;
-use super::search::{engine_queries, Branching, Step};
+use super::search::{engine_queries, Branching, Limits, Step};
 use super::stats::Stats;
 use dance::{choose, choose_watched, commit_others, cover, uncommit_others, uncover, Watch};
 
@@ -115,6 +115,9 @@ pub(crate) struct LinksState<'m> {
     /// The propagator and the strategy of a search that runs one
     /// (first-forced, no colors, no multiplicities: `propagate.rs`).
     prop: Option<Box<propagate::Propagation>>,
+    /// The deadline and cancel handle of the run, when it looks ahead and
+    /// has one: a node's probes look at them (`lookahead.rs`).
+    stop: Option<Limits>,
 }
 
 /// The links engine's kernel table (see
@@ -166,6 +169,11 @@ impl<'m, const COLORS: bool, const FORCED: bool, const UL: usize> Kernel
         if let Some(p) = s.prop.as_deref_mut() {
             p.restart();
         }
+    }
+
+    fn limits(s: &mut LinksState<'m>, limits: &Limits) {
+        let watched = limits.deadline.is_some() || limits.cancel.is_some();
+        s.stop = (!COLORS && s.lookahead && watched).then(|| limits.clone());
     }
 
     /// Picks and covers the branching item (after a lookahead, when on;
@@ -324,6 +332,7 @@ impl<'m> LinksSolver<'m> {
                 mult: PerLevel::new(depth + 1, bounded),
                 excluded: Vec::new(),
                 prop: None,
+                stop: None,
             },
             branching: Branching::Knuth,
         }
@@ -786,6 +795,37 @@ mod tests {
         assert_eq!(s.stats().nodes, 3);
         s.check_links().unwrap();
         assert!(s.is_pristine());
+    }
+
+    /// A node's probes look at the cancel handle and the deadline the run
+    /// was handed (every 16 probes, from the first): cancelled, the
+    /// lookahead probes nothing and still names an item to branch on; not
+    /// cancelled, it probes every option.
+    #[test]
+    fn lookahead_probes_stop_at_the_cancel_handle() {
+        let m = crate::problems::queens(6).unwrap();
+        for cancelled in [false, true] {
+            let mut s = LinksSolver::new(&m);
+            s.set_branching(Branching::Lookahead).unwrap();
+            let cancel = crate::dlx::Cancel::new();
+            if cancelled {
+                cancel.cancel();
+            }
+            let limits = crate::dlx::Limits::new().cancel(&cancel);
+            <super::Links<false, true, 0> as super::Kernel>::limits(&mut s.links, &limits);
+            let mut stats = Stats::default();
+            // SAFETY: the solver's own links, as `new` made them.
+            let best = unsafe { s.links.look_ahead::<0>(&mut stats) };
+            assert!(best > 0 && best <= m.primary_count());
+            let probes = if cancelled {
+                0
+            } else {
+                m.option_count() as u64
+            };
+            assert_eq!(stats.probes, probes, "cancelled: {cancelled}");
+            // SAFETY: the options removed at level 0 just above.
+            unsafe { s.links.restore_removed(0) };
+        }
     }
 
     #[test]

@@ -170,6 +170,10 @@ pub(crate) trait Kernel {
 
     /// Prepares the root state of a search (after the preselected options).
     unsafe fn start(t: &Self::Tables, s: &mut Self::State);
+    /// Hands the kernel the limits of the run about to go on, for work a
+    /// node may do at length (lookahead's probes) to look at the clock and
+    /// the cancel handle too: the driver looks only between nodes.
+    fn limits(_s: &mut Self::State, _limits: &Limits) {}
     /// Enters the node at `level`: chooses the item to branch on and covers
     /// it, counting its updates (and a lookahead's probes) in `stats`.
     unsafe fn enter(
@@ -533,6 +537,7 @@ impl Driver {
     pub(crate) unsafe fn run_inline<K: Kernel>(&mut self, t: &K::Tables, s: &mut K::State) -> Step {
         self.at_cut = false;
         self.stopped = None;
+        K::limits(s, &self.limits);
         // SAFETY (each `search` below): this function's contract.
         // Four copies of the loop, each compiled into every kernel: the
         // ordinary one, which looks at the budget, the clock and the cancel
