@@ -21,7 +21,7 @@ use std::sync::Arc;
 use super::search::progress::Track;
 use super::search::split::split;
 use super::search::{Steps, Stop};
-use super::share::{share, Give, Sharing, Start, Worker};
+use super::share::{pause_after, share, Give, Sharing, Start, Worker};
 use super::solver::Steering;
 use super::{
     Branching, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver, Split, Stats, Step,
@@ -370,10 +370,7 @@ impl Worker for Counting<'_> {
     /// pool at each of Langford 12's 216,288 cost 5% of the time on two
     /// threads).
     fn resume(&mut self, nodes: u64) -> Step {
-        self.pause += nodes;
-        let mut budget = self.solver.limits().budget;
-        budget.nodes = Some(self.pause);
-        self.solver.set_budget(budget);
+        pause_after(&mut self.solver, &mut self.pause, nodes);
         loop {
             match self.solver.next_solution() {
                 Step::Solution => {}

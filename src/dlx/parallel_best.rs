@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 
 use super::parallel::{report_into, Cut, SUBTREES_PER_JOB};
 use super::search::{Steps, Stop};
-use super::share::{share, Give, Sharing, Start, Worker};
+use super::share::{pause_after, share, Give, Sharing, Start, Worker};
 use super::solver::Steering;
 use super::{
     Best, Branching, Costed, Engine, EngineError, Limits, Matrix, OptionId, Progress, Solver,
@@ -262,10 +262,7 @@ impl<'r> Worker for Cheapest<'_, 'r> {
     }
 
     fn resume(&mut self, nodes: u64) -> Step {
-        self.pause += nodes;
-        let mut budget = self.solver.limits().budget;
-        budget.nodes = Some(self.pause);
-        self.solver.set_budget(budget);
+        pause_after(&mut self.solver, &mut self.pause, nodes);
         loop {
             match self.solver.next_solution() {
                 Step::Solution => {

@@ -88,6 +88,17 @@ pub(crate) trait Worker {
     fn stats(&self) -> Stats;
 }
 
+/// Sets `solver`'s node budget to pause `nodes` nodes past its last pause
+/// (`pause`, moved on) in the search of its piece: a worker's
+/// [`resume`](Worker::resume) over a [`Solver`](super::Solver) that keeps
+/// its own deadline and cancel handle.
+pub(crate) fn pause_after(solver: &mut super::Solver<'_>, pause: &mut u64, nodes: u64) {
+    *pause += nodes;
+    let mut budget = solver.limits().budget;
+    budget.nodes = Some(*pause);
+    solver.set_budget(budget);
+}
+
 /// Where [`share`] starts: the pieces of a cut, in search order, and the
 /// solutions met above it, each with the number of pieces before it. One
 /// piece of no option is the whole search.

@@ -17,6 +17,11 @@
 //! thread ([`Sudoku::with_jobs`]), which spreads a big puzzle over them.
 //! One job spawns no thread: each record is worked on and handed to the
 //! sink as soon as it is read.
+//!
+//! Why a pool of its own beside the search's (`dlx/share.rs`):
+//! its work is a stream, read while it is worked on, in pieces sized as it
+//! goes, with memory bounded by the window and answers handed back in input
+//! order; a search's pieces are known at its start and its answer is one.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex, PoisonError};
