@@ -302,6 +302,7 @@ pub fn split(
 ) -> Result<(Summary, Vec<Job>), JobError> {
     let mut solver = Solver::with_config(matrix, config).map_err(JobError::Engine)?;
     let target = usize::try_from(target).unwrap_or(usize::MAX);
+    // No deadline nor cancel handle: every pass of the cut runs whole.
     let cut = Cut::with_limit(&mut solver, target, SPLIT_UPDATES);
     let probes = (SPLIT_PROBES / cut.subtrees.len().max(1)).clamp(2, 16) as u64;
     let mut rng = StdRng::seed_from_u64(1);

@@ -62,6 +62,10 @@ pub(crate) struct Cut {
     /// The counters above the cut, and its depth in branch points.
     pub(crate) above: Stats,
     pub(crate) depth: usize,
+    /// What stopped the cutting inside a pass (the splitter's deadline or
+    /// cancel handle): then the subtrees and solutions are not all of the
+    /// tree's, and a search of them answers "unknown", never a count.
+    pub(crate) stopped: Option<Stop>,
 }
 
 impl Cut {
@@ -89,14 +93,21 @@ impl Cut {
                 solutions,
                 above,
                 depth,
+                ..
             } = &mut cut;
-            *above = split(splitter, *depth, |piece| match piece {
+            let stopped;
+            (*above, stopped) = split(splitter, *depth, |piece| match piece {
                 Split::Subtree(p) => subtrees.push(p.clone()),
                 Split::Solution(s) => solutions.push((subtrees.len(), s.to_vec())),
             });
+            if stopped.is_some() {
+                cut.stopped = stopped;
+                return cut;
+            }
             let n = cut.subtrees.len();
-            // A deadline or cancel of the splitter ends the cutting too (the
-            // threads then stop at their first node).
+            // A deadline or cancel of the splitter met between two passes
+            // ends the cutting too, the last pass whole (the threads then
+            // stop at their first node).
             if n >= target
                 || n == 0
                 || cut.above.updates > max_updates
@@ -281,6 +292,16 @@ fn count_with<'m>(
     } else {
         let mut splitter = make();
         let cut = Cut::new(&mut splitter, SUBTREES_PER_JOB * jobs);
+        if cut.stopped.is_some() {
+            // Stopped inside a pass: pieces are missing, so no count.
+            let count = ParallelCount {
+                solutions: cut.above.solutions,
+                stats: cut.above,
+                depth: cut.depth,
+                subtrees: 0,
+            };
+            return (count, false);
+        }
         let weights = cut.reported(&mut splitter, progress);
         let start = Start {
             // Counted in `cut.above`, as every solution is in the counters.

@@ -199,7 +199,8 @@ pub(crate) fn best_limited(
                 .into_iter()
                 .map(|(cost, _, options)| Costed { cost, options })
                 .collect(),
-            complete: shared.complete,
+            // A cut stopped inside a pass missed pieces.
+            complete: shared.complete && cut.stopped.is_none(),
         },
         met: stats.solutions,
         stats,

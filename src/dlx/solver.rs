@@ -650,7 +650,7 @@ mod tests {
     //! check with proptest, here with a few seeded cases so that it also
     //! runs under Miri (which checks every kernel's unchecked access).
     use super::*;
-    use crate::dlx::{brute_force_count, verify_cover, Branching, MatrixBuilder};
+    use crate::dlx::{brute_force_count, verify_cover, Branching, MatrixBuilder, Stop};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -725,6 +725,43 @@ mod tests {
             }
             // Links takes every rule, whatever the matrix.
             assert!(engines >= 3, "case {case}");
+        }
+    }
+
+    #[test]
+    fn a_cancel_stops_the_split_the_estimate_and_the_cut_and_is_no_answer() {
+        // A split or an estimate stopped inside its search misses pieces:
+        // it says so (and drops the probe cut short), and a count or a
+        // cheapest search on threads whose cut it stopped is incomplete.
+        let m = crate::problems::queens(8).unwrap();
+        let cancel = crate::dlx::Cancel::new();
+        cancel.cancel();
+        let limits = super::super::Limits::new().cancel(&cancel);
+        for engine in EngineKind::ALL {
+            for rule in [
+                Branching::Knuth,
+                Branching::FirstForced,
+                Branching::Lookahead,
+            ] {
+                let config = Config::new().engine(engine).branching(rule);
+                let Ok(mut s) = Solver::with_config(&m, config) else {
+                    continue;
+                };
+                let at = format!("{engine}, {rule:?}");
+                s.set_limits(limits.clone());
+                let mut pieces = 0;
+                let split = s.split(2, |_| pieces += 1);
+                assert_eq!(split, Err(Stop::Cancelled), "{at}");
+                assert_eq!(pieces, 0, "{at}");
+                let e = s.estimate(10, &mut StdRng::seed_from_u64(1));
+                assert_eq!(e.probes, 0, "{at}");
+                let cut = crate::dlx::Cut::new(&mut s, 64);
+                assert_eq!(cut.stopped, Some(Stop::Cancelled), "{at}");
+                s.set_jobs(2);
+                let count = s.count();
+                assert!(!count.complete, "{at}: {count:?}");
+                assert_eq!(s.stopped(), Some(Stop::Cancelled), "{at}");
+            }
         }
     }
 }

@@ -121,6 +121,9 @@ pub(super) fn on_residuals(
         // Unknown, not "none".
         Err(NoCut::NoSolver) => return (Answer::default(), 0),
     };
+    if let Some(stop) = cut.stopped {
+        return (stopped(stop, cut.above), 0);
+    }
     let above = cut.above;
     let start = start_of(cut, n);
     let every = match config.rule() {
@@ -178,6 +181,9 @@ pub(super) fn preselecting<'m>(
             return no_solution();
         }
         let cut = Cut::new(&mut splitter, SUBTREES_PER_THREAD * jobs.max(1));
+        if let Some(stop) = cut.stopped {
+            return (stopped(stop, cut.above), 0);
+        }
         above = cut.above;
         start = start_of(cut, n);
     }
@@ -216,6 +222,19 @@ fn answered(
         guesses: above.guesses + shared.stats.guesses,
     };
     (answer, shared.given)
+}
+
+/// The answer of a search whose cut `stop` ended inside a pass, `above`
+/// its counters: unknown (pieces are missing), whatever it met.
+fn stopped(stop: Stop, above: Stats) -> Answer {
+    Answer {
+        solutions: 0,
+        complete: false,
+        timed_out: stop == Stop::Deadline,
+        cancelled: stop == Stop::Cancelled,
+        nodes: above.nodes,
+        guesses: above.guesses,
+    }
 }
 
 /// The answer of a puzzle whose givens clash: no solution, known.
@@ -260,8 +279,8 @@ enum NoCut {
 /// options mapped back: subtrees without the givens, solutions above the
 /// cut with them. Where no residual can be made (givens that clash or fill
 /// the grid), on the whole matrix, the givens preselected. The cutting
-/// stops at the deadline and the cancel handle of `limits` (the threads
-/// then stop at their first node).
+/// stops at the deadline and the cancel handle of `limits`, inside a pass
+/// too: then [`Cut::stopped`] says so.
 fn cut(
     cover: &RulesMatrix,
     givens: &[OptionId],

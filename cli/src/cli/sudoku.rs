@@ -118,6 +118,8 @@ pub(crate) struct CommonArgs {
     intersections: Option<Intersections>,
     /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never).
     /// A puzzle given up on is reported `timeout`, and the exit code is 3.
+    /// Ctrl-C reports the puzzle under way `cancelled` (with what it had)
+    /// and ends the run, exit code 130.
     #[arg(long, default_value = "0", value_parser = super::parse_duration)]
     timeout: Duration,
 }

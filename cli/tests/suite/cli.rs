@@ -1230,7 +1230,10 @@ fn a_stopped_count_says_at_least() {
 }
 
 /// Runs `dlx args` on `stdin`, sends it Ctrl-C (SIGINT) once it has run
-/// for a second, and returns its output.
+/// for a second, and returns its output; it must end within a few seconds
+/// of the signal (the searches look at the cancel handle within a few
+/// thousand nodes or lookahead probes: milliseconds; no process should
+/// take seconds).
 #[cfg(unix)]
 fn interrupted(args: &[&str], stdin: &[u8]) -> std::process::Output {
     use std::io::Write;
@@ -1249,7 +1252,14 @@ fn interrupted(args: &[&str], stdin: &[u8]) -> std::process::Output {
         .status()
         .unwrap();
     assert!(kill.success());
-    child.wait_with_output().unwrap()
+    let signalled = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = signalled.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(5),
+        "dlx {args:?} ran on for {took:?} after Ctrl-C"
+    );
+    out
 }
 
 #[cfg(unix)]
@@ -1301,8 +1311,8 @@ fn ctrl_c_stops_cleanly_and_prints_what_was_found() {
         text(&out.stderr)
     );
     // Sudoku: the puzzles answered before Ctrl-C are printed, the one
-    // under way is not, and no more are taken. An empty 25×25 grid counts
-    // for ever.
+    // under way with what it had (as a timed-out one), and no more are
+    // taken. An empty 25×25 grid counts for ever.
     let easy =
         "103000509002109400000704000300502006060000050700803004000401000009205800804000107\n";
     let empty = format!("{}\n", "-".repeat(625));
@@ -1310,7 +1320,42 @@ fn ctrl_c_stops_cleanly_and_prints_what_was_found() {
         let input = format!("{easy}{empty}{easy}");
         let out = interrupted(&["sudoku", "count", "--jobs", jobs], input.as_bytes());
         assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
-        assert_eq!(text(&out.stdout), "1\n", "{jobs} jobs");
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 2, "{jobs} jobs: {stdout}");
+        assert_eq!(lines[0], "1");
+        assert!(lines[1].starts_with("cancelled: at least "), "{stdout}");
+        assert!(
+            text(&out.stderr).contains("puzzle 2 (line 2): interrupted with"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // A variant whose lookahead nodes take a fifth of a second each (a
+    // 2-cell pill with a 20-cell shaft on an empty grid), on one thread and
+    // on two (where the search is first cut into pieces): it stops within
+    // the bound of `interrupted` and says so in every mode.
+    let shaft: Vec<String> = (1..=9)
+        .map(|c| format!("R2C{c}"))
+        .chain((1..=9).rev().map(|c| format!("R3C{c}")))
+        .chain(["R4C1".into(), "R4C2".into()])
+        .collect();
+    let pill = format!(
+        "{} boxes=3x3 arrow=R1C1,R1C2:{}\n",
+        ".".repeat(81),
+        shaft.join(",")
+    );
+    for jobs in ["1", "2"] {
+        for (mode, want) in [("check", "cancelled"), ("count", "cancelled: at least 0")] {
+            let out = interrupted(&["sudoku", mode, "--jobs", jobs], pill.as_bytes());
+            assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+            assert_eq!(text(&out.stdout).trim(), want, "{mode}, {jobs} jobs");
+        }
+        let out = interrupted(
+            &["sudoku", "solve", "--json", "--jobs", jobs],
+            pill.as_bytes(),
+        );
+        assert!(text(&out.stdout).contains(r#""status":"cancelled""#));
     }
 }
 

@@ -796,12 +796,14 @@ fn split_matches_whole(
     let mut pieces = Vec::new();
     let mut splitter = LinksSolver::new(m);
     splitter.set_branching(branching).unwrap();
-    let mut stats = splitter.split(depth, |piece| {
-        pieces.push(match piece {
-            Split::Subtree(p) => (true, p.options.clone()),
-            Split::Solution(s) => (false, s.to_vec()),
+    let mut stats = splitter
+        .split(depth, |piece| {
+            pieces.push(match piece {
+                Split::Subtree(p) => (true, p.options.clone()),
+                Split::Solution(s) => (false, s.to_vec()),
+            })
         })
-    });
+        .unwrap();
     prop_assert!(splitter.is_pristine());
     let d = DenseMatrix::new(m).ok().filter(|_| dense);
     let mut links = LinksSolver::new(m);

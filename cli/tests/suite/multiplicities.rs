@@ -219,10 +219,12 @@ fn split_and_search(m: &Matrix, rule: Branching, depth: usize) -> (Vec<Vec<Optio
     let mut s = LinksSolver::new(m);
     s.set_branching(rule).unwrap();
     let mut pieces: Vec<Result<Subtree, Vec<OptionId>>> = Vec::new();
-    let mut stats = s.split(depth, |piece| match piece {
-        Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
-        Split::Solution(sol) => pieces.push(Err(sol.to_vec())),
-    });
+    let mut stats = s
+        .split(depth, |piece| match piece {
+            Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
+            Split::Solution(sol) => pieces.push(Err(sol.to_vec())),
+        })
+        .unwrap();
     assert!(s.is_pristine(), "the split leaves the links as they were");
     let mut below = LinksSolver::new(m);
     below.set_branching(rule).unwrap();
@@ -290,7 +292,8 @@ fn a_search_with_bounds_splits_into_subtrees_that_add_up() {
             excluded += sub.excluded.len();
             retired += sub.retired.len();
         }
-    });
+    })
+    .unwrap();
     assert!(excluded > 0 && retired > 0, "{excluded} {retired}");
     let par = count_parallel(&m, Engine::Links, Branching::Knuth, 3).unwrap();
     assert_eq!(
@@ -504,10 +507,12 @@ fn engine_split(
     let config = Config::new().engine(engine).branching(rule);
     let mut s = Solver::with_config(m, config).unwrap();
     let mut pieces: Vec<Result<Subtree, Vec<OptionId>>> = Vec::new();
-    let mut stats = s.split(depth, |piece| match piece {
-        Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
-        Split::Solution(sol) => pieces.push(Err(sol.to_vec())),
-    });
+    let mut stats = s
+        .split(depth, |piece| match piece {
+            Split::Subtree(sub) => pieces.push(Ok(sub.clone())),
+            Split::Solution(sol) => pieces.push(Err(sol.to_vec())),
+        })
+        .unwrap();
     let mut below = Solver::with_config(m, config).unwrap();
     let (solutions, below) = gather(pieces, |sub| {
         below.preselect_subtree(sub).unwrap();
@@ -547,7 +552,8 @@ fn the_copying_engine_walks_dlx3s_tree(engine: EngineKind, rule: Branching) {
         if let Split::Subtree(sub) = piece {
             subs.push(sub.clone());
         }
-    });
+    })
+    .unwrap();
     assert!(subs.iter().any(|s| !s.excluded.is_empty()));
     assert!(subs.iter().any(|s| !s.retired.is_empty()));
     let mut d = Solver::with_config(&m, dense).unwrap();

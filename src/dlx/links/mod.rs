@@ -904,11 +904,13 @@ mod tests {
         let m = knuth::read(queens5().as_bytes()).unwrap();
         let mut prefixes = Vec::new();
         let mut s = LinksSolver::new(&m);
-        let above = s.split(2, |piece| {
-            if let crate::dlx::Split::Subtree(p) = piece {
-                prefixes.push(p.options.clone());
-            }
-        });
+        let above = s
+            .split(2, |piece| {
+                if let crate::dlx::Split::Subtree(p) = piece {
+                    prefixes.push(p.options.clone());
+                }
+            })
+            .unwrap();
         assert!(s.is_pristine());
         let mut total = above;
         let mut sub = LinksSolver::new(&m);

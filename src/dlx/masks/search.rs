@@ -1590,7 +1590,8 @@ mod tests {
                     s.split(2, |piece| match piece {
                         crate::dlx::Split::Subtree(sub) => subtrees.push(sub.clone()),
                         crate::dlx::Split::Solution(sol) => found.push(sol.to_vec()),
-                    });
+                    })
+                    .unwrap();
                     for sub in &subtrees {
                         let mut below = solver(true);
                         below.preselect_subtree(sub).unwrap();

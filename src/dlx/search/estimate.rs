@@ -85,7 +85,8 @@ pub struct Estimate {
 }
 
 /// `probes` random probes of the search of `s` below its preselected
-/// options. The solver's preselected options (and excluded options and
+/// options, fewer where its deadline or cancel handle stops them (a probe
+/// cut short is dropped: [`Estimate::probes`] counts those made). The solver's preselected options (and excluded options and
 /// retired items) and counters are as before afterwards; its search is
 /// restarted and its profile cleared.
 pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> Estimate {
@@ -102,27 +103,32 @@ pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> E
     let mut depth = 0u64;
     let mut path = Subtree::default();
     let mut children: Vec<Subtree> = Vec::new();
-    for _ in 0..probes {
+    let mut made = 0;
+    'probes: for _ in 0..probes {
         path.clone_from(&base);
-        let (mut weight, mut total) = (1.0f64, [0.0f64; 3]);
+        let (mut weight, mut total, mut levels) = (1.0f64, [0.0f64; 3], 0);
         loop {
             // The path is the search's own: entering it cannot fail.
             s.preselect_subtree(&path)
                 .expect("a probe's path is a path of the search");
             children.clear();
-            let below = split(s, 1, |piece| {
+            let (exact, stopped): (Stats, _) = split(s, 1, |piece| {
                 if let Split::Subtree(p) = piece {
                     children.push(p.clone());
                 }
             });
-            let exact: Stats = below;
+            if stopped.is_some() {
+                // The deadline or the cancel handle: this probe is dropped
+                // (its children are not all known), the others kept.
+                break 'probes;
+            }
             total[0] += weight * exact.nodes as f64;
             total[1] += weight * exact.updates as f64;
             total[2] += weight * exact.solutions as f64;
             if children.is_empty() {
                 break;
             }
-            depth += 1;
+            levels += 1;
             weight *= children.len() as f64;
             let pick = rng.gen_range(0..children.len());
             path.extend(&children[pick]);
@@ -130,6 +136,8 @@ pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> E
         nodes.push(total[0]);
         updates.push(total[1]);
         solutions.push(total[2]);
+        depth += levels;
+        made += 1;
     }
     s.preselect_subtree(&base)
         .expect("the subtree was entered before the estimate");
@@ -137,14 +145,14 @@ pub(crate) fn estimate(s: &mut impl Steps, probes: u64, rng: &mut impl Rng) -> E
     d.stats = stats;
     d.base = start;
     Estimate {
-        probes,
+        probes: made,
         nodes: Spread::of(&nodes),
         updates: Spread::of(&updates),
         solutions: Spread::of(&solutions),
-        depth: if probes == 0 {
+        depth: if made == 0 {
             0.0
         } else {
-            depth as f64 / probes as f64
+            depth as f64 / made as f64
         },
     }
 }

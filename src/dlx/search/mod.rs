@@ -546,9 +546,12 @@ macro_rules! engine_queries {
             /// more) and hands every node there and every solution above it
             /// to `visit`, in search order; returns the counters of the
             /// search above the cut (the nodes at the cut are not counted:
-            /// they belong to their subtrees). The budget is ignored
-            /// meanwhile and kept. Afterwards the solver is restarted, as
-            /// after `restart`. See [`Split`]($crate::dlx::Split).
+            /// they belong to their subtrees). The budget is set aside
+            /// meanwhile and kept; the deadline and the cancel handle stop
+            /// the split: then the answer is `Err` with what stopped it,
+            /// and the pieces handed out are not all of them. Afterwards
+            /// the solver is restarted, as after `restart`. See
+            /// [`Split`]($crate::dlx::Split).
             ///
             /// ```
             /// use dlx::{knuth, Solver, Split};
@@ -563,15 +566,18 @@ macro_rules! engine_queries {
             ///         assert_eq!(sub.options.len(), 1);
             ///         subtrees += 1;
             ///     }
-            /// });
+            /// }).unwrap();
             /// assert_eq!(subtrees, 2);
             /// ```
             pub fn split(
                 &mut self,
                 depth: usize,
                 visit: impl FnMut($crate::dlx::Split<'_>),
-            ) -> $crate::dlx::Stats {
-                $crate::dlx::search::split::split(self, depth, visit)
+            ) -> Result<$crate::dlx::Stats, $crate::dlx::Stop> {
+                match $crate::dlx::search::split::split(self, depth, visit) {
+                    (stats, None) => Ok(stats),
+                    (_, Some(stop)) => Err(stop),
+                }
             }
 
             /// Reports the progress of every search from now on into
@@ -599,9 +605,12 @@ macro_rules! engine_queries {
             /// Knuth's estimate of the search below the preselected options
             /// from `probes` random root-to-leaf walks (see
             /// [`Estimate`]($crate::dlx::Estimate)): nodes, updates and
-            /// solutions, each with its spread. The preselected options and
-            /// the counters are as before afterwards; the search is
-            /// restarted and the profile cleared.
+            /// solutions, each with its spread. The deadline and the cancel
+            /// handle end it early: then fewer probes are made
+            /// ([`Estimate::probes`]($crate::dlx::Estimate::probes)), none
+            /// cut short. The preselected options and the counters are as
+            /// before afterwards; the search is restarted and the profile
+            /// cleared.
             ///
             /// ```
             /// use dlx::{knuth, Solver};

@@ -39,7 +39,7 @@
 
 use super::super::index::{ItemId, OptionId};
 use super::super::stats::Stats;
-use super::{PreselectError, Step, Steps};
+use super::{Limits, PreselectError, Step, Steps, Stop};
 
 /// A subtree of the search as [`split`](crate::dlx::LinksSolver::split)
 /// names it: what a search of it fixes before it starts. Searching it after
@@ -211,14 +211,26 @@ pub(crate) fn root_subtree_path(s: &impl RootSteps, into: &mut Subtree) {
 }
 
 /// [`LinksSolver::split`](crate::dlx::LinksSolver::split), for any engine: the driver's cut does the work.
-pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Split<'_>)) -> Stats {
+/// The counters of the search above the cut, and what stopped it before
+/// its end (the deadline or the cancel handle: the budget is set aside
+/// meanwhile), if anything did: then not every piece was handed out.
+pub(crate) fn split(
+    s: &mut impl Steps,
+    depth: usize,
+    mut visit: impl FnMut(Split<'_>),
+) -> (Stats, Option<Stop>) {
     let limits = s.driver_mut().take_limits();
+    s.driver_mut().set_limits(Limits {
+        deadline: limits.deadline,
+        cancel: limits.cancel.clone(),
+        ..Limits::default()
+    });
     s.restart();
     let start = s.stats();
     s.driver_mut().cut = depth;
     let mut subtree = Subtree::default();
     let mut solution = Vec::new();
-    loop {
+    let stopped = loop {
         match s.next_solution() {
             Step::Solution if s.driver().at_cut => {
                 s.subtree_path(&mut subtree);
@@ -229,14 +241,16 @@ pub(crate) fn split(s: &mut impl Steps, depth: usize, mut visit: impl FnMut(Spli
                 solution.extend(s.solution_vec());
                 visit(Split::Solution(&solution));
             }
-            Step::Exhausted | Step::Budget => break,
+            Step::Exhausted => break None,
+            // Only the deadline or the cancel handle can stop it: say which.
+            Step::Budget => break Some(s.driver().stopped.unwrap_or(Stop::Cancelled)),
         }
-    }
+    };
     let d = s.driver_mut();
     d.cut = usize::MAX;
     d.at_cut = false;
     d.set_limits(limits);
     let stats = s.stats() - start;
     s.restart();
-    stats
+    (stats, stopped)
 }

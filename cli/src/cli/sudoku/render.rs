@@ -118,15 +118,16 @@ pub(crate) struct Render<'a> {
 }
 
 impl Render<'_> {
-    /// Adds `o` to `chunk`. A puzzle whose search Ctrl-C stopped adds
-    /// nothing but its exit code: the run ends there.
+    /// Adds `o` to `chunk`. A puzzle whose search Ctrl-C stopped is
+    /// answered with what it had, as a timed-out one is (status
+    /// `cancelled`), and the run ends there.
     pub(crate) fn add(&self, chunk: &mut Chunk, o: &Outcome) {
         let (name, mode, args) = (self.name, self.mode, self.args);
         let r = &o.record;
-        if o.answer.is_some_and(|a| a.cancelled) {
+        let cancelled = o.answer.is_some_and(|a| a.cancelled);
+        if cancelled {
             chunk.code = exit::worse(chunk.code, exit::INTERRUPTED);
             chunk.stop = true;
-            return;
         }
         if let (Some(e), Ok(grid)) = (&o.refused, &r.grid) {
             // The engine named cannot take this size: said once, and the
@@ -154,6 +155,7 @@ impl Render<'_> {
             match status {
                 Status::Invalid => exit::BAD_INPUT,
                 _ if timed_out => exit::BUDGET,
+                _ if cancelled => exit::INTERRUPTED,
                 Status::None if mode != Mode::Check => exit::NONE,
                 _ => exit::FOUND,
             },
@@ -175,6 +177,12 @@ impl Render<'_> {
             say(&format_args!(
                 "timed out after {:?} with {} found",
                 args.timeout,
+                super::super::count_of(found, "solution")
+            ));
+        } else if cancelled {
+            let found = o.answer.map_or(0, |a| a.solutions);
+            say(&format_args!(
+                "interrupted with {} found",
                 super::super::count_of(found, "solution")
             ));
         }
@@ -231,8 +239,8 @@ impl Render<'_> {
             Mode::Count => {
                 match (&r.grid, &o.answer) {
                     (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind)),
-                    (_, Some(a)) if a.timed_out => {
-                        buf.push_str(&format!("timeout: at least {}", a.solutions))
+                    (_, Some(a)) if stopped_count(a).is_some() => {
+                        buf.push_str(&stopped_count(a).unwrap_or_default())
                     }
                     (_, Some(a)) => buf.push_str(&a.solutions.to_string()),
                     _ => buf.push_str("invalid"),
@@ -248,6 +256,20 @@ impl Render<'_> {
             }
         }
     }
+}
+
+/// `count`'s line for a search the deadline or Ctrl-C stopped:
+/// `timeout: at least N`, `cancelled: at least N`; `None` for one that
+/// ended.
+pub(super) fn stopped_count(a: &Answer) -> Option<String> {
+    let word = if a.timed_out {
+        "timeout"
+    } else if a.cancelled && !a.complete {
+        "cancelled"
+    } else {
+        return None;
+    };
+    Some(format!("{word}: at least {}", a.solutions))
 }
 
 /// A puzzle's `--json` object, classic or variant. Every object has every

@@ -29,7 +29,7 @@ use std::io::BufRead;
 use std::time::Instant;
 
 use super::super::{exit, json};
-use super::render::{Chunk, PuzzleLine};
+use super::render::{stopped_count, Chunk, PuzzleLine};
 use super::{CommonArgs, FormatArg, Mode, SolverArg};
 use dlx::sudoku::batch;
 use dlx::sudoku::fpuzzles::{self, Document};
@@ -228,11 +228,12 @@ fn report(
     chunk: &mut Chunk,
 ) {
     let (n, index, text) = (line.n, line.index, line.text.as_str());
-    if solved.as_ref().is_ok_and(|s| s.answer.cancelled) {
-        // Ctrl-C: the run ends here, this puzzle unanswered.
+    let cancelled = solved.as_ref().is_ok_and(|s| s.answer.cancelled);
+    if cancelled {
+        // Ctrl-C: this puzzle is answered with what it had, and the run
+        // ends here.
         chunk.code = exit::worse(chunk.code, exit::INTERRUPTED);
         chunk.stop = true;
-        return;
     }
     let err = &mut chunk.err;
     let mut say = |what: &str| {
@@ -259,12 +260,17 @@ fn report(
             args.timeout,
             super::super::count_of(s.answer.solutions, "solution")
         )),
+        Ok(s) if cancelled => say(&format!(
+            "interrupted with {} found",
+            super::super::count_of(s.answer.solutions, "solution")
+        )),
         Ok(_) if status == Status::None && mode == Mode::Solve => say("no solution"),
         Ok(_) => {}
     }
     let code = match (solved, status) {
         (Err(_), _) => exit::BAD_INPUT,
         (Ok(s), _) if s.answer.timed_out => exit::BUDGET,
+        _ if cancelled => exit::INTERRUPTED,
         (_, Status::None) if mode != Mode::Check => exit::NONE,
         _ => exit::FOUND,
     };
@@ -332,10 +338,7 @@ fn report(
             },
             Mode::Count => match solved {
                 Err(e) => format!("invalid: {e}"),
-                Ok(s) if s.answer.timed_out => {
-                    format!("timeout: at least {}", s.answer.solutions)
-                }
-                Ok(s) => s.answer.solutions.to_string(),
+                Ok(s) => stopped_count(&s.answer).unwrap_or_else(|| s.answer.solutions.to_string()),
             },
             Mode::Check => match solved {
                 Err(e) => format!("invalid: {e}"),
