@@ -198,26 +198,34 @@ impl Constraint for Arrow {
         }
         Ok(())
     }
+    /// An automaton reading the circle's number, less what the whole
+    /// houses in the shaft add up to ([`Encoder::whole_houses`]), then
+    /// subtracting the other shaft cells' digits down to 0.
     fn encode(&self, e: &mut Encoder<'_>) {
         let n = e.side() as u64;
         let c = self.circle.len();
-        let cells: Vec<usize> = self.circle.iter().chain(&self.shaft).copied().collect();
+        let (shaft, whole) = e.whole_houses(&self.shaft);
+        let cells: Vec<usize> = self.circle.iter().chain(&shaft).copied().collect();
         let m = cells.len();
         e.chain(
             &cells,
             0,
             |i, s, d| {
                 let d = d as u64;
-                let left = (m - i - 1) as u64;
+                // The shaft cells left to read (all of them while in the
+                // circle) add at most n each and at least 1.
+                let left = ((m - i - 1) as u64).min(shaft.len() as u64);
+                if i + 1 < c {
+                    let s = s.checked_mul(10u64.pow(decimal(d)))?.checked_add(d)?;
+                    return (s <= n * left + whole).then_some(s);
+                }
                 let s = if i < c {
-                    s.checked_mul(10u64.pow(decimal(d)))?.checked_add(d)?
+                    let number = s.checked_mul(10u64.pow(decimal(d)))?.checked_add(d)?;
+                    number.checked_sub(whole)?
                 } else {
                     s.checked_sub(d)?
                 };
-                // The shaft cells left (all of them while in the circle) add
-                // at most n each, and, once the circle is read, at least 1.
-                let shaft_left = left.min(self.shaft.len() as u64);
-                (s <= n * shaft_left && (i + 1 < c || s >= shaft_left)).then_some(s)
+                (s >= left && s <= n * left).then_some(s)
             },
             |s| s == 0,
         );

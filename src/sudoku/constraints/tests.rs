@@ -948,3 +948,53 @@ fn meaningless_clues_are_refused_by_name() {
         assert!(crate::sudoku::rule_line::read(&line).is_ok(), "{word}");
     }
 }
+
+#[test]
+fn arrows_read_whole_houses_in_their_shafts_by_the_45_rule() {
+    // 4×4, boxes 2×2, a cell k = 4·row + column (from 0).
+    let rules = Rules::boxes(2, 2).unwrap();
+    let e = Encoder::new(&rules);
+    // Rows first, then columns and boxes disjoint from them.
+    let row1: Vec<usize> = (4..8).collect();
+    let col0 = [0, 8, 12];
+    let box3 = [10, 11, 14, 15];
+    let cells: Vec<usize> = [&row1[..], &col0, &box3, &[9]].concat();
+    // Rows 1 and 2 (8 to 11) are whole; then column 0 is not, nor box 3.
+    assert_eq!(e.whole_houses(&cells), (vec![0, 12, 14, 15], 20));
+    let cells: Vec<usize> = [&col0[..], &[4], &box3].concat();
+    assert_eq!(e.whole_houses(&cells), (vec![], 20));
+    assert_eq!(e.whole_houses(&[0, 1, 4]), (vec![0, 1, 4], 0));
+    // Shafts holding whole rows, a column, a box, with one-cell and
+    // two-cell circles: the same grids as brute force, and an automaton
+    // over the cells left.
+    let shafts: [(&[usize], &[usize]); 4] = [
+        (&[0, 1], &[4, 5, 6, 7, 8, 9, 10, 11, 12]),
+        (&[0], &[10, 11, 14, 15]),
+        (&[4, 5], &[3, 7, 11, 15, 10, 14]),
+        (&[0, 1], &[8, 9, 10, 11, 12, 13, 14, 15, 7]),
+    ];
+    for (circle, shaft) in shafts {
+        let arrow = Arrow {
+            circle: circle.to_vec(),
+            shaft: shaft.to_vec(),
+        };
+        let one = rules.clone().with(arrow).unwrap();
+        let matrix = one.matrix().unwrap();
+        // 64 cell options and the automaton's: 470 for the first shaft
+        // read cell by cell, 10 with rows 1 and 2 read as 20.
+        assert!(
+            matrix.matrix().option_count() < 64 + 16,
+            "{circle:?}:{shaft:?}"
+        );
+        let want = brute_force(&one, &[0; 16], usize::MAX);
+        let (count, grid) = matrix.count(&[0; 16], u64::MAX);
+        assert_eq!(count.solutions, want.len() as u64, "{circle:?}:{shaft:?}");
+        assert!(
+            count.solutions > 0 || circle.len() == 1,
+            "{circle:?}:{shaft:?}"
+        );
+        if let Some(grid) = grid {
+            check(&one, &[0; 16], &grid).unwrap();
+        }
+    }
+}
