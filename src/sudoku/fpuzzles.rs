@@ -53,6 +53,13 @@ pub enum FpuzzlesError {
     Unsupported(String),
     /// The rules are not a valid rule set.
     Rules(RulesError),
+    /// The solution the document carries breaks the rules as read (the
+    /// broken rule): the puzzle was misread, and is not answered.
+    Solution(String),
+    /// Drawn elements whose meaning is in the rules text (the key and the
+    /// number of entries), in data from SudokuPad: refused rather than
+    /// left out.
+    Drawn(String, usize),
 }
 
 impl std::fmt::Display for FpuzzlesError {
@@ -65,6 +72,17 @@ impl std::fmt::Display for FpuzzlesError {
                 "f-puzzles: the constraint `{name}` is not supported; solving without it would give wrong answers"
             ),
             FpuzzlesError::Rules(e) => write!(f, "f-puzzles: {e}"),
+            FpuzzlesError::Solution(why) => write!(
+                f,
+                "f-puzzles: the solution the puzzle carries breaks its rules as read ({why}): \
+                 a rule was misread or is not known here, so no answer is given"
+            ),
+            FpuzzlesError::Drawn(key, count) => write!(
+                f,
+                "f-puzzles from SudokuPad: `{key}` ({count} drawn) carries a rule told in the \
+                 rules text, which this reader does not read; solving without it would give \
+                 wrong answers"
+            ),
         }
     }
 }
@@ -268,11 +286,54 @@ pub fn read(text: &str) -> Result<Document, FpuzzlesError> {
             rules = rules.with_shared(c)?;
         }
     }
+    if let Some(solution) = embedded_solution(&json, n) {
+        // The puzzle's own answer must keep the rules as read: if not, the
+        // reading is wrong (a rule misread, or one this reader does not
+        // know), and no answer of it may be printed.
+        if let Err(broken) = super::rules::check(&rules, &givens, &solution) {
+            return Err(FpuzzlesError::Solution(broken.to_string()));
+        }
+    }
     Ok(Document {
         rules,
         givens,
         json,
     })
+}
+
+/// The `solution` an f-puzzles document carries (n² digits, numbers or
+/// strings, as its writers put them), when it is whole.
+fn embedded_solution(json: &Map<String, Value>, n: usize) -> Option<Vec<u8>> {
+    let list = json.get("solution")?.as_array()?;
+    let digits: Vec<u8> = list
+        .iter()
+        .map(|v| match v {
+            Value::Number(d) => d.as_u64(),
+            Value::String(d) => d.trim().parse().ok(),
+            _ => None,
+        })
+        .map(|d| d.filter(|&d| d >= 1 && d as usize <= n).map(|d| d as u8))
+        .collect::<Option<_>>()?;
+    (digits.len() == n * n).then_some(digits)
+}
+
+/// Drawn elements whose meaning lives in the rules text, not in the data:
+/// f-puzzles' cosmetic lines, circles, rectangles, cages and texts.
+const DRAWN: [&str; 5] = ["line", "circle", "rectangle", "cage", "text"];
+
+/// `doc`, or its first drawn element ([`DRAWN`]) refused by name: for
+/// f-puzzles data that comes from SudokuPad, whose setters draw rules
+/// (zipper lines, region sums, counting circles) this reader would
+/// otherwise leave out, answering another puzzle.
+pub(crate) fn drawn_meaning_refused(doc: Document) -> Result<Document, FpuzzlesError> {
+    for key in DRAWN {
+        if let Some(list) = doc.json.get(key).and_then(Value::as_array) {
+            if !list.is_empty() {
+                return Err(FpuzzlesError::Drawn(key.to_string(), list.len()));
+            }
+        }
+    }
+    Ok(doc)
 }
 
 /// A classic grid as f-puzzles JSON: `size` and `grid`, the `givens`
@@ -352,8 +413,14 @@ pub fn write_rules(rules: &Rules, givens: &[u8], solution: Option<&[u8]>) -> Str
 
 impl Document {
     /// The puzzle to solve: the rules and the givens.
+    /// The solution the document carries, checked at reading, is the
+    /// puzzle's expected one ([`Puzzle::expecting`](crate::sudoku::Puzzle::expecting)).
     pub fn puzzle(&self) -> crate::sudoku::Puzzle {
-        crate::sudoku::Puzzle::from_parts(self.rules.clone(), self.givens.clone())
+        let puzzle = crate::sudoku::Puzzle::from_parts(self.rules.clone(), self.givens.clone());
+        match embedded_solution(&self.json, self.rules.side()) {
+            Some(solution) => puzzle.clone().expecting(solution).unwrap_or(puzzle),
+            None => puzzle,
+        }
     }
 
     /// The puzzle's JSON with `solution` (row-major digits) entered in its

@@ -26,6 +26,7 @@ use std::fmt;
 use super::fpuzzles::{self, Document};
 use super::puzzle::{GivensError, Puzzle, ReadError};
 use super::rules::MAX_SIDE;
+use super::sudokupad::{self, SudokuPadError};
 use super::{format, rule_line, Alphabet};
 
 /// The form a puzzle's text is written in.
@@ -63,8 +64,10 @@ impl Form {
     /// ```
     pub fn detect(text: &str) -> Option<Form> {
         Some(match classify(text)? {
-            Found::Json(_) | Found::FpuzzlesLink(_) => Form::Fpuzzles,
-            Found::Link(_) => Form::Link,
+            Found::Json(_)
+            | Found::FpuzzlesLink(_)
+            | Found::SudokuPad(Ok(sudokupad::Payload::Fpuzzles(_))) => Form::Fpuzzles,
+            Found::Link(_) | Found::SudokuPad(_) => Form::Link,
             Found::Variant(_) => Form::Variant,
             Found::Rows(_) => Form::Rows,
             Found::Line(_) => Form::Line,
@@ -165,6 +168,8 @@ pub fn read_as(text: &str, form: Form) -> Result<Pasted, ReadError> {
         return Err(ReadError::Empty);
     }
     match form {
+        // A SudokuPad link that carries f-puzzles data is read as one is.
+        Form::Fpuzzles if sudokupad::is_link(text) => read(text),
         Form::Fpuzzles => {
             let doc = fpuzzles::read_pasted(text).map_err(ReadError::Fpuzzles)?;
             from_document(doc)
@@ -181,6 +186,8 @@ pub fn read_as(text: &str, form: Form) -> Result<Pasted, ReadError> {
 enum Found<'a> {
     Json(std::borrow::Cow<'a, str>),
     FpuzzlesLink(&'a str),
+    /// A SudokuPad link: what it carries, or why nothing to read.
+    SudokuPad(Result<sudokupad::Payload, SudokuPadError>),
     Link(&'a str),
     Variant(&'a str),
     Rows(&'a str),
@@ -198,6 +205,9 @@ fn classify(text: &str) -> Option<Found<'_>> {
     }
     if text.starts_with('{') {
         return Some(Found::Json(text.into()));
+    }
+    if is_link(text) && sudokupad::is_link(text) {
+        return Some(Found::SudokuPad(sudokupad::payload(text)));
     }
     if is_link(text) {
         return Some(if text.contains("load=") || text.contains("fpuzzles") {
@@ -320,6 +330,17 @@ fn read_found(found: Found<'_>) -> Result<Pasted, ReadError> {
             let doc = fpuzzles::read_pasted(link).map_err(ReadError::Fpuzzles)?;
             return from_document(doc);
         }
+        Found::SudokuPad(Ok(sudokupad::Payload::Own(packed))) => {
+            let puzzle = sudokupad::read_own(&packed).map_err(ReadError::SudokuPad)?;
+            (checked(puzzle)?, Form::Link)
+        }
+        Found::SudokuPad(Ok(sudokupad::Payload::Fpuzzles(packed))) => {
+            let doc = fpuzzles::read_pasted(&packed)
+                .and_then(fpuzzles::drawn_meaning_refused)
+                .map_err(ReadError::Fpuzzles)?;
+            return from_document(doc);
+        }
+        Found::SudokuPad(Err(e)) => return Err(ReadError::SudokuPad(e)),
         Found::Link(link) => return Err(ReadError::Link(link.to_string())),
         Found::Variant(text) => {
             let (rules, givens) = rule_line::read(text).map_err(ReadError::Variant)?;
@@ -388,12 +409,23 @@ mod tests {
 
     #[test]
     fn links_that_carry_no_puzzle_data_are_refused_by_name() {
-        for link in ["https://sudokupad.app/abc", "http://example.com/?x=1"] {
-            assert_eq!(Form::detect(link), Some(Form::Link));
-            assert_eq!(read(link).unwrap_err(), ReadError::Link(link.to_string()));
-        }
-        let e = read("https://sudokupad.app/abc").unwrap_err().to_string();
-        assert!(e.contains("https://sudokupad.app/abc"), "{e}");
+        let link = "http://example.com/?x=1";
+        assert_eq!(Form::detect(link), Some(Form::Link));
+        assert_eq!(read(link).unwrap_err(), ReadError::Link(link.to_string()));
+        let e = read(link).unwrap_err().to_string();
+        assert!(e.contains(link), "{e}");
+        // A long one is named by its head.
+        let long = format!("https://example.com/{}", "x".repeat(500));
+        let e = read(&long).unwrap_err().to_string();
+        assert!(e.contains(&long[..60]) && !e.contains(&long[..61]), "{e}");
+        // A SudokuPad short id: the data is on the server.
+        let short = "https://sudokupad.app/abc";
+        assert_eq!(Form::detect(short), Some(Form::Link));
+        let e = read(short).unwrap_err();
+        assert_eq!(
+            e,
+            ReadError::SudokuPad(SudokuPadError::ShortId("abc".into()))
+        );
         // A grid line is no link; nor is a word before `://`'s absence.
         assert_eq!(Form::detect("1...:..."), Some(Form::Line));
         assert_eq!(read(" \n ").unwrap_err(), ReadError::Empty);

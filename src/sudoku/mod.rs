@@ -52,6 +52,7 @@ mod random;
 pub mod rule_line;
 pub mod rules;
 mod solve;
+pub mod sudokupad;
 #[cfg(test)]
 mod suite;
 mod threads;

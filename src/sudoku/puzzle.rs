@@ -37,6 +37,9 @@ use super::rules::Rules;
 pub struct Puzzle {
     rules: Arc<Rules>,
     givens: Vec<u8>,
+    /// The solution its source gives (an f-puzzles document's, a
+    /// SudokuPad link's), which an answer must equal.
+    expected: Option<Vec<u8>>,
 }
 
 /// Why givens do not make a puzzle of these rules.
@@ -99,14 +102,38 @@ impl Puzzle {
                 digit: givens[cell],
             });
         }
-        Ok(Puzzle { rules, givens })
+        Ok(Puzzle {
+            rules,
+            givens,
+            expected: None,
+        })
     }
 
     /// [`new`](Self::new), for givens a reader has checked already.
     pub(crate) fn from_parts(rules: impl Into<Arc<Rules>>, givens: Vec<u8>) -> Puzzle {
         let rules = rules.into();
         debug_assert_eq!(givens.len(), rules.side() * rules.side());
-        Puzzle { rules, givens }
+        Puzzle {
+            rules,
+            givens,
+            expected: None,
+        }
+    }
+
+    /// The puzzle with the solution its source gives (row-major, every
+    /// cell): [`Sudoku::solve`](super::Sudoku::solve) then refuses to
+    /// answer another ([`SolveError::Misread`](super::SolveError::Misread)),
+    /// the sign of a rule misread or left out. Refused (`None`) when it is
+    /// not a solution of the puzzle's rules and givens.
+    pub fn expecting(mut self, solution: Vec<u8>) -> Option<Puzzle> {
+        super::rules::check(&self.rules, &self.givens, &solution).ok()?;
+        self.expected = Some(solution);
+        Some(self)
+    }
+
+    /// The solution the puzzle's source gives, if it gave one.
+    pub fn expected(&self) -> Option<&[u8]> {
+        self.expected.as_deref()
     }
 
     /// The classic puzzle of `grid` (square boxes, no other rule).
@@ -121,6 +148,7 @@ impl Puzzle {
         Puzzle {
             rules,
             givens: grid.cells().to_vec(),
+            expected: None,
         }
     }
 
@@ -257,6 +285,9 @@ pub enum ReadError {
     /// A link that carries no puzzle this reader knows (not f-puzzles
     /// data): the link.
     Link(String),
+    /// A SudokuPad link this reader cannot take (a short id, SudokuPad's
+    /// own format).
+    SudokuPad(super::sudokupad::SudokuPadError),
     /// No puzzle at all: an empty text.
     Empty,
     /// Several puzzles in one text (their number, at least 2): a text is
@@ -271,11 +302,18 @@ impl fmt::Display for ReadError {
             ReadError::Variant(e) => e.fmt(f),
             ReadError::Fpuzzles(e) => e.fmt(f),
             ReadError::Givens(e) => e.fmt(f),
-            ReadError::Link(link) => write!(
-                f,
-                "a link this reader does not know: {link} (it reads f-puzzles links, \
-                 `?load=…`, and SudokuPad's that carry f-puzzles data, `…/fpuzzles…`)"
-            ),
+            ReadError::Link(link) => {
+                // A link's head names it; its data may run to kilobytes.
+                let head: String = link.chars().take(60).collect();
+                let more = if head.len() < link.len() { "…" } else { "" };
+                write!(
+                    f,
+                    "a link this reader does not know: {head}{more} (it reads f-puzzles \
+                     links, `?load=…`, and SudokuPad's that carry f-puzzles data, \
+                     `…/fpuz…`, `…/fpuzzles…`)"
+                )
+            }
+            ReadError::SudokuPad(e) => e.fmt(f),
             ReadError::Empty => f.write_str("no puzzle given"),
             ReadError::Several(n) => write!(
                 f,

@@ -226,6 +226,10 @@ pub enum SolveError {
     /// Intersections were asked for, and the engine searching this matrix
     /// does not look for them (masks alone does, first-forced).
     Intersections(EngineKind),
+    /// The puzzle's source gives its solution ([`Puzzle::expected`]), and
+    /// the search found another: the rules were misread or one was left
+    /// out. The solution found, row-major.
+    Misread(Vec<u8>),
 }
 
 impl fmt::Display for SolveError {
@@ -241,6 +245,10 @@ impl fmt::Display for SolveError {
             SolveError::Intersections(e) => write!(
                 f,
                 "intersections: these rules' matrix is not for the masks engine, which alone looks ({e} searches it)"
+            ),
+            SolveError::Misread(_) => f.write_str(
+                "the puzzle as read has a solution other than the one its source gives: a rule \
+                 was misread or left out (one the rules text states, say), so no answer is given",
             ),
         }
     }
@@ -344,6 +352,16 @@ impl Sudoku {
     /// `limits.solutions` and returns the first. Givens that clash have no
     /// solution (readers that report them check [`Grid::conflict`] first).
     pub fn solve(&mut self, puzzle: &Puzzle, limits: &Limits) -> Result<Solved, SolveError> {
+        let solved = self.solve_as_read(puzzle, limits)?;
+        match (&solved.solution, puzzle.expected()) {
+            (Some(found), Some(expected)) if found[..] != expected[..] => {
+                Err(SolveError::Misread(found.clone()))
+            }
+            _ => Ok(solved),
+        }
+    }
+
+    fn solve_as_read(&mut self, puzzle: &Puzzle, limits: &Limits) -> Result<Solved, SolveError> {
         if let Some(grid) = puzzle.grid() {
             let mut solution = grid.clone();
             let answer = self.solve_grid(&grid, limits, &mut solution)?;

@@ -301,7 +301,7 @@ fn a_bare_compressed_string_is_read_as_f_puzzles() {
 fn a_link_that_carries_no_puzzle_is_refused_by_name_not_read_as_a_grid() {
     // It was read as the first row of a 25×25 grid ("the input ends inside
     // a grid"): the one reader tells a link apart and names it.
-    let link = "https://sudokupad.app/abc";
+    let link = "https://example.com/abc";
     for command in ["check", "count", "solve"] {
         let out = run(&["sudoku", command], format!("{link}\n").as_bytes());
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
@@ -311,6 +311,12 @@ fn a_link_that_carries_no_puzzle_is_refused_by_name_not_read_as_a_grid() {
             text(&out.stderr)
         );
     }
+    // A SudokuPad short id: the data lives on its server; the message says
+    // what to paste instead, one line a puzzle.
+    let out = run(&["sudoku", "check"], b"https://sudokupad.app/wsj7iunsg6\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stdout).starts_with("invalid: SudokuPad short id `wsj7iunsg6`"));
+    assert!(text(&out.stderr).contains("copy the long link"));
 }
 
 #[test]

@@ -109,10 +109,12 @@ pub(super) static LITTLE_KILLER: Kind = Kind {
         let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
         for entry in entries(json, "littlekillersum") {
             if let Some(sum) = json_number(entry)? {
-                out.push(Arc::new(LittleKiller {
-                    cells: json_cells(entry, "cells", g.side)?,
-                    sum,
-                }));
+                let cells = match entry.get("cells") {
+                    Some(_) => json_cells(entry, "cells", g.side)?,
+                    // Other tools give the clue and its direction alone.
+                    None => diagonal_of(entry, g.side)?,
+                };
+                out.push(Arc::new(LittleKiller { cells, sum }));
             }
         }
         Ok(out)
@@ -159,6 +161,47 @@ pub(super) static SANDWICH: Kind = Kind {
         Ok(out)
     },
 };
+
+/// The cells of a little killer given by its clue's `cell` outside the grid
+/// and its `direction` (`UL`, `UR`, `DL`, `DR`): those met stepping from the
+/// clue diagonally that way until the walk leaves the grid.
+fn diagonal_of(entry: &Value, n: usize) -> Result<Vec<usize>, String> {
+    let name = entry
+        .get("cell")
+        .and_then(Value::as_str)
+        .ok_or("an entry with neither \"cells\" nor a clue \"cell\" and \"direction\"")?;
+    let (r, c) = outside(name)
+        .filter(|&(r, c)| r <= n + 1 && c <= n + 1)
+        .ok_or_else(|| format!("`{name}` is not a clue cell"))?;
+    let way = entry.get("direction").and_then(Value::as_str).unwrap_or("");
+    let (dr, dc): (isize, isize) = match way.to_ascii_uppercase().as_str() {
+        "UL" => (-1, -1),
+        "UR" => (-1, 1),
+        "DL" => (1, -1),
+        "DR" => (1, 1),
+        _ => {
+            return Err(format!(
+                "clue {name}: `{way}` is not a direction UL, UR, DL or DR"
+            ))
+        }
+    };
+    if (1..=n).contains(&r) && (1..=n).contains(&c) {
+        return Err(format!("clue {name} is inside the grid, not outside it"));
+    }
+    let inside = |x: isize| x >= 1 && x <= n as isize;
+    let (mut r, mut c) = (r as isize + dr, c as isize + dc);
+    let mut cells = Vec::new();
+    while inside(r) && inside(c) {
+        cells.push((r as usize - 1) * n + c as usize - 1);
+        (r, c) = (r + dr, c + dc);
+    }
+    if cells.is_empty() {
+        return Err(format!(
+            "clue {name} pointing {way} meets no cell of the grid"
+        ));
+    }
+    Ok(cells)
+}
 
 /// A cell name `R<r>C<c>` with 0 and n + 1 allowed (clues outside the
 /// grid), 1-based.

@@ -998,3 +998,77 @@ fn arrows_read_whole_houses_in_their_shafts_by_the_45_rule() {
         }
     }
 }
+
+#[test]
+fn little_killers_given_by_clue_and_direction_read_their_diagonal() {
+    // 4×4: a clue outside the grid (rows and columns 0 and 5) pointing
+    // along a diagonal, as other tools write it, without "cells".
+    let doc = |entry: &str| {
+        let row = format!("[{}]", ["{}"; 4].join(","));
+        let grid = vec![row; 4].join(",");
+        let json = format!(r#"{{"size":4,"grid":[{grid}],"littlekillersum":[{entry}]}}"#);
+        crate::sudoku::fpuzzles::read(&json)
+    };
+    let cells_of = |entry: &str| {
+        let doc = doc(entry).unwrap();
+        let c = &doc.rules.constraints()[0];
+        c.as_any().downcast_ref::<LittleKiller>().unwrap().clone()
+    };
+    let cases: [(&str, &[usize]); 5] = [
+        (
+            r#"{"cell":"R0C1","direction":"DR","value":"10"}"#,
+            &[1, 6, 11],
+        ),
+        (
+            r#"{"cell":"R0C5","direction":"DL","value":"10"}"#,
+            &[3, 6, 9, 12],
+        ),
+        (r#"{"cell":"R5C2","direction":"UR","value":"3"}"#, &[14, 11]),
+        (r#"{"cell":"R2C5","direction":"ul","value":"3"}"#, &[3]),
+        (
+            r#"{"cell":"R0C0","direction":"DR","value":"10"}"#,
+            &[0, 5, 10, 15],
+        ),
+    ];
+    for (entry, cells) in cases {
+        let lk = cells_of(entry);
+        assert_eq!(lk.cells, cells, "{entry}");
+        // Written back with its cells, it reads the same.
+        let rules = Rules::boxes(2, 2).unwrap().with(lk.clone()).unwrap();
+        let json = crate::sudoku::fpuzzles::write_rules(&rules, &[0; 16], None);
+        let back = crate::sudoku::fpuzzles::read(&json).unwrap();
+        assert_eq!(back.rules, rules, "{json}");
+    }
+    // Given "cells", those are the clue's (f-puzzles' own entries).
+    let lk = cells_of(r#"{"cell":"R0C1","direction":"DR","cells":["R1C2","R2C3"],"value":"3"}"#);
+    assert_eq!(lk.cells, [1, 6]);
+    // A clue that cannot mean a diagonal is refused by name.
+    for (entry, want) in [
+        (
+            r#"{"cell":"R0C1","direction":"UL","value":"3"}"#,
+            "R0C1 pointing UL meets no cell",
+        ),
+        (
+            r#"{"cell":"R2C2","direction":"DR","value":"3"}"#,
+            "R2C2 is inside the grid",
+        ),
+        (
+            r#"{"cell":"R0C1","direction":"D","value":"3"}"#,
+            "`D` is not a direction",
+        ),
+        (
+            r#"{"cell":"R9C1","direction":"UR","value":"3"}"#,
+            "`R9C1` is not a clue cell",
+        ),
+        (r#"{"value":"3"}"#, "neither \"cells\" nor a clue"),
+    ] {
+        let err = doc(entry).unwrap_err().to_string();
+        assert!(err.contains(want), "{entry}: {err}");
+    }
+    // A clue without a value constrains nothing.
+    assert!(doc(r#"{"cell":"R0C1","direction":"UL"}"#)
+        .unwrap()
+        .rules
+        .constraints()
+        .is_empty());
+}

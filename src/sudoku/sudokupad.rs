@@ -1,0 +1,852 @@
+//! SudokuPad links (`sudokupad.app`, the Cracking the Cryptic app): what
+//! their puzzle id carries, told apart before anything is read.
+//!
+//! A link names its puzzle in its path (`https://sudokupad.app/<id>`) or
+//! in a `?puzzleid=<id>` query, percent-encoded or not. The id's prefix
+//! says what follows: `fpuz` or `fpuzzles`, f-puzzles' JSON compressed as
+//! f-puzzles compresses it (read by the f-puzzles reader, as strictly:
+//! drawn lines, circles, rectangles, cosmetic cages and texts, whose
+//! meaning lives in the rules text, are refused by name rather than
+//! ignored); `scl` or `ctc`, SudokuPad's own JSON (lz-string, base 64),
+//! plain or in SudokuPad's compact form (keys shortened, `cs` for
+//! `cellSize`, quotes left out, empty array entries left blank), a drawing
+//! rather than a rule list: read here are its size, givens, regions and
+//! the anti-knight and anti-king flags; every other element (lines,
+//! cages, overlays, arrows, a background image) is refused by name until
+//! its drawing conventions are read; anything else is a short id whose
+//! data lives on SudokuPad's server, which an offline reader cannot fetch
+//! (refused, telling the user to copy the long link).
+//!
+//! A link's `metadata.solution` becomes the puzzle's expected solution
+//! ([`Puzzle::expecting`]): a reading that admits another answer is
+//! reported as misread, never answered. Without one, a puzzle is read only
+//! when its rules text says normal Sudoku rules and nothing more.
+//!
+//! Invariant: nothing here guesses. A link is read whole or refused with
+//! the reason; never half read.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::constraints::{AntiKing, AntiKnight};
+use super::rules::Rules;
+use super::Puzzle;
+
+/// Hosts whose links are SudokuPad's.
+const HOSTS: [&str; 4] = [
+    "sudokupad.app",
+    "www.sudokupad.app",
+    "cracking-the-cryptic.web.app",
+    "app.crackingthecryptic.com",
+];
+
+/// Why a SudokuPad link was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SudokuPadError {
+    /// A short id (`sudokupad.app/<id>`, `/sudoku/<id>`, `<user>/<slug>`):
+    /// the puzzle's data is on SudokuPad's server. The id.
+    ShortId(String),
+    /// A link without a puzzle id.
+    NoId,
+    /// The id's data does not decompress to a puzzle.
+    Undecodable,
+    /// An element of SudokuPad's format this reader does not take: what
+    /// and where.
+    Unread(String),
+}
+
+impl fmt::Display for SudokuPadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SudokuPadError::ShortId(id) => write!(
+                f,
+                "SudokuPad short id `{id}`: the puzzle's data is on SudokuPad's server, which \
+                 this reader does not fetch; open the link, choose Share, and copy the long \
+                 link (…/fpuzzles…, …/scl…) instead"
+            ),
+            SudokuPadError::NoId => f.write_str("a SudokuPad link without a puzzle id"),
+            SudokuPadError::Undecodable => {
+                f.write_str("a SudokuPad link whose data does not decompress to a puzzle")
+            }
+            SudokuPadError::Unread(what) => write!(
+                f,
+                "SudokuPad: {what}; solving without it could give wrong answers"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SudokuPadError {}
+
+/// Whether `link` (a URL, scheme first) is a SudokuPad link.
+pub(crate) fn is_link(link: &str) -> bool {
+    host_and_rest(link).is_some()
+}
+
+/// The host of `link` when it is SudokuPad's, and what follows it.
+fn host_and_rest(link: &str) -> Option<&str> {
+    let link = link.split_whitespace().next()?;
+    let (_, after) = link.split_once("://")?;
+    let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+    let host = after[..end].to_ascii_lowercase();
+    HOSTS.contains(&host.as_str()).then_some(&after[end..])
+}
+
+/// What a SudokuPad link's id carries, percent-escapes undone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Payload {
+    /// f-puzzles' compressed string.
+    Fpuzzles(String),
+    /// SudokuPad's own compressed JSON.
+    Own(String),
+}
+
+/// What a SudokuPad link carries, or why it carries nothing to read.
+pub(crate) fn payload(link: &str) -> Result<Payload, SudokuPadError> {
+    let rest = host_and_rest(link).ok_or(SudokuPadError::NoId)?;
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let from_query = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("puzzleid="));
+    let id = match from_query {
+        Some(id) => id.split('#').next().unwrap_or(""),
+        None => path.split('#').next().unwrap_or("").trim_start_matches('/'),
+    };
+    let id = percent_decoded(id);
+    if id.is_empty() {
+        return Err(SudokuPadError::NoId);
+    }
+    for prefix in ["fpuzzles", "fpuz"] {
+        if let Some(packed) = id.strip_prefix(prefix) {
+            return Ok(Payload::Fpuzzles(packed.to_string()));
+        }
+    }
+    for prefix in ["scl", "ctc"] {
+        if let Some(packed) = id.strip_prefix(prefix).filter(|p| p.len() > 16) {
+            return Ok(Payload::Own(packed.to_string()));
+        }
+    }
+    Err(SudokuPadError::ShortId(id))
+}
+
+/// Reads SudokuPad's own compressed JSON (see the module documentation).
+pub(crate) fn read_own(packed: &str) -> Result<Puzzle, SudokuPadError> {
+    let text =
+        super::lzstring::decompress_from_base64(packed).ok_or(SudokuPadError::Undecodable)?;
+    let value = match serde_json::from_str::<Value>(&text) {
+        Ok(v) => v,
+        Err(_) => Relaxed::new(&text)
+            .document()
+            .ok_or(SudokuPadError::Undecodable)?,
+    };
+    let Value::Object(json) = value else {
+        return Err(SudokuPadError::Undecodable);
+    };
+    let json = expanded(json);
+    puzzle_of(&json)
+}
+
+/// SudokuPad's short keys, and the names they stand for.
+const SHORT_KEYS: [(&str, &str); 15] = [
+    ("a", "arrows"),
+    ("o", "overlays"),
+    ("u", "underlays"),
+    ("vd", "videos"),
+    ("ce", "cells"),
+    ("re", "regions"),
+    ("cs", "cellSize"),
+    ("ca", "cages"),
+    ("l", "lines"),
+    ("li", "lines"),
+    ("ov", "overlays"),
+    ("un", "underlays"),
+    ("ar", "arrows"),
+    ("v", "value"),
+    ("t", "title"),
+];
+
+/// `json` with its short keys written out, at every depth.
+fn expanded(json: Map<String, Value>) -> Map<String, Value> {
+    fn value(v: Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(expanded(m)),
+            Value::Array(a) => Value::Array(a.into_iter().map(value).collect()),
+            v => v,
+        }
+    }
+    json.into_iter()
+        .map(|(k, v)| {
+            let k = SHORT_KEYS
+                .iter()
+                .find(|(short, _)| *short == k)
+                .map_or(k, |(_, long)| long.to_string());
+            (k, value(v))
+        })
+        .collect()
+}
+
+/// Top-level elements read or without meaning for the solve.
+const READ: [&str; 6] = ["id", "cells", "regions", "metadata", "cellSize", "videos"];
+
+/// Metadata without meaning for the solve.
+const METADATA: [&str; 7] = [
+    "title",
+    "author",
+    "rules",
+    "source",
+    "msgcorrect",
+    "solution",
+    "antiknight",
+];
+
+/// `json` with the metadata older links put in cages (a cage without
+/// cells whose value is `title: …`, `rules: …`, `solution: …`) moved into
+/// `metadata`.
+fn metadata_cages(mut json: Map<String, Value>) -> Map<String, Value> {
+    let Some(Value::Array(cages)) = json.remove("cages") else {
+        return json;
+    };
+    let mut kept = Vec::new();
+    let mut found = Map::new();
+    for cage in cages {
+        let cells = cage.get("cells").and_then(Value::as_array);
+        let text = cage.get("value").and_then(Value::as_str);
+        match (
+            cells.is_none_or(Vec::is_empty),
+            text.and_then(|t| t.split_once(':')),
+        ) {
+            (true, Some((key, value))) if METADATA.contains(&key.trim()) => {
+                found.insert(key.trim().to_string(), Value::from(value.trim()));
+            }
+            _ => kept.push(cage),
+        }
+    }
+    if !kept.is_empty() {
+        json.insert("cages".into(), Value::Array(kept));
+    }
+    if !found.is_empty() {
+        let metadata = json
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(m) = metadata {
+            for (k, v) in found {
+                m.entry(k).or_insert(v);
+            }
+        }
+    }
+    json
+}
+
+fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
+    let json = &metadata_cages(json.clone());
+    let unread = |what: String| Err(SudokuPadError::Unread(what));
+    for (key, v) in json {
+        let empty = matches!(v, Value::Null | Value::Bool(false))
+            || v.as_array().is_some_and(Vec::is_empty)
+            || v.as_object().is_some_and(Map::is_empty);
+        if !READ.contains(&key.as_str()) && !empty {
+            let count = v.as_array().map_or(1, Vec::len);
+            return unread(format!("`{key}` ({count} drawn) is not read yet"));
+        }
+    }
+    let empty = Map::new();
+    let metadata = json
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    for (key, v) in metadata {
+        let meaningful = !matches!(v, Value::Null | Value::Bool(false));
+        if meaningful && key != "antiking" && !METADATA.contains(&key.as_str()) {
+            return unread(format!("the metadata `{key}` is not read yet"));
+        }
+    }
+    let rows = json
+        .get("cells")
+        .and_then(Value::as_array)
+        .ok_or_else(|| SudokuPadError::Unread("no `cells`".into()))?;
+    let n = rows.len();
+    if n == 0 || n > super::rules::MAX_SIDE {
+        return unread(format!("a grid of {n} rows"));
+    }
+    let mut givens = Vec::with_capacity(n * n);
+    for (r, row) in rows.iter().enumerate() {
+        let row = row.as_array().filter(|c| c.len() == n).ok_or_else(|| {
+            SudokuPadError::Unread(format!(
+                "row {} is not {n} cells (only square grids are read)",
+                r + 1
+            ))
+        })?;
+        for (c, cell) in row.iter().enumerate() {
+            let digit = match cell.get("value") {
+                None | Some(Value::Null) => 0,
+                Some(v) => v
+                    .as_u64()
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                    .filter(|&d| d >= 1 && d as usize <= n)
+                    .ok_or_else(|| {
+                        SudokuPadError::Unread(format!(
+                            "R{}C{}: the given {v} is no digit 1 to {n}",
+                            r + 1,
+                            c + 1
+                        ))
+                    })? as u8,
+            };
+            givens.push(digit);
+        }
+    }
+    let regions = json
+        .get("regions")
+        .and_then(Value::as_array)
+        .filter(|r| !r.is_empty())
+        .ok_or_else(|| {
+            SudokuPadError::Unread(
+                "a grid without regions (or with regions drawn otherwise)".into(),
+            )
+        })?;
+    let mut region_of = vec![usize::MAX; n * n];
+    for (g, region) in regions.iter().enumerate() {
+        for cell in region.as_array().into_iter().flatten() {
+            let at = |i: usize| cell.get(i).and_then(Value::as_u64).map(|x| x as usize);
+            match (at(0), at(1)) {
+                (Some(r), Some(c)) if r < n && c < n && region_of[r * n + c] == usize::MAX => {
+                    region_of[r * n + c] = g;
+                }
+                _ => {
+                    return unread(format!(
+                        "region {}: the cell {cell} is not a cell of the grid once",
+                        g + 1
+                    ))
+                }
+            }
+        }
+    }
+    let mut rules = Rules::jigsaw(&region_of)
+        .map_err(|e| SudokuPadError::Unread(format!("the regions: {e}")))?;
+    let flag = |key: &str| {
+        metadata
+            .get(key)
+            .is_some_and(|v| v.as_bool() != Some(false))
+    };
+    let with = |rules: Rules, c: Result<Rules, _>| c.unwrap_or(rules);
+    if flag("antiknight") {
+        rules = with(rules.clone(), rules.clone().with(AntiKnight));
+    }
+    if flag("antiking") {
+        rules = with(rules.clone(), rules.clone().with(AntiKing));
+    }
+    let puzzle = Puzzle::new(rules, givens).map_err(|e| SudokuPadError::Unread(e.to_string()))?;
+    let solution = metadata.get("solution").and_then(Value::as_str).map(|s| {
+        s.chars()
+            .map(|c| {
+                c.to_digit(36)
+                    .filter(|&d| d >= 1 && d as usize <= n)
+                    .map(|d| d as u8)
+            })
+            .collect::<Option<Vec<u8>>>()
+    });
+    match solution {
+        Some(Some(digits)) if digits.len() == n * n => puzzle.expecting(digits).ok_or_else(|| {
+            SudokuPadError::Unread(
+                "the solution the link carries breaks its rules as read (a rule told in the \
+                 rules text is not read yet)"
+                    .into(),
+            )
+        }),
+        _ => {
+            // No solution to check the reading against: only a puzzle whose
+            // rules text says normal Sudoku rules, and no more, is read.
+            let text = metadata.get("rules").and_then(Value::as_str).unwrap_or("");
+            let plain = text.to_ascii_lowercase();
+            if plain.contains("normal") && plain.contains("rules apply") && text.len() <= 60 {
+                Ok(puzzle)
+            } else {
+                unread("rules told in words, and no solution to check a reading against".into())
+            }
+        }
+    }
+}
+
+/// A reader of SudokuPad's compact JSON: keys without quotes, strings in
+/// single or double quotes, blank array entries (an empty cell), into
+/// serde's values. `None` on anything else.
+struct Relaxed<'t> {
+    text: &'t [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl<'t> Relaxed<'t> {
+    fn new(text: &'t str) -> Relaxed<'t> {
+        Relaxed {
+            text: text.as_bytes(),
+            at: 0,
+            depth: 0,
+        }
+    }
+
+    fn document(mut self) -> Option<Value> {
+        let v = self.value()?;
+        self.blank();
+        (self.at == self.text.len()).then_some(v)
+    }
+
+    fn blank(&mut self) {
+        while self.text.get(self.at).is_some_and(u8::is_ascii_whitespace) {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.blank();
+        self.text.get(self.at).copied()
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        // Deep nesting is no puzzle: refused rather than overflowing.
+        if self.depth > 64 {
+            return None;
+        }
+        match self.peek()? {
+            b'{' => {
+                self.depth += 1;
+                let v = self.object();
+                self.depth -= 1;
+                v
+            }
+            b'[' => {
+                self.depth += 1;
+                let v = self.array();
+                self.depth -= 1;
+                v
+            }
+            b'\'' | b'"' => self.string().map(Value::String),
+            _ => self.word(),
+        }
+    }
+
+    fn object(&mut self) -> Option<Value> {
+        self.at += 1;
+        let mut map = Map::new();
+        loop {
+            match self.peek()? {
+                b'}' => {
+                    self.at += 1;
+                    return Some(Value::Object(map));
+                }
+                b',' => self.at += 1,
+                b'\'' | b'"' => {
+                    let key = self.string()?;
+                    map.insert(key, self.after_colon()?);
+                }
+                _ => {
+                    let start = self.at;
+                    while self
+                        .text
+                        .get(self.at)
+                        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+                    {
+                        self.at += 1;
+                    }
+                    if start == self.at {
+                        return None;
+                    }
+                    let key = std::str::from_utf8(&self.text[start..self.at])
+                        .ok()?
+                        .to_string();
+                    map.insert(key, self.after_colon()?);
+                }
+            }
+        }
+    }
+
+    fn after_colon(&mut self) -> Option<Value> {
+        (self.peek()? == b':').then_some(())?;
+        self.at += 1;
+        self.value()
+    }
+
+    /// Entries split by commas, a blank one null: `[,,x]` is three.
+    fn array(&mut self) -> Option<Value> {
+        self.at += 1;
+        let mut items = Vec::new();
+        if self.peek()? == b']' {
+            self.at += 1;
+            return Some(Value::Array(items));
+        }
+        loop {
+            match self.peek()? {
+                b',' => {
+                    self.at += 1;
+                    items.push(Value::Null);
+                }
+                b']' => {
+                    self.at += 1;
+                    items.push(Value::Null);
+                    return Some(Value::Array(items));
+                }
+                _ => {
+                    items.push(self.value()?);
+                    match self.peek()? {
+                        b',' => self.at += 1,
+                        b']' => {
+                            self.at += 1;
+                            return Some(Value::Array(items));
+                        }
+                        _ => return None,
+                    }
+                    // After a comma, a closing bracket ends a blank entry.
+                    if self.peek()? == b']' {
+                        self.at += 1;
+                        items.push(Value::Null);
+                        return Some(Value::Array(items));
+                    }
+                }
+            }
+        }
+    }
+
+    fn string(&mut self) -> Option<String> {
+        let quote = self.text[self.at];
+        self.at += 1;
+        let mut bytes = Vec::new();
+        loop {
+            let b = *self.text.get(self.at)?;
+            self.at += 1;
+            match b {
+                b'\\' => {
+                    let e = *self.text.get(self.at)?;
+                    self.at += 1;
+                    bytes.push(match e {
+                        b'n' => b'\n',
+                        b't' => b'\t',
+                        other => other,
+                    });
+                }
+                b if b == quote => return String::from_utf8(bytes).ok(),
+                b => bytes.push(b),
+            }
+        }
+    }
+
+    /// A number; `true` or `t`, `false` or `f`, `null` or `undefined`;
+    /// else an unquoted string (a colour, `34BBE6`).
+    fn word(&mut self) -> Option<Value> {
+        let start = self.at;
+        while self.text.get(self.at).is_some_and(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.' | b'#' | b'_')
+        }) {
+            self.at += 1;
+        }
+        let word = std::str::from_utf8(&self.text[start..self.at]).ok()?;
+        match word {
+            "" => None,
+            "true" | "t" => Some(Value::Bool(true)),
+            "false" | "f" => Some(Value::Bool(false)),
+            "null" | "undefined" => Some(Value::Null),
+            _ => {
+                let Ok(n) = word.parse::<f64>() else {
+                    return Some(Value::String(word.to_string()));
+                };
+                serde_json::Number::from_f64(n).map(|n| {
+                    if n.as_f64()
+                        .is_some_and(|f| f.fract() == 0.0 && f.abs() < 1e15)
+                    {
+                        Value::from(n.as_f64().unwrap_or(0.0) as i64)
+                    } else {
+                        Value::Number(n)
+                    }
+                })
+            }
+        }
+    }
+}
+
+/// `text` with its `%XX` escapes undone (a malformed escape kept as it is).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                let (h, l) = (hex(h).unwrap_or(0), hex(l).unwrap_or(0));
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fpuzzles_payload_of(link: &str) -> Option<String> {
+        match payload(link) {
+            Ok(Payload::Fpuzzles(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn ids_are_told_apart_by_their_prefix_wherever_the_link_puts_them() {
+        let packed = "N4IgzglgXgpiBcBOANCALhNAbO8QGkIscAnAAgGUBXAEwHsBrKgOlZFQEMq0ALOkhCAocAnvwjsQJKjjAw0ggHL8AthyxkwtRlTLTZZDgAcjWEczIAdAHY2AIhADmmMGQjXDZAMYdHMbxzW1nRoejBGMBxoyIbWNGQqVGChWipkaHTpPP7WVCoARjDk7ln%2BGUZkOABmoV781kVkdFWlAX5kABTBaGU8UVYgADyWIAmR1q6yrryBMYHxIwB8I2OBro4kkT3kM9YAlBYAg";
+        let decoded = packed.replace("%2B", "+");
+        for link in [
+            format!("https://sudokupad.app/fpuz{packed}"),
+            format!("https://sudokupad.app/fpuzzles{packed}"),
+            format!("https://sudokupad.app/?puzzleid=fpuzzles{packed}"),
+            format!(
+                "https://sudokupad.app/?puzzleid=fpuz{}",
+                packed.replace('+', "%2B")
+            ),
+            format!("https://cracking-the-cryptic.web.app/sudoku/?puzzleid=fpuzzles{packed}#x"),
+        ] {
+            assert_eq!(fpuzzles_payload_of(&link), Some(decoded.clone()), "{link}");
+        }
+        let own = "https://sudokupad.app/sclN4SwJgXA5AdgFgawEwGYCMa5qgGgLYCmAL";
+        assert_eq!(
+            payload(own),
+            Ok(Payload::Own("N4SwJgXA5AdgFgawEwGYCMa5qgGgLYCmAL".into()))
+        );
+        for (link, id) in [
+            ("https://sudokupad.app/wsj7iunsg6", "wsj7iunsg6"),
+            (
+                "https://sudokupad.app/sudoku/DGT6HQ46FN",
+                "sudoku/DGT6HQ46FN",
+            ),
+            (
+                "https://sudokupad.app/clover/nov-16-2023-numbered-rooms",
+                "clover/nov-16-2023-numbered-rooms",
+            ),
+            ("https://sudokupad.app/scl", "scl"),
+        ] {
+            assert_eq!(payload(link), Err(SudokuPadError::ShortId(id.into())));
+            assert!(payload(link)
+                .unwrap_err()
+                .to_string()
+                .contains("copy the long link"));
+        }
+        assert_eq!(payload("https://sudokupad.app/"), Err(SudokuPadError::NoId));
+        assert!(!is_link("https://f-puzzles.com/?load=N4Ig"));
+        assert!(!is_link("https://example.com/sudokupad.app/fpuzN4Ig"));
+        assert!(is_link("HTTPS://SudokuPad.app/abc"));
+    }
+
+    /// A 4×4 in SudokuPad's compact form, its givens R1C1 = 1 and
+    /// R4C4 = 1 (blank cells left out), boxes of 2×2, and `extra` inside.
+    fn compact(extra: &str) -> String {
+        let box_ = |r: usize, c: usize| {
+            let cells: Vec<String> = [(0, 0), (0, 1), (1, 0), (1, 1)]
+                .iter()
+                .map(|(dr, dc)| format!("[{},{}]", r + dr, c + dc))
+                .collect();
+            format!("[{}]", cells.join(","))
+        };
+        let regions = [box_(0, 0), box_(0, 2), box_(2, 0), box_(2, 2)].join(",");
+        format!("{{id:'x',cs:50,ce:[[{{v:1}},,,],[,,,],[,,,],[,,,{{v:1}}]],re:[{regions}]{extra}}}")
+    }
+
+    fn link(text: &str) -> String {
+        format!(
+            "https://sudokupad.app/scl{}",
+            super::super::lzstring::compress_to_base64(text)
+        )
+    }
+
+    const SOLUTION: &str = "1234341221434321";
+
+    fn read_link(text: &str) -> Result<Puzzle, SudokuPadError> {
+        match payload(&link(text))? {
+            Payload::Own(packed) => read_own(&packed),
+            Payload::Fpuzzles(_) => Err(SudokuPadError::NoId),
+        }
+    }
+
+    #[test]
+    fn compact_json_reads_blank_entries_and_bare_words() {
+        let v = Relaxed::new("{a:[,,{v:3},,],b:'x\\'y',c:34BBE6,d:t,e:-1.5,f:[]}")
+            .document()
+            .unwrap();
+        assert_eq!(v["a"].as_array().unwrap().len(), 5);
+        assert_eq!(v["a"][2]["v"], 3);
+        assert_eq!(
+            (v["b"].as_str(), v["c"].as_str()),
+            (Some("x'y"), Some("34BBE6"))
+        );
+        assert_eq!(
+            (v["d"].as_bool(), v["e"].as_f64()),
+            (Some(true), Some(-1.5))
+        );
+        assert_eq!(v["f"].as_array().map(Vec::len), Some(0));
+        for bad in ["{a:[1,,", "{a 1}", "{a:'x}", "[1] 2"] {
+            assert_eq!(Relaxed::new(bad).document(), None, "{bad}");
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(Relaxed::new(&deep).document(), None);
+    }
+
+    #[test]
+    fn own_links_read_givens_regions_and_the_solution_they_carry() {
+        let with_solution = compact(&format!(
+            ",metadata:{{rules:'Find the 4x4.',solution:'{SOLUTION}'}}"
+        ));
+        let puzzle = read_link(&with_solution).unwrap();
+        let solution: Vec<u8> = SOLUTION.bytes().map(|b| b - b'0').collect();
+        assert_eq!(puzzle.expected(), Some(&solution[..]));
+        let mut givens = [0u8; 16];
+        (givens[0], givens[15]) = (1, 1);
+        assert_eq!(puzzle.givens(), &givens[..]);
+        assert_eq!(puzzle.rules(), &Rules::boxes(2, 2).unwrap());
+        // The older form: metadata in cages without cells; plain JSON too.
+        let in_cages = compact(&format!(
+            ",cages:[{{v:'title: T'}},{{v:'solution: {SOLUTION}'}}]"
+        ));
+        assert_eq!(read_link(&in_cages).unwrap(), puzzle);
+        let plain = r#"{"cells":[[{"value":1},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{"value":1}]],"regions":[[[0,0],[0,1],[1,0],[1,1]],[[0,2],[0,3],[1,2],[1,3]],[[2,0],[2,1],[3,0],[3,1]],[[2,2],[2,3],[3,2],[3,3]]],"metadata":{"solution":"1234341221434321"}}"#;
+        assert_eq!(read_link(plain).unwrap(), puzzle);
+        // Normal rules said in words, no solution: read as they say.
+        let normal = compact(",metadata:{rules:'Normal sudoku rules apply.'}");
+        assert_eq!(read_link(&normal).unwrap().expected(), None);
+        // Anti-knight from the metadata flag.
+        let knight = compact(&format!(",metadata:{{antiknight:t,solution:'{SOLUTION}'}}"));
+        assert!(
+            read_link(&knight).is_err(),
+            "this solution has knights' moves apart equal"
+        );
+    }
+
+    #[test]
+    fn what_an_own_link_draws_beyond_that_is_refused_by_name() {
+        let solved = format!(",metadata:{{solution:'{SOLUTION}'}}");
+        for (extra, want) in [
+            (
+                ",l:[{wp:[[0.5,0.5],[1.5,1.5]],c:34BBE6,th:10}]",
+                "`lines` (1 drawn)",
+            ),
+            (",ca:[{ce:[[0,0],[0,1]],v:3}]", "`cages` (1 drawn)"),
+            (",ov:[{center:[1,1]}]", "`overlays`"),
+            (",metadata:{bgimage:'x.png'}", "the metadata `bgimage`"),
+            (
+                ",metadata:{rules:'Cells a knight move apart differ.'}",
+                "rules told in words",
+            ),
+            (
+                ",metadata:{solution:'1234123412341234'}",
+                "breaks its rules as read",
+            ),
+        ] {
+            let text = compact(&format!(
+                "{extra}{}",
+                if extra.contains("metadata") {
+                    ""
+                } else {
+                    &solved
+                }
+            ));
+            let err = read_link(&text).unwrap_err().to_string();
+            assert!(err.contains(want), "{extra}: {err}");
+        }
+        // Regions absent, a cell twice, a row too short.
+        let text = "{ce:[[{v:1},,,],[,,,],[,,,],[,,,]]}";
+        assert!(read_link(text)
+            .unwrap_err()
+            .to_string()
+            .contains("without regions"));
+        let text = "{ce:[[,,,],[,,,],[,,,],[,,,]],re:[[[0,0],[0,0]]]}";
+        assert!(read_link(text)
+            .unwrap_err()
+            .to_string()
+            .contains("not a cell of the grid once"));
+        let text = "{ce:[[,,],[,,,],[,,,],[,,,]],re:[]}";
+        assert!(read_link(text)
+            .unwrap_err()
+            .to_string()
+            .contains("row 1 is not 4 cells"));
+        assert_eq!(read_own("not lz-string"), Err(SudokuPadError::Undecodable));
+    }
+
+    #[test]
+    fn an_answer_other_than_the_one_the_link_gives_is_refused_as_misread() {
+        use crate::sudoku::{Limits, Settings, SolveError, Sudoku};
+        // No givens: many solutions, the first found is one of them.
+        let empty = "{ce:[[,,,],[,,,],[,,,],[,,,]],re:[[[0,0],[0,1],[1,0],[1,1]],[[0,2],[0,3],[1,2],[1,3]],[[2,0],[2,1],[3,0],[3,1]],[[2,2],[2,3],[3,2],[3,3]]]";
+        let mut sudoku = Sudoku::new(Settings::default());
+        let first = {
+            let puzzle = read_link(&format!(
+                "{empty},metadata:{{rules:'Normal sudoku rules apply.'}}}}"
+            ))
+            .unwrap();
+            sudoku
+                .solve(&puzzle, &Limits::count_to(1))
+                .unwrap()
+                .solution
+                .unwrap()
+        };
+        let as_text = |g: &[u8]| g.iter().map(|d| char::from(b'0' + d)).collect::<String>();
+        // Digits 1 and 2 swapped: another solution of the empty grid.
+        let other: Vec<u8> = first
+            .iter()
+            .map(|&d| match d {
+                1 => 2,
+                2 => 1,
+                d => d,
+            })
+            .collect();
+        for (expected, misread) in [(&first, false), (&other, true)] {
+            let text = format!("{empty},metadata:{{solution:'{}'}}}}", as_text(expected));
+            let puzzle = read_link(&text).unwrap();
+            match sudoku.solve(&puzzle, &Limits::count_to(1)) {
+                Err(SolveError::Misread(found)) => assert!(misread && found == first),
+                Ok(solved) => assert!(!misread && solved.solution.as_ref() == Some(&first)),
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn fpuzzles_data_in_a_link_is_read_strictly_and_checked_against_its_solution() {
+        use crate::sudoku::input::{read, Form};
+        let row = |a: &str| format!("[{a},{{}},{{}},{{}}]");
+        let given = r#"{"value":1,"given":true}"#;
+        let grid = [row(given), row("{}"), row("{}"), row("{}")].join(",");
+        let solution: Vec<String> = SOLUTION.chars().map(String::from).collect();
+        let fpuz = |extra: &str| {
+            let json = format!(r#"{{"size":4,"grid":[{grid}]{extra}}}"#);
+            format!(
+                "https://sudokupad.app/fpuz{}",
+                super::super::lzstring::compress_to_base64(&json)
+            )
+        };
+        let with = format!(
+            r#","solution":{}"#,
+            serde_json::to_string(&solution).unwrap()
+        );
+        let pasted = read(&fpuz(&with)).unwrap();
+        assert_eq!(pasted.form, Form::Fpuzzles);
+        let want: Vec<u8> = SOLUTION.bytes().map(|b| b - b'0').collect();
+        assert_eq!(pasted.puzzle.expected(), Some(&want[..]));
+        let err = read(&fpuz(r#","line":[{"lines":[["R1C1","R1C2"]]}]"#)).unwrap_err();
+        assert!(err.to_string().contains("`line` (1 drawn)"), "{err}");
+        let broken = r#","solution":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]"#;
+        let err = read(&fpuz(broken)).unwrap_err();
+        assert!(
+            err.to_string().contains("breaks its rules as read"),
+            "{err}"
+        );
+        // As plain f-puzzles JSON too: the solution is checked.
+        let err = read(&format!(r#"{{"size":4,"grid":[{grid}]{broken}}}"#)).unwrap_err();
+        assert!(
+            err.to_string().contains("breaks its rules as read"),
+            "{err}"
+        );
+    }
+}
