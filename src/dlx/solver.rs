@@ -697,6 +697,23 @@ mod tests {
         b.build().unwrap()
     }
 
+    /// A solver of `m` for every engine and rule the library accepts.
+    fn every_solver(m: &Matrix) -> impl Iterator<Item = (EngineKind, Branching, Solver<'_>)> {
+        let rules = [
+            Branching::Knuth,
+            Branching::FirstForced,
+            Branching::Lookahead,
+        ];
+        EngineKind::ALL.into_iter().flat_map(move |engine| {
+            rules.into_iter().filter_map(move |rule| {
+                let config = Config::new().engine(engine).branching(rule);
+                Solver::with_config(m, config)
+                    .ok()
+                    .map(|s| (engine, rule, s))
+            })
+        })
+    }
+
     #[test]
     fn every_engine_and_rule_counts_random_matrices_as_brute_force() {
         let mut rng = StdRng::seed_from_u64(14);
@@ -705,23 +722,13 @@ mod tests {
             let m = random(&mut rng, case % 3 == 2);
             let want = brute_force_count(&m).unwrap();
             let mut engines = 0;
-            for engine in EngineKind::ALL {
-                for rule in [
-                    Branching::Knuth,
-                    Branching::FirstForced,
-                    Branching::Lookahead,
-                ] {
-                    let config = Config::new().engine(engine).branching(rule);
-                    let Ok(mut s) = Solver::with_config(&m, config) else {
-                        continue;
-                    };
-                    engines += 1;
-                    let all: Vec<_> = s.solutions().collect();
-                    for sol in &all {
-                        verify_cover(&m, sol).unwrap();
-                    }
-                    assert_eq!(all.len() as u64, want, "case {case}: {engine}, {rule:?}");
+            for (engine, rule, mut s) in every_solver(&m) {
+                engines += 1;
+                let all: Vec<_> = s.solutions().collect();
+                for sol in &all {
+                    verify_cover(&m, sol).unwrap();
                 }
+                assert_eq!(all.len() as u64, want, "case {case}: {engine}, {rule:?}");
             }
             // Links takes every rule, whatever the matrix.
             assert!(engines >= 3, "case {case}");
@@ -737,31 +744,21 @@ mod tests {
         let cancel = crate::dlx::Cancel::new();
         cancel.cancel();
         let limits = super::super::Limits::new().cancel(&cancel);
-        for engine in EngineKind::ALL {
-            for rule in [
-                Branching::Knuth,
-                Branching::FirstForced,
-                Branching::Lookahead,
-            ] {
-                let config = Config::new().engine(engine).branching(rule);
-                let Ok(mut s) = Solver::with_config(&m, config) else {
-                    continue;
-                };
-                let at = format!("{engine}, {rule:?}");
-                s.set_limits(limits.clone());
-                let mut pieces = 0;
-                let split = s.split(2, |_| pieces += 1);
-                assert_eq!(split, Err(Stop::Cancelled), "{at}");
-                assert_eq!(pieces, 0, "{at}");
-                let e = s.estimate(10, &mut StdRng::seed_from_u64(1));
-                assert_eq!(e.probes, 0, "{at}");
-                let cut = crate::dlx::Cut::new(&mut s, 64);
-                assert_eq!(cut.stopped, Some(Stop::Cancelled), "{at}");
-                s.set_jobs(2);
-                let count = s.count();
-                assert!(!count.complete, "{at}: {count:?}");
-                assert_eq!(s.stopped(), Some(Stop::Cancelled), "{at}");
-            }
+        for (engine, rule, mut s) in every_solver(&m) {
+            let at = format!("{engine}, {rule:?}");
+            s.set_limits(limits.clone());
+            let mut pieces = 0;
+            let split = s.split(2, |_| pieces += 1);
+            assert_eq!(split, Err(Stop::Cancelled), "{at}");
+            assert_eq!(pieces, 0, "{at}");
+            let e = s.estimate(10, &mut StdRng::seed_from_u64(1));
+            assert_eq!(e.probes, 0, "{at}");
+            let cut = crate::dlx::Cut::new(&mut s, 64);
+            assert_eq!(cut.stopped, Some(Stop::Cancelled), "{at}");
+            s.set_jobs(2);
+            let count = s.count();
+            assert!(!count.complete, "{at}: {count:?}");
+            assert_eq!(s.stopped(), Some(Stop::Cancelled), "{at}");
         }
     }
 }
