@@ -146,31 +146,34 @@ pub fn read_pasted(text: &str) -> Result<Document, FpuzzlesError> {
     } else {
         text
     };
-    let mut packed = String::with_capacity(payload.len());
-    let mut rest = payload;
-    while let Some(ch) = rest.chars().next() {
-        let escape = |code: &str| match code.to_ascii_uppercase().as_str() {
-            "%2B" => Some('+'),
-            "%2F" => Some('/'),
-            "%3D" => Some('='),
-            _ => None,
-        };
-        match rest.get(..3).and_then(escape) {
-            Some(c) => {
-                packed.push(c);
-                rest = &rest[3..];
-            }
-            None => {
-                // A `+` read back from a query string is a space.
-                packed.push(if ch == ' ' { '+' } else { ch });
-                rest = &rest[ch.len_utf8()..];
-            }
-        }
-    }
+    // A `+` read back from a query string is a space.
+    let packed = percent_decoded(payload).replace(' ', "+");
     let json = super::lzstring::decompress_from_base64(&packed).ok_or_else(|| {
         FpuzzlesError::Json("neither JSON nor an f-puzzles link or compressed string".into())
     })?;
     read(&json)
+}
+
+/// `text` with its `%XX` escapes undone (a malformed escape kept as it
+/// is): the links that carry puzzles, f-puzzles' and SudokuPad's.
+pub(crate) fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: Option<&u8>| b.and_then(|&b| (b as char).to_digit(16));
+        match (bytes[i], hex(bytes.get(i + 1)), hex(bytes.get(i + 2))) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Whether `text` is an f-puzzles compressed string alone (the `load=`

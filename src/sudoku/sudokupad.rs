@@ -114,7 +114,7 @@ pub(crate) fn payload(link: &str) -> Result<Payload, SudokuPadError> {
         Some(id) => id.split('#').next().unwrap_or(""),
         None => path.split('#').next().unwrap_or("").trim_start_matches('/'),
     };
-    let id = percent_decoded(id);
+    let id = super::fpuzzles::percent_decoded(id);
     if id.is_empty() {
         return Err(SudokuPadError::NoId);
     }
@@ -144,8 +144,7 @@ pub(crate) fn read_own(packed: &str) -> Result<Puzzle, SudokuPadError> {
     let Value::Object(json) = value else {
         return Err(SudokuPadError::Undecodable);
     };
-    let json = expanded(json);
-    puzzle_of(&json)
+    puzzle_of(&metadata_cages(expanded(json)))
 }
 
 /// SudokuPad's short keys, and the names they stand for.
@@ -240,7 +239,6 @@ fn metadata_cages(mut json: Map<String, Value>) -> Map<String, Value> {
 }
 
 fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
-    let json = &metadata_cages(json.clone());
     let unread = |what: String| Err(SudokuPadError::Unread(what));
     for (key, v) in json {
         let empty = matches!(v, Value::Null | Value::Bool(false))
@@ -329,12 +327,12 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
             .get(key)
             .is_some_and(|v| v.as_bool() != Some(false))
     };
-    let with = |rules: Rules, c: Result<Rules, _>| c.unwrap_or(rules);
+    let refused = |e: super::rules::RulesError| SudokuPadError::Unread(e.to_string());
     if flag("antiknight") {
-        rules = with(rules.clone(), rules.clone().with(AntiKnight));
+        rules = rules.with(AntiKnight).map_err(refused)?;
     }
     if flag("antiking") {
-        rules = with(rules.clone(), rules.clone().with(AntiKing));
+        rules = rules.with(AntiKing).map_err(refused)?;
     }
     let puzzle = Puzzle::new(rules, givens).map_err(|e| SudokuPadError::Unread(e.to_string()))?;
     let solution = metadata.get("solution").and_then(Value::as_str).map(|s| {
@@ -546,43 +544,15 @@ impl<'t> Relaxed<'t> {
             "false" | "f" => Some(Value::Bool(false)),
             "null" | "undefined" => Some(Value::Null),
             _ => {
-                let Ok(n) = word.parse::<f64>() else {
-                    return Some(Value::String(word.to_string()));
-                };
-                serde_json::Number::from_f64(n).map(|n| {
-                    if n.as_f64()
-                        .is_some_and(|f| f.fract() == 0.0 && f.abs() < 1e15)
-                    {
-                        Value::from(n.as_f64().unwrap_or(0.0) as i64)
-                    } else {
-                        Value::Number(n)
-                    }
-                })
+                // A whole number (`5`, `5.0`) as an integer, as JSON reads it.
+                match word.parse::<f64>() {
+                    Ok(n) if n.fract() == 0.0 && n.abs() < 1e15 => Some(Value::from(n as i64)),
+                    Ok(n) => serde_json::Number::from_f64(n).map(Value::Number),
+                    Err(_) => Some(Value::String(word.to_string())),
+                }
             }
         }
     }
-}
-
-/// `text` with its `%XX` escapes undone (a malformed escape kept as it is).
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
-            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                let (h, l) = (hex(h).unwrap_or(0), hex(l).unwrap_or(0));
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

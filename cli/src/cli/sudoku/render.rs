@@ -239,10 +239,9 @@ impl Render<'_> {
             Mode::Count => {
                 match (&r.grid, &o.answer) {
                     (Err(e), _) => buf.push_str(&format!("invalid: {}", e.kind)),
-                    (_, Some(a)) if stopped_count(a).is_some() => {
-                        buf.push_str(&stopped_count(a).unwrap_or_default())
+                    (_, Some(a)) => {
+                        buf.push_str(&stopped_count(a).unwrap_or_else(|| a.solutions.to_string()))
                     }
-                    (_, Some(a)) => buf.push_str(&a.solutions.to_string()),
                     _ => buf.push_str("invalid"),
                 }
                 buf.push('\n');
