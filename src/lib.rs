@@ -59,6 +59,7 @@
 mod dlx;
 pub mod engines;
 pub mod jobs;
+pub mod logic;
 pub mod problems;
 pub mod sudoku;
 

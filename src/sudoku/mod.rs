@@ -41,6 +41,7 @@ pub mod batch;
 mod candidates;
 pub mod constraints;
 mod cover;
+pub mod explain;
 pub mod format;
 pub mod fpuzzles;
 pub mod generate;

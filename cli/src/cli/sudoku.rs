@@ -23,6 +23,8 @@ use dlx::sudoku::{Alphabet, Intersections, Limits, Settings, SolverKind};
 mod bench;
 mod candidates;
 mod generate;
+mod lines;
+mod logic;
 mod pipeline;
 mod render;
 mod variant;
@@ -42,6 +44,14 @@ pub(crate) enum SudokuCommand {
     /// Print each puzzle's true candidates (the digits each cell takes in
     /// some solution) and how many solutions each has, capped.
     Candidates(candidates::CandidatesArgs),
+    /// Print each puzzle's solve by logic, step by step, with technique
+    /// names and Sudoku Explainer's ratings.
+    Explain(logic::LogicArgs),
+    /// Print each puzzle's difficulty on Sudoku Explainer's scale:
+    /// ER/EP/ED and the hardest technique.
+    Rate(logic::LogicArgs),
+    /// Print the next logical step from each grid given.
+    Hint(logic::LogicArgs),
     /// Measure solvers (DLX and the backtracking baselines) on puzzle files.
     Bench(bench::BenchArgs),
     /// Make puzzles with exactly one solution, reproducibly from a seed.
@@ -269,6 +279,9 @@ pub(crate) fn run(cmd: SudokuCommand) -> u8 {
         SudokuCommand::Count(a) => answer_all(&a.common, Mode::Count, a.limit.unwrap_or(u64::MAX)),
         SudokuCommand::Check(a) => answer_all(&a, Mode::Check, 2),
         SudokuCommand::Candidates(a) => candidates::run(a),
+        SudokuCommand::Explain(a) => logic::run(a, logic::Mode::Explain),
+        SudokuCommand::Rate(a) => logic::run(a, logic::Mode::Rate),
+        SudokuCommand::Hint(a) => logic::run(a, logic::Mode::Hint),
         SudokuCommand::Bench(a) => bench::run(a),
         SudokuCommand::Generate(a) => generate::run(a),
     }

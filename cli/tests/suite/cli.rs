@@ -1739,3 +1739,83 @@ fn tilings_of_boards_and_pieces_drawn_as_pictures() {
         );
     }
 }
+
+/// `sudoku explain`, `rate` and `hint`: steps that agree with the
+/// solution, SE's figures, one answer a puzzle in input order, JSON, and
+/// the exit codes (stuck 3, no solution 1, unreadable or refused 2).
+#[test]
+fn explain_rate_and_hint_walk_a_solve_by_logic() {
+    // From `dlx sudoku generate --count 300 --seed 7`, rated 4.2/1.2/1.2
+    // (XY-Wing) by SukakuExplainer 1.18.1; then Arto Inkala's "hardest",
+    // which the techniques here do not finish.
+    let wing = "..41..9....8....5.9.7..2.....5.......79...8.6.....34.....2.5.8..5..18.3..6.93....";
+    let hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    let solution = text(&run(&["sudoku", "solve"], wing.as_bytes()).stdout);
+    let solution: Vec<u8> = solution.trim().bytes().map(|b| b - b'0').collect();
+    let out = run(&["sudoku", "explain", "--json"], wing.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["solved"].clone(), v["er"].clone()),
+        (true.into(), 4.2.into())
+    );
+    let cell = |m: &serde_json::Value| {
+        let name = m["cell"].as_str().unwrap();
+        let (r, c) = name[1..].split_once('C').unwrap();
+        (r.parse::<usize>().unwrap() - 1) * 9 + c.parse::<usize>().unwrap() - 1
+    };
+    let mut placed = 0;
+    for step in v["steps"].as_array().unwrap() {
+        for m in step["place"].as_array().unwrap() {
+            assert_eq!(u64::from(solution[cell(m)]), m["digit"], "{step}");
+            placed += 1;
+        }
+        for m in step["eliminate"].as_array().unwrap() {
+            assert_ne!(u64::from(solution[cell(m)]), m["digit"], "{step}");
+        }
+    }
+    assert_eq!(placed, wing.bytes().filter(|&b| b == b'.').count());
+    // Text: a step a line, then the rating; rate's line alone.
+    let out = run(&["sudoku", "explain"], wing.as_bytes());
+    let lines = text(&out.stdout);
+    assert!(lines.starts_with("[1.2] Hidden Single: "), "{lines}");
+    assert!(lines.contains("] XY-Wing: pivot "), "{lines}");
+    assert!(
+        lines.trim_end().ends_with("rating: 4.2/1.2/1.2 XY-Wing"),
+        "{lines}"
+    );
+    let input = format!("{wing}\n{hard}\n12..34..........\n");
+    let out = run(&["sudoku", "rate", "--jobs", "2"], input.as_bytes());
+    let rated: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(rated.len(), 3, "{rated:?}");
+    assert_eq!(rated[0], "4.2/1.2/1.2 XY-Wing");
+    assert!(
+        rated[1].starts_with("?/") && rated[1].contains(" stuck after "),
+        "{rated:?}"
+    );
+    assert_eq!(out.status.code(), Some(3));
+    // The hint is explain's first step; none on a full grid.
+    let out = run(&["sudoku", "hint"], wing.as_bytes());
+    assert_eq!(
+        text(&out.stdout),
+        lines.lines().next().unwrap().to_string() + "\n"
+    );
+    let full: String = solution.iter().map(|d| char::from(b'0' + d)).collect();
+    let out = run(&["sudoku", "hint", "--json"], full.as_bytes());
+    assert_eq!(text(&out.stdout).trim(), "null");
+    // Clashing givens, an unread line, a rule not explained yet.
+    let input = format!(
+        "11{}\nnot a puzzle\n{} antiknight\n",
+        &wing[2..],
+        ".".repeat(81)
+    );
+    let out = run(&["sudoku", "rate"], input.as_bytes());
+    let lines: Vec<String> = text(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines.iter().all(|l| l.starts_with("invalid: ")),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("anti-knight"), "{lines:?}");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -21,18 +21,16 @@
 //! `fpuzzles` a puzzle a line in that form (without it, each line's form
 //! is told apart).
 
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
 
-use super::super::{exit, json, output::Output};
+use super::super::{exit, json};
+use super::lines::{Answered, Lines};
 use super::FormatArg;
-use dlx::sudoku::format::{ReadOptions, Reader};
-use dlx::sudoku::input::{read_as, Form};
-use dlx::sudoku::{batch, candidates, Alphabet, Candidates, Limits, Puzzle, Settings};
+use dlx::sudoku::{candidates, Alphabet, Candidates, Limits};
 
 #[derive(Args, Debug)]
 pub(crate) struct CandidatesArgs {
@@ -61,21 +59,6 @@ pub(crate) struct CandidatesArgs {
     /// is 3.
     #[arg(long, default_value = "0", value_parser = super::super::parse_duration)]
     timeout: Duration,
-}
-
-/// One puzzle's answer: its line, and why it has no answer (for standard
-/// error).
-struct Answered {
-    text: String,
-    why: Option<String>,
-    code: u8,
-}
-
-/// A puzzle as the source hands it out: a line to read on the worker, or
-/// a judge format's record read already.
-enum Text {
-    Line(String),
-    Read(Result<Puzzle, String>),
 }
 
 /// The JSON line of a puzzle that could not be read.
@@ -110,14 +93,6 @@ fn invalid(at: &str, why: &str, as_json: bool, limit: u64) -> Answered {
 }
 
 pub(crate) fn run(args: CandidatesArgs) -> u8 {
-    let jobs = super::super::jobs(args.jobs.unwrap_or(usize::MAX));
-    let files: Vec<Option<PathBuf>> = if args.files.is_empty() {
-        vec![None]
-    } else {
-        args.files.iter().cloned().map(Some).collect()
-    };
-    let mut out = Output::stdout();
-    let mut code = exit::FOUND;
     let cancel = super::super::interrupt::handle();
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
     let limits = || {
@@ -127,98 +102,17 @@ pub(crate) fn run(args: CandidatesArgs) -> u8 {
         }
         l
     };
-    for file in &files {
-        let name = super::super::input_name(file.as_ref());
-        let input = match super::super::open_input(file.as_deref()) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("dlx sudoku: {name}: {e}");
-                code = exit::worse(code, exit::BAD_INPUT);
-                continue;
-            }
-        };
-        let (form, judged) = match args.format {
-            None => (None, None),
-            Some(FormatArg::Fpuzzles) => (Some(Form::Fpuzzles), None),
-            Some(FormatArg::Variant) => (Some(Form::Variant), None),
-            Some(FormatArg::Line) => (Some(Form::Line), None),
-            Some(f) => (None, f.classic()),
-        };
-        let (mut records, mut lines) = match judged {
-            Some(format) => {
-                let options = ReadOptions {
-                    format: Some(format),
-                    alphabet: None,
-                };
-                (Some(Reader::new(input, options)), None)
-            }
-            None => (None, Some(input.lines().enumerate())),
-        };
-        let mut read_error = None;
-        let mut puzzles = 0u64;
-        let source = |_hint: usize| match (&mut records, &mut lines) {
-            (Some(reader), _) => reader.next().map(|r| {
-                let puzzle = (r.grid.as_ref())
-                    .map(Puzzle::classic)
-                    .map_err(|e| e.to_string());
-                (r.line, Text::Read(puzzle))
-            }),
-            (None, None) => None,
-            (None, Some(lines)) => loop {
-                let (k, line) = lines.next()?;
-                match line {
-                    // Blank lines and comments (`#`, as the collections write them).
-                    Ok(l) if l.trim().is_empty() || l.trim_start().starts_with('#') => continue,
-                    Ok(l) => return Some((k + 1, Text::Line(l))),
-                    Err(e) => {
-                        read_error = Some(e);
-                        return None;
-                    }
-                }
-            },
-        };
-        batch::run(
-            &Settings::default(),
-            jobs,
-            source,
-            |sudoku, (number, text): (usize, Text)| {
-                let read = match text {
-                    Text::Read(read) => read,
-                    Text::Line(line) => match form {
-                        Some(form) => read_as(&line, form).map(|p| p.puzzle),
-                        None => line.parse::<Puzzle>(),
-                    }
-                    .map_err(|e| e.to_string()),
-                };
-                match read
-                    .and_then(|p| candidates(sudoku, &p, &limits()).map_err(|e| e.to_string()))
-                {
-                    Err(why) => invalid(&format!("{name}:{number}"), &why, args.json, args.limit),
-                    Ok(c) => render(&c, args.json),
-                }
-            },
-            |answered| {
-                puzzles += 1;
-                code = exit::worse(code, answered.code);
-                if let Some(why) = &answered.why {
-                    eprintln!("dlx sudoku: {why}");
-                }
-                out.println(&answered.text) && !super::super::interrupt::interrupted()
-            },
-        );
-        if let Some(e) = read_error {
-            eprintln!("dlx sudoku: {name}: {e}");
-            code = exit::worse(code, exit::BAD_INPUT);
-        } else if puzzles == 0 && out.is_ok() {
-            eprintln!("dlx sudoku: {name}: no puzzles in the input");
-            code = exit::worse(code, exit::BAD_INPUT);
+    let lines = Lines {
+        files: &args.files,
+        format: args.format,
+        jobs: args.jobs,
+    };
+    lines.run(|sudoku, at, read| {
+        match read.and_then(|p| candidates(sudoku, &p, &limits()).map_err(|e| e.to_string())) {
+            Err(why) => invalid(at, &why, args.json, args.limit),
+            Ok(c) => render(&c, args.json),
         }
-        if super::super::interrupt::interrupted() {
-            code = exit::worse(code, exit::INTERRUPTED);
-            break;
-        }
-    }
-    out.finish("dlx sudoku", code)
+    })
 }
 
 /// One puzzle's line (text or JSON) and its exit code.

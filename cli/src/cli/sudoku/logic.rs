@@ -1,0 +1,171 @@
+//! `dlx sudoku explain | rate | hint`: solving by logic, step by step,
+//! with Sudoku Explainer's technique names and ratings (the library's
+//! `dlx::sudoku::explain`), one puzzle a line (a classic line, the variant
+//! text form, f-puzzles' JSON or a link), on `--jobs` threads in input
+//! order.
+//!
+//! * `explain`: each step on its own line, `[rating] text`, then the
+//!   puzzle's `rating: ER/EP/ED technique`; a blank line between puzzles.
+//!   A puzzle the techniques here do not finish ends with `stuck after N
+//!   steps …`. `--json`: one object a puzzle, `{"steps": [{"technique",
+//!   "rating", "place": [{"cell": "R1C1", "digit": 5}], "eliminate": […],
+//!   "text"}], "solved", "er", "ep", "ed", "hardest"}`.
+//! * `rate`: `ER/EP/ED technique`, one line a puzzle (`?` for a figure
+//!   not known where stuck). `--json`: the same object without the steps.
+//! * `hint`: the next step from the grid given (cells filled are taken as
+//!   they are): `[rating] text`, `solved` for a full grid, `stuck` where no
+//!   technique here applies. `--json`: the step's object (`null`).
+//!
+//! Exit code: 0 when every puzzle was solved (hint: a step found), 3 when
+//! one was stuck, 1 when one has no solution, 2 for input not read.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::super::{exit, json};
+use super::lines::{Answered, Lines};
+use super::FormatArg;
+use dlx::sudoku::explain::{self, ExplainError, Explanation};
+
+#[derive(Args, Debug)]
+pub(crate) struct LogicArgs {
+    /// Puzzle files, one puzzle a line: a classic line, the variant text
+    /// form, f-puzzles' JSON or a link (blank lines and lines starting
+    /// with `#` are skipped); none or `-` reads standard input.
+    files: Vec<PathBuf>,
+    /// Print one JSON object per puzzle instead.
+    #[arg(long)]
+    json: bool,
+    /// Input format (without it, each line's form is told apart): a
+    /// judge's or the grid format reads its records; `line`, `variant` and
+    /// `fpuzzles` read a puzzle a line in that form.
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Worker threads (default and most: the cores). Output keeps input
+    /// order.
+    #[arg(long, value_name = "N", value_parser = super::super::parse_jobs)]
+    jobs: Option<usize>,
+}
+
+/// Which of the three commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Explain,
+    Rate,
+    Hint,
+}
+
+/// `rate --json`'s object.
+#[derive(Serialize)]
+struct Rated<'a> {
+    solved: bool,
+    er: Option<f64>,
+    ep: Option<f64>,
+    ed: Option<f64>,
+    hardest: Option<&'a str>,
+    steps: usize,
+}
+
+/// The JSON line of a puzzle that could not be explained.
+#[derive(Serialize)]
+struct Invalid<'a> {
+    solved: bool,
+    error: &'a str,
+}
+
+pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
+    let lines = Lines {
+        files: &args.files,
+        format: args.format,
+        jobs: args.jobs,
+    };
+    lines.run(|_, at, read| {
+        let answer = read.map_err(|why| (why, exit::BAD_INPUT)).and_then(|p| {
+            let refused = |e: ExplainError| {
+                let code = match e {
+                    ExplainError::NoSolution => exit::NONE,
+                    _ => exit::BAD_INPUT,
+                };
+                (e.to_string(), code)
+            };
+            if mode == Mode::Hint {
+                explain::hint(&p).map(Err).map_err(refused)
+            } else {
+                explain::explain(&p).map(Ok).map_err(refused)
+            }
+        });
+        match answer {
+            Err((why, code)) => {
+                let text = if args.json {
+                    json::line(&Invalid {
+                        solved: false,
+                        error: &why,
+                    })
+                } else {
+                    format!("invalid: {why}")
+                };
+                Answered {
+                    text,
+                    why: Some(format!("{at}: {why}")),
+                    code,
+                }
+            }
+            Ok(Ok(e)) => explained(&e, mode, args.json),
+            Ok(Err(step)) => {
+                let code = if step.is_some() {
+                    exit::FOUND
+                } else {
+                    exit::BUDGET
+                };
+                let text = match (&step, args.json) {
+                    (_, true) => json::line(&step),
+                    (Some(s), false) => format!("[{:.1}] {}", s.rating, s.text),
+                    (None, false) => "stuck".into(),
+                };
+                Answered {
+                    text,
+                    why: None,
+                    code,
+                }
+            }
+        }
+    })
+}
+
+/// A rating to one decimal, as SE prints it.
+fn tenth(r: Option<f32>) -> Option<f64> {
+    r.map(|r| (f64::from(r) * 10.0).round() / 10.0)
+}
+
+fn explained(e: &Explanation, mode: Mode, as_json: bool) -> Answered {
+    let code = if e.solved { exit::FOUND } else { exit::BUDGET };
+    let text = match (mode, as_json) {
+        (Mode::Rate, true) => json::line(&Rated {
+            solved: e.solved,
+            er: tenth(e.er),
+            ep: tenth(e.ep),
+            ed: tenth(e.ed),
+            hardest: e.hardest,
+            steps: e.steps.len(),
+        }),
+        (Mode::Rate, false) => e.rating_line(),
+        (_, true) => json::line(e),
+        (_, false) => {
+            let mut s = String::new();
+            for step in &e.steps {
+                s.push_str(&format!("[{:.1}] {}\n", step.rating, step.text));
+            }
+            s.push_str("rating: ");
+            s.push_str(&e.rating_line());
+            s.push('\n');
+            s
+        }
+    };
+    Answered {
+        text,
+        why: None,
+        code,
+    }
+}

@@ -1,0 +1,530 @@
+//! Logic over the live exact-cover matrix: deductions a person can follow,
+//! one step at a time, instead of a search.
+//!
+//! [`LiveMatrix`] is a matrix as a person working on it sees it: the
+//! options still possible (*live*), the items already covered, the options
+//! committed. Two moves change it: [`commit`](LiveMatrix::commit) an option
+//! (its items are covered, every other option on them dies) and
+//! [`eliminate`](LiveMatrix::eliminate) one. The rules are few and are
+//! stated over items and options only, so they hold for any matrix:
+//!
+//! * a **single**: an uncovered primary item with one live option — that
+//!   option is committed ([`singles`]);
+//! * **k items within k items** ([`within`]): k primary items *A*, no two
+//!   in one live option, whose live options each cover one of k primary
+//!   items *B*. The k options that cover *A* then cover *B*, each once, so
+//!   every other live option on *B* dies. With k = 1 this is locked
+//!   candidates; with *A* cells and *B* a house's digits a naked subset,
+//!   the other way round a hidden subset, with rows and columns of a digit
+//!   a fish;
+//! * a **weak link**: two live options sharing an item
+//!   ([`LiveMatrix::conflict`]), never both chosen; a **strong link**: an
+//!   item with two live options, one of which is chosen. Chains alternate
+//!   them.
+//!
+//! What the items mean, and so what a step is called and how hard a person
+//! finds it, is the layer above's: the Sudoku layer's
+//! [`explain`](crate::sudoku::explain) names and rates the steps.
+//!
+//! Invariants: a live option's items are all uncovered; `len` of an item
+//! is the number of its live options; a committed option is not live.
+//! Only primary items exactly once (no multiplicities) and no colors: a
+//! matrix with them is refused ([`LogicError`]).
+
+use crate::dlx::{ItemId, Matrix, OptionId};
+
+/// Why a matrix cannot be worked on by the rules here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LogicError {
+    /// Some option gives a secondary item a color.
+    Colors,
+    /// Some primary item is to be covered other than exactly once.
+    Multiplicities,
+}
+
+impl std::fmt::Display for LogicError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LogicError::Colors => "the logic rules take matrices without colors",
+            LogicError::Multiplicities => {
+                "the logic rules take matrices whose items are covered exactly once"
+            }
+        })
+    }
+}
+
+impl std::error::Error for LogicError {}
+
+/// A commit or an elimination left an uncovered primary item without a
+/// live option (or committed an option that was not live): the state has
+/// no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contradiction {
+    /// The item left without options.
+    pub item: ItemId,
+}
+
+/// A matrix as it stands in a solve by logic (see the module overview).
+#[derive(Clone, Debug)]
+pub struct LiveMatrix {
+    primary: usize,
+    /// Each option's items.
+    option_items: Vec<Box<[u32]>>,
+    /// Each item's options (live or not).
+    item_options: Vec<Box<[u32]>>,
+    live: Vec<bool>,
+    len: Vec<u32>,
+    covered: Vec<bool>,
+    committed: Vec<OptionId>,
+}
+
+impl LiveMatrix {
+    /// Every option live, no item covered.
+    pub fn new(matrix: &Matrix) -> Result<LiveMatrix, LogicError> {
+        if matrix.has_colors() {
+            return Err(LogicError::Colors);
+        }
+        if matrix.has_bounds() {
+            return Err(LogicError::Multiplicities);
+        }
+        let (items, options) = (matrix.item_count(), matrix.option_count());
+        let mut item_options: Vec<Vec<u32>> = vec![Vec::new(); items];
+        let mut option_items = Vec::with_capacity(options);
+        let mut live = vec![true; options];
+        for o in 0..options {
+            let its: Box<[u32]> = matrix
+                .option_items(OptionId::must(o))
+                .map(|(i, _)| i.as_usize() as u32)
+                .collect();
+            for &i in its.iter() {
+                item_options[i as usize].push(o as u32);
+            }
+            option_items.push(its);
+        }
+        for &o in matrix.ignored_options() {
+            live[o.as_usize()] = false;
+        }
+        let item_options: Vec<Box<[u32]>> = item_options
+            .into_iter()
+            .map(Vec::into_boxed_slice)
+            .collect();
+        let len = item_options
+            .iter()
+            .map(|os| os.iter().filter(|&&o| live[o as usize]).count() as u32)
+            .collect();
+        Ok(LiveMatrix {
+            primary: matrix.primary_count(),
+            option_items,
+            item_options,
+            live,
+            len,
+            covered: vec![false; items],
+            committed: Vec::new(),
+        })
+    }
+
+    /// The number of primary items (ids `0..primary_count`).
+    pub fn primary_count(&self) -> usize {
+        self.primary
+    }
+
+    /// The number of options.
+    pub fn option_count(&self) -> usize {
+        self.option_items.len()
+    }
+
+    /// Whether `option` is still possible.
+    pub fn is_live(&self, option: OptionId) -> bool {
+        self.live.get(option.as_usize()).copied().unwrap_or(false)
+    }
+
+    /// Whether `item` is covered by a committed option.
+    pub fn is_covered(&self, item: ItemId) -> bool {
+        self.covered.get(item.as_usize()).copied().unwrap_or(false)
+    }
+
+    /// The number of live options on `item`.
+    pub fn len(&self, item: ItemId) -> usize {
+        self.len.get(item.as_usize()).map_or(0, |&l| l as usize)
+    }
+
+    /// The live options on `item`.
+    pub fn options(&self, item: ItemId) -> impl Iterator<Item = OptionId> + '_ {
+        let all = self
+            .item_options
+            .get(item.as_usize())
+            .map_or(&[][..], |o| o);
+        all.iter()
+            .filter(|&&o| self.live[o as usize])
+            .map(|&o| OptionId::must(o as usize))
+    }
+
+    /// The items of `option`.
+    pub fn items(&self, option: OptionId) -> impl Iterator<Item = ItemId> + '_ {
+        let all = self
+            .option_items
+            .get(option.as_usize())
+            .map_or(&[][..], |i| i);
+        all.iter().map(|&i| ItemId::must(i as usize))
+    }
+
+    /// Whether two distinct options share an item (never both chosen: a
+    /// weak link).
+    pub fn conflict(&self, a: OptionId, b: OptionId) -> bool {
+        a != b && self.items(a).any(|i| self.items(b).any(|j| i == j))
+    }
+
+    /// The options committed, in order.
+    pub fn committed(&self) -> &[OptionId] {
+        &self.committed
+    }
+
+    /// Whether every primary item is covered.
+    pub fn solved(&self) -> bool {
+        self.covered[..self.primary].iter().all(|&c| c)
+    }
+
+    /// An uncovered primary item without live options, if any.
+    pub fn dead_end(&self) -> Option<ItemId> {
+        (0..self.primary)
+            .find(|&i| !self.covered[i] && self.len[i] == 0)
+            .map(ItemId::must)
+    }
+
+    /// `option` dies (nothing happens if it is dead already).
+    pub fn eliminate(&mut self, option: OptionId) -> Result<(), Contradiction> {
+        let o = option.as_usize();
+        if !self.live.get(o).copied().unwrap_or(false) {
+            return Ok(());
+        }
+        self.live[o] = false;
+        let mut dead = None;
+        for &i in self.option_items[o].iter() {
+            let i = i as usize;
+            self.len[i] -= 1;
+            if self.len[i] == 0 && i < self.primary && !self.covered[i] {
+                dead.get_or_insert(Contradiction {
+                    item: ItemId::must(i),
+                });
+            }
+        }
+        dead.map_or(Ok(()), Err)
+    }
+
+    /// Commits `option`: its items are covered and every other option on
+    /// them dies. An option that is not live is a contradiction (on its
+    /// first item).
+    pub fn commit(&mut self, option: OptionId) -> Result<(), Contradiction> {
+        let o = option.as_usize();
+        if !self.live.get(o).copied().unwrap_or(false) {
+            let item = self.option_items.get(o).and_then(|i| i.first().copied());
+            return Err(Contradiction {
+                item: ItemId::must(item.unwrap_or(0) as usize),
+            });
+        }
+        self.live[o] = false;
+        let items = self.option_items[o].clone();
+        for &i in items.iter() {
+            self.len[i as usize] -= 1;
+            self.covered[i as usize] = true;
+        }
+        self.committed.push(option);
+        let mut result = Ok(());
+        for &i in items.iter() {
+            let others = self.item_options[i as usize].clone();
+            for &p in others.iter() {
+                if let Err(c) = self.eliminate(OptionId::must(p as usize)) {
+                    result = result.and(Err(c));
+                }
+            }
+        }
+        result
+    }
+}
+
+/// The singles: each uncovered primary item with one live option, and
+/// that option, in item order.
+pub fn singles(live: &LiveMatrix) -> impl Iterator<Item = (ItemId, OptionId)> + '_ {
+    (0..live.primary).filter_map(move |i| {
+        let item = ItemId::must(i);
+        if live.covered[i] || live.len[i] != 1 {
+            return None;
+        }
+        live.options(item).next().map(|o| (item, o))
+    })
+}
+
+/// k items within k items (see the module overview): `a` and `b` are the
+/// items, `eliminate` the live options it rules out (never empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Within {
+    /// The k items whose options lie within `b`.
+    pub a: Vec<ItemId>,
+    /// The k items those options cover.
+    pub b: Vec<ItemId>,
+    /// The live options ruled out: those on `b` not on `a`, and those on
+    /// `a` covering two of `b`.
+    pub eliminate: Vec<OptionId>,
+}
+
+/// The first k items of `a_pool` within k items of `b_pool` that rules
+/// something out, trying subsets of `a_pool` in lexicographic order.
+/// Items of `a_pool` taken have between 2 and `most` live options (1 is a
+/// single), are uncovered and primary; so are those of `b_pool` (at most
+/// 64 of them are looked at).
+pub fn within(
+    live: &LiveMatrix,
+    a_pool: &[ItemId],
+    b_pool: &[ItemId],
+    k: usize,
+    most: usize,
+) -> Option<Within> {
+    let mut first = None;
+    within_each(live, a_pool, b_pool, k, most, &mut |w| {
+        first = Some(w.clone());
+        true
+    });
+    first
+}
+
+/// Each k items of `a_pool` within k items of `b_pool` that rules
+/// something out, in [`within`]'s order, until `found` answers true.
+pub fn within_each(
+    live: &LiveMatrix,
+    a_pool: &[ItemId],
+    b_pool: &[ItemId],
+    k: usize,
+    most: usize,
+    found: &mut dyn FnMut(&Within) -> bool,
+) {
+    let b_pool: Vec<ItemId> = b_pool
+        .iter()
+        .copied()
+        .filter(|&i| i.as_usize() < live.primary && !live.is_covered(i))
+        .take(64)
+        .collect();
+    // Each candidate A item with the set of B items its options cover, as
+    // a mask over `b_pool`; every one of its options must cover one.
+    let candidates: Vec<(ItemId, u64)> = a_pool
+        .iter()
+        .copied()
+        .filter(|&i| i.as_usize() < live.primary && !live.is_covered(i))
+        .filter(|&i| (2..=most).contains(&live.len(i)))
+        .filter_map(|i| {
+            let mut mask = 0u64;
+            for o in live.options(i) {
+                let hit = b_mask(live, o, &b_pool);
+                if hit == 0 {
+                    return None;
+                }
+                mask |= hit;
+            }
+            (mask.count_ones() as usize <= k).then_some((i, mask))
+        })
+        .collect();
+    if k == 0 || candidates.len() < k {
+        return;
+    }
+    let mut search = Search {
+        live,
+        candidates: &candidates,
+        b_pool: &b_pool,
+        k,
+        chosen: Vec::with_capacity(k),
+        found,
+    };
+    search.from(0, 0);
+}
+
+/// The mask over `b_pool` of the items `option` covers.
+fn b_mask(live: &LiveMatrix, option: OptionId, b_pool: &[ItemId]) -> u64 {
+    let mut mask = 0;
+    for i in live.items(option) {
+        if let Some(k) = b_pool.iter().position(|&b| b == i) {
+            mask |= 1 << k;
+        }
+    }
+    mask
+}
+
+/// The subsets of candidates [`within_each`] walks.
+struct Search<'a, 'f> {
+    live: &'a LiveMatrix,
+    candidates: &'a [(ItemId, u64)],
+    b_pool: &'a [ItemId],
+    k: usize,
+    chosen: Vec<usize>,
+    found: &'f mut dyn FnMut(&Within) -> bool,
+}
+
+impl Search<'_, '_> {
+    /// Extends the chosen items from candidate `from` on; true once
+    /// `found` asks to stop.
+    fn from(&mut self, from: usize, mask: u64) -> bool {
+        if self.chosen.len() == self.k {
+            if mask.count_ones() as usize != self.k {
+                return false;
+            }
+            return match eliminations(self.live, self.candidates, self.b_pool, &self.chosen, mask) {
+                Some(w) => (self.found)(&w),
+                None => false,
+            };
+        }
+        for c in from..self.candidates.len() {
+            let (item, m) = self.candidates[c];
+            let union = mask | m;
+            if union.count_ones() as usize > self.k {
+                continue;
+            }
+            // No live option of `item` may cover an item already chosen.
+            let live = self.live;
+            let candidates = self.candidates;
+            if self.chosen.iter().any(|&p| {
+                live.options(item)
+                    .any(|o| live.items(o).any(|i| i == candidates[p].0))
+            }) {
+                continue;
+            }
+            self.chosen.push(c);
+            if self.from(c + 1, union) {
+                return true;
+            }
+            self.chosen.pop();
+        }
+        false
+    }
+}
+
+/// The eliminations of a set `chosen` within `mask`, if any.
+fn eliminations(
+    live: &LiveMatrix,
+    candidates: &[(ItemId, u64)],
+    b_pool: &[ItemId],
+    chosen: &[usize],
+    mask: u64,
+) -> Option<Within> {
+    let a: Vec<ItemId> = chosen.iter().map(|&c| candidates[c].0).collect();
+    let b: Vec<ItemId> = (0..b_pool.len())
+        .filter(|&k| mask >> k & 1 == 1)
+        .map(|k| b_pool[k])
+        .collect();
+    let mut eliminate = Vec::new();
+    for &item in &b {
+        for o in live.options(item) {
+            let on_a = live.items(o).any(|i| a.contains(&i));
+            if !on_a && !eliminate.contains(&o) {
+                eliminate.push(o);
+            }
+        }
+    }
+    for &item in &a {
+        for o in live.options(item) {
+            if b_mask(live, o, b_pool).count_ones() > 1 && !eliminate.contains(&o) {
+                eliminate.push(o);
+            }
+        }
+    }
+    eliminate.sort_unstable();
+    (!eliminate.is_empty()).then_some(Within { a, b, eliminate })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dlx::MatrixBuilder;
+    use proptest::prelude::*;
+
+    /// A matrix from option lists over `items` primary items.
+    fn matrix(items: usize, options: &[Vec<usize>]) -> Matrix {
+        let mut b = MatrixBuilder::new();
+        for i in 0..items {
+            b.primary(&format!("i{i}")).unwrap();
+        }
+        for o in options {
+            let names: Vec<String> = o.iter().map(|i| format!("i{i}")).collect();
+            b.option_by_names(names.iter().map(String::as_str)).unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    /// Every exact cover of the live options (brute force over subsets).
+    fn covers(m: &Matrix, live: &LiveMatrix) -> Vec<Vec<usize>> {
+        let n = m.option_count();
+        let mut all = Vec::new();
+        for set in 0u32..1 << n {
+            let mut hit = vec![0; m.primary_count()];
+            let mut ok = true;
+            for o in (0..n).filter(|o| set >> o & 1 == 1) {
+                if !live.is_live(OptionId::must(o)) {
+                    ok = false;
+                }
+                for (i, _) in m.option_items(OptionId::must(o)) {
+                    hit[i.as_usize()] += 1;
+                }
+            }
+            if ok && hit.iter().all(|&h| h == 1) {
+                all.push((0..n).filter(|o| set >> o & 1 == 1).collect());
+            }
+        }
+        all
+    }
+
+    proptest! {
+        /// Singles and k-within-k never rule out an option of an exact
+        /// cover, on random small matrices.
+        #[test]
+        fn the_rules_keep_every_exact_cover(
+            options in prop::collection::vec(prop::collection::btree_set(0usize..6, 1..4), 1..12),
+            k in 1usize..4,
+        ) {
+            let options: Vec<Vec<usize>> = options.into_iter().map(|s| s.into_iter().collect()).collect();
+            let m = matrix(6, &options);
+            let mut live = LiveMatrix::new(&m).unwrap();
+            let before = covers(&m, &live);
+            let items: Vec<ItemId> = (0..6).map(ItemId::must).collect();
+            if let Some(w) = within(&live, &items, &items, k, 6) {
+                for &o in &w.eliminate {
+                    prop_assert!(before.iter().all(|c| !c.contains(&o.as_usize())), "{w:?} {before:?}");
+                }
+                for &o in &w.eliminate {
+                    let _ = live.eliminate(o);
+                }
+            }
+            let singles: Vec<(ItemId, OptionId)> = singles(&live).collect();
+            let after = covers(&m, &live);
+            prop_assert_eq!(&before, &after);
+            for (_, o) in singles {
+                prop_assert!(after.iter().all(|c| c.contains(&o.as_usize())));
+            }
+        }
+    }
+
+    #[test]
+    fn a_commit_covers_its_items_and_kills_the_options_on_them() {
+        // Items 0..3; options {0,1}, {1,2}, {2}, {0}.
+        let m = matrix(3, &[vec![0, 1], vec![1, 2], vec![2], vec![0]]);
+        let mut live = LiveMatrix::new(&m).unwrap();
+        live.commit(OptionId::must(0)).unwrap();
+        assert!(live.is_covered(ItemId::must(0)) && live.is_covered(ItemId::must(1)));
+        assert!(!live.is_live(OptionId::must(1)) && !live.is_live(OptionId::must(3)));
+        assert_eq!(live.len(ItemId::must(2)), 1);
+        assert_eq!(
+            singles(&live).next(),
+            Some((ItemId::must(2), OptionId::must(2)))
+        );
+        live.commit(OptionId::must(2)).unwrap();
+        assert!(live.solved());
+        // Killing the last option of items 1 and 2 is a contradiction (on
+        // the first).
+        let mut other = LiveMatrix::new(&m).unwrap();
+        other.commit(OptionId::must(3)).unwrap();
+        other.eliminate(OptionId::must(2)).unwrap();
+        assert_eq!(
+            other.eliminate(OptionId::must(1)),
+            Err(Contradiction {
+                item: ItemId::must(1)
+            })
+        );
+    }
+}
