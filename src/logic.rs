@@ -31,6 +31,8 @@
 //! Only primary items exactly once (no multiplicities) and no colors: a
 //! matrix with them is refused ([`LogicError`]).
 
+use std::sync::Arc;
+
 use crate::dlx::{ItemId, Matrix, OptionId};
 
 /// Why a matrix cannot be worked on by the rules here.
@@ -69,10 +71,10 @@ pub struct Contradiction {
 #[derive(Clone, Debug)]
 pub struct LiveMatrix {
     primary: usize,
-    /// Each option's items.
-    option_items: Vec<Box<[u32]>>,
-    /// Each item's options (live or not).
-    item_options: Vec<Box<[u32]>>,
+    /// Each option's items (shared by clones: it never changes).
+    option_items: Arc<[Box<[u32]>]>,
+    /// Each item's options, live or not (shared).
+    item_options: Arc<[Box<[u32]>]>,
     live: Vec<bool>,
     len: Vec<u32>,
     covered: Vec<bool>,
@@ -115,8 +117,8 @@ impl LiveMatrix {
             .collect();
         Ok(LiveMatrix {
             primary: matrix.primary_count(),
-            option_items,
-            item_options,
+            option_items: option_items.into(),
+            item_options: item_options.into(),
             live,
             len,
             covered: vec![false; items],
@@ -224,16 +226,17 @@ impl LiveMatrix {
             });
         }
         self.live[o] = false;
-        let items = self.option_items[o].clone();
+        let all = Arc::clone(&self.option_items);
+        let items = &all[o];
         for &i in items.iter() {
             self.len[i as usize] -= 1;
             self.covered[i as usize] = true;
         }
         self.committed.push(option);
         let mut result = Ok(());
+        let by_item = Arc::clone(&self.item_options);
         for &i in items.iter() {
-            let others = self.item_options[i as usize].clone();
-            for &p in others.iter() {
+            for &p in by_item[i as usize].iter() {
                 if let Err(c) = self.eliminate(OptionId::must(p as usize)) {
                     result = result.and(Err(c));
                 }
@@ -429,6 +432,248 @@ fn eliminations(
     (!eliminate.is_empty()).then_some(Within { a, b, eliminate })
 }
 
+// ---------------------------------------------------------------------------
+// Chains: what an assumption implies.
+
+/// An option assumed or implied to be chosen (`on`) or not (`off`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Potential {
+    /// The option.
+    pub option: OptionId,
+    /// Chosen (true) or ruled out (false).
+    pub on: bool,
+}
+
+impl Potential {
+    fn key(self) -> usize {
+        self.option.as_usize() * 2 + usize::from(self.on)
+    }
+}
+
+/// How implications are drawn ([`implications`]).
+#[derive(Clone, Copy)]
+pub struct Links<'a> {
+    /// Whether an item may carry a link: an option on rules out the other
+    /// options on the item; an option off leaves the item's last one on.
+    pub item: &'a dyn Fn(ItemId) -> bool,
+    /// Dynamic: an item's last option is the one left once the options
+    /// implied off so far are gone (not only an item with two options).
+    pub dynamic: bool,
+    /// Stop at the first potential implied both on and off (else go on
+    /// to every implication, the first contradiction kept).
+    pub stop: bool,
+}
+
+impl std::fmt::Debug for Links<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Links")
+            .field("dynamic", &self.dynamic)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The potentials an assumption implies, each with the potentials it
+/// follows from (its parents), found breadth first, options on before
+/// options off; stopped at the first potential implied both on and off
+/// where [`Links::stop`] says so.
+#[derive(Clone, Debug)]
+pub struct Implied {
+    /// Each potential's parents, by [`Potential::key`], as a range of
+    /// `arena`; `u32::MAX` at its start: not implied.
+    parents: Vec<(u32, u32)>,
+    arena: Vec<u32>,
+    /// In the order found.
+    order: Vec<Potential>,
+    /// A potential implied both on and off (the `on` one).
+    pub contradiction: Option<Potential>,
+}
+
+impl Implied {
+    /// Whether `p` is implied.
+    pub fn has(&self, p: Potential) -> bool {
+        self.parents.get(p.key()).is_some_and(|r| r.0 != u32::MAX)
+    }
+
+    /// The potentials implied, in the order found.
+    pub fn potentials(&self) -> &[Potential] {
+        &self.order
+    }
+
+    /// The potentials `p` follows from directly (none for the assumption).
+    pub fn parent_list(&self, p: Potential) -> Vec<Potential> {
+        self.parent_keys(p.key() as u32)
+            .iter()
+            .map(|&k| Potential {
+                option: OptionId::must(k as usize / 2),
+                on: k % 2 == 1,
+            })
+            .collect()
+    }
+
+    fn parent_keys(&self, key: u32) -> &[u32] {
+        match self.parents.get(key as usize) {
+            Some(&(from, to)) if from != u32::MAX => &self.arena[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+
+    /// How many potentials `p` follows from, itself included (SE's
+    /// complexity of a chain).
+    pub fn ancestors(&self, p: Potential) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![p.key() as u32];
+        while let Some(k) = todo.pop() {
+            if !seen.insert(k) {
+                continue;
+            }
+            todo.extend(self.parent_keys(k).iter().copied());
+        }
+        seen.len()
+    }
+}
+
+/// Potentials off that other rules draw, each with those it follows from
+/// (see [`implications`]).
+pub type Drawn = Vec<(Potential, Vec<Potential>)>;
+
+/// Everything `assumed` implies on `live` under `links` (see [`Links`]),
+/// to the first contradiction. `extra`, called whenever nothing more
+/// follows directly, may add potentials off (with their parents) drawn by
+/// other rules from the options implied off so far; it answers none to
+/// stop.
+pub fn implications(
+    live: &LiveMatrix,
+    links: Links<'_>,
+    assumed: Potential,
+    extra: &mut dyn FnMut(&[bool]) -> Drawn,
+) -> Implied {
+    let options = live.option_count();
+    let mut implied = Implied {
+        parents: vec![(u32::MAX, 0); options * 2],
+        arena: Vec::new(),
+        order: Vec::new(),
+        contradiction: None,
+    };
+    // Options implied off so far, and each item's options left.
+    let mut off = vec![false; options];
+    let mut left: Vec<u32> = live.len.clone();
+    let mut pending_on = std::collections::VecDeque::new();
+    let mut pending_off = std::collections::VecDeque::new();
+    let add = |implied: &mut Implied, p: Potential, parents: &[u32]| -> bool {
+        if implied.has(p) {
+            return false;
+        }
+        let from = implied.arena.len() as u32;
+        implied.arena.extend_from_slice(parents);
+        implied.parents[p.key()] = (from, implied.arena.len() as u32);
+        implied.order.push(p);
+        let conjugate = Potential { on: !p.on, ..p };
+        if implied.has(conjugate) && implied.contradiction.is_none() {
+            implied.contradiction = Some(if p.on { p } else { conjugate });
+        }
+        true
+    };
+    let stop = |implied: &Implied| links.stop && implied.contradiction.is_some();
+    add(&mut implied, assumed, &[]);
+    if assumed.on {
+        pending_on.push_back(assumed);
+    } else {
+        pending_off.push_back(assumed);
+    }
+    loop {
+        if stop(&implied) {
+            return implied;
+        }
+        if let Some(p) = pending_on.pop_front() {
+            for i in live.items(p.option) {
+                if !(links.item)(i) {
+                    continue;
+                }
+                for q in live.options(i) {
+                    let q = Potential {
+                        option: q,
+                        on: false,
+                    };
+                    if q.option != p.option && add(&mut implied, q, &[p.key() as u32]) {
+                        pending_off.push_back(q);
+                        if stop(&implied) {
+                            return implied;
+                        }
+                    }
+                }
+            }
+            continue;
+        }
+        if let Some(p) = pending_off.pop_front() {
+            let o = p.option.as_usize();
+            if !off[o] {
+                off[o] = true;
+                for i in live.items(p.option) {
+                    left[i.as_usize()] -= 1;
+                }
+            }
+            for i in live.items(p.option) {
+                if !(links.item)(i) || i.as_usize() >= live.primary || live.is_covered(i) {
+                    continue;
+                }
+                let (last, parents): (Option<OptionId>, Vec<u32>) = if links.dynamic {
+                    if left[i.as_usize()] != 1 {
+                        continue;
+                    }
+                    let last = live.options(i).find(|q| !off[q.as_usize()]);
+                    // Its parents: every option of the item implied off.
+                    let parents = live
+                        .options(i)
+                        .filter(|q| off[q.as_usize()])
+                        .map(|q| {
+                            Potential {
+                                option: q,
+                                on: false,
+                            }
+                            .key() as u32
+                        })
+                        .collect();
+                    (last, parents)
+                } else {
+                    if live.len(i) != 2 {
+                        continue;
+                    }
+                    (
+                        live.options(i).find(|&q| q != p.option),
+                        vec![p.key() as u32],
+                    )
+                };
+                let Some(last) = last else {
+                    continue;
+                };
+                let q = Potential {
+                    option: last,
+                    on: true,
+                };
+                if add(&mut implied, q, &parents) {
+                    pending_on.push_back(q);
+                    if stop(&implied) {
+                        return implied;
+                    }
+                }
+            }
+            continue;
+        }
+        let more = extra(&off);
+        let mut any = false;
+        for (q, parents) in more {
+            let parents: Vec<u32> = parents.iter().map(|p| p.key() as u32).collect();
+            if !q.on && add(&mut implied, q, &parents) {
+                pending_off.push_back(q);
+                any = true;
+            }
+        }
+        if !any {
+            return implied;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,6 +741,40 @@ mod tests {
             prop_assert_eq!(&before, &after);
             for (_, o) in singles {
                 prop_assert!(after.iter().all(|c| c.contains(&o.as_usize())));
+            }
+        }
+    }
+
+    proptest! {
+        /// What an assumption implies holds in every exact cover that
+        /// agrees with the assumption, static or dynamic; a contradiction
+        /// means none does.
+        #[test]
+        fn implications_hold_in_every_cover_that_agrees(
+            options in prop::collection::vec(prop::collection::btree_set(0usize..6, 1..4), 1..12),
+            pick in 0usize..12,
+            on in any::<bool>(),
+            dynamic in any::<bool>(),
+            stop in any::<bool>(),
+        ) {
+            let options: Vec<Vec<usize>> = options.into_iter().map(|s| s.into_iter().collect()).collect();
+            let m = matrix(6, &options);
+            let live = LiveMatrix::new(&m).unwrap();
+            let option = OptionId::must(pick % options.len());
+            let all = |_: ItemId| true;
+            let links = Links { item: &all, dynamic, stop };
+            let implied = implications(&live, links, Potential { option, on }, &mut |_| Vec::new());
+            let agreeing: Vec<Vec<usize>> = covers(&m, &live)
+                .into_iter()
+                .filter(|c| c.contains(&option.as_usize()) == on)
+                .collect();
+            if implied.contradiction.is_some() {
+                prop_assert!(agreeing.is_empty(), "{implied:?}");
+            }
+            for c in &agreeing {
+                for p in implied.potentials() {
+                    prop_assert_eq!(c.contains(&p.option.as_usize()), p.on, "{:?} in {:?}", p, c);
+                }
             }
         }
     }

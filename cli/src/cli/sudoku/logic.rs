@@ -16,10 +16,17 @@
 //!   they are): `[rating] text`, `solved` for a full grid, `stuck` where no
 //!   technique here applies. `--json`: the step's object (`null`).
 //!
+//! A puzzle must have exactly one solution (the techniques assume it, as
+//! SE's do): one with none is `invalid: the givens have no solution`, one
+//! with several `invalid: … more than one solution …`. `--timeout` (and
+//! Ctrl-C) stops a puzzle's solve where it is: its steps so far, `stopped`.
+//!
 //! Exit code: 0 when every puzzle was solved (hint: a step found), 3 when
-//! one was stuck, 1 when one has no solution, 2 for input not read.
+//! one was stuck or stopped, 1 when one has no solution, 2 for input not
+//! read, a puzzle of several solutions or rules not explained yet.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
@@ -27,7 +34,7 @@ use serde::Serialize;
 use super::super::{exit, json};
 use super::lines::{Answered, Lines};
 use super::FormatArg;
-use dlx::sudoku::explain::{self, ExplainError, Explanation};
+use dlx::sudoku::explain::{self, ExplainError, Explanation, Until};
 
 #[derive(Args, Debug)]
 pub(crate) struct LogicArgs {
@@ -47,6 +54,11 @@ pub(crate) struct LogicArgs {
     /// order.
     #[arg(long, value_name = "N", value_parser = super::super::parse_jobs)]
     jobs: Option<usize>,
+    /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never):
+    /// the steps found so far are printed, marked stopped, and the exit
+    /// code is 3.
+    #[arg(long, default_value = "0", value_parser = super::super::parse_duration)]
+    timeout: Duration,
 }
 
 /// Which of the three commands.
@@ -81,6 +93,12 @@ pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
         format: args.format,
         jobs: args.jobs,
     };
+    let cancel = super::super::interrupt::handle();
+    let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
+    let until = || Until {
+        deadline: timeout.map(|t| Instant::now() + t),
+        cancel: Some(cancel.clone()),
+    };
     lines.run(|_, at, read| {
         let answer = read.map_err(|why| (why, exit::BAD_INPUT)).and_then(|p| {
             let refused = |e: ExplainError| {
@@ -91,9 +109,11 @@ pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
                 (e.to_string(), code)
             };
             if mode == Mode::Hint {
-                explain::hint(&p).map(Err).map_err(refused)
+                explain::hint(&p, &until()).map(Err).map_err(refused)
             } else {
-                explain::explain(&p).map(Ok).map_err(refused)
+                explain::explain_until(&p, &until())
+                    .map(Ok)
+                    .map_err(refused)
             }
         });
         match answer {
