@@ -18,11 +18,12 @@ search on one.
 
 from __future__ import annotations
 
-from typing import List, Optional
+import json
+from typing import Any, Dict, List, Optional
 
 from . import _core
 
-__all__ = ["solve", "count", "check", "candidates"]
+__all__ = ["solve", "count", "check", "candidates", "explain", "rate", "hint"]
 
 
 def solve(text: str, *, threads: int = 1, timeout: Optional[float] = None) -> Optional[str]:
@@ -53,3 +54,36 @@ def candidates(text: str, *, timeout: Optional[float] = None) -> List[List[int]]
     in at least one solution, ascending (every list empty when the puzzle
     has no solution)."""
     return _core.sudoku_candidates(text, timeout=timeout)
+
+
+def explain(text: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    """The solve by logic, step by step, as Sudoku Explainer (SE) takes it:
+    ``{"steps": [{"technique", "rating", "place": [{"cell": "R1C1",
+    "digit": 5}], "eliminate": [...], "text"}], "solved", "stopped",
+    "er", "ep", "ed", "hardest"}`` (``dlx sudoku explain --json``'s
+    object). The puzzle must have exactly one solution (``ValueError``
+    otherwise); a ``timeout`` that expires raises ``SearchTimeout`` with
+    the steps so far as ``found``.
+
+    >>> from pydlx import sudoku
+    >>> e = sudoku.explain("..41..9....8....5.9.7..2.....5.......79...8.6.....34.....2.5.8..5..18.3..6.93....")
+    >>> e["er"], e["hardest"]
+    (4.2, 'XY-Wing')
+    """
+    found: Dict[str, Any] = json.loads(_core.sudoku_explain(text, timeout=timeout))
+    return found
+
+
+def rate(text: str, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    """SE's figures of the solve by logic: ``{"er", "ep", "ed",
+    "hardest", "solved", "stopped", "steps"}`` (``er`` is ``None`` where
+    the techniques here do not finish)."""
+    found: Dict[str, Any] = json.loads(_core.sudoku_rate(text, timeout=timeout))
+    return found
+
+
+def hint(text: str, *, timeout: Optional[float] = None) -> Optional[Dict[str, Any]]:
+    """The next step from the grid given (its filled cells taken as
+    placed), as one of ``explain``'s steps; ``None`` on a full grid."""
+    found: Optional[Dict[str, Any]] = json.loads(_core.sudoku_hint(text, timeout=timeout))
+    return found

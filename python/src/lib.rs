@@ -1231,6 +1231,70 @@ fn sudoku_candidates(py: Python<'_>, text: &str, timeout: Option<f64>) -> PyResu
     Ok(cells)
 }
 
+/// Solves `text` by logic (`hint`: its next step alone), interruptibly, as
+/// the library's JSON; a timeout raises with `found` the JSON so far.
+fn sudoku_logic(py: Python<'_>, text: &str, timeout: Option<f64>, mode: Logic) -> PyResult<String> {
+    let p = puzzle(text)?;
+    let cancel = Cancel::new();
+    let until = sudoku::explain::Until {
+        deadline: duration(timeout)?.map(|d| std::time::Instant::now() + d),
+        cancel: Some(cancel.clone()),
+    };
+    match mode {
+        Logic::Hint => {
+            let step = interruptible(py, &cancel, || sudoku::explain::hint(&p, &until))?
+                .map_err(value_error)?;
+            serde_json::to_string(&step).map_err(value_error)
+        }
+        Logic::Explain | Logic::Rate => {
+            let e = interruptible(py, &cancel, || sudoku::explain::explain_until(&p, &until))?
+                .map_err(value_error)?;
+            let text = if mode == Logic::Rate {
+                serde_json::to_string(&e.rating())
+            } else {
+                serde_json::to_string(&e)
+            }
+            .map_err(value_error)?;
+            if e.stopped && !cancel.is_cancelled() {
+                let found = text.clone().into_pyobject(py)?.into_any().unbind();
+                return Err(timeout_error(
+                    py,
+                    "the solve by logic ran out of time",
+                    found,
+                    py.None(),
+                ));
+            }
+            Ok(text)
+        }
+    }
+}
+
+/// Which of the logic engine's answers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Logic {
+    Explain,
+    Rate,
+    Hint,
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, *, timeout=None))]
+fn sudoku_explain(py: Python<'_>, text: &str, timeout: Option<f64>) -> PyResult<String> {
+    sudoku_logic(py, text, timeout, Logic::Explain)
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, *, timeout=None))]
+fn sudoku_rate(py: Python<'_>, text: &str, timeout: Option<f64>) -> PyResult<String> {
+    sudoku_logic(py, text, timeout, Logic::Rate)
+}
+
+#[pyfunction]
+#[pyo3(signature = (text, *, timeout=None))]
+fn sudoku_hint(py: Python<'_>, text: &str, timeout: Option<f64>) -> PyResult<String> {
+    sudoku_logic(py, text, timeout, Logic::Hint)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Problem>()?;
@@ -1243,5 +1307,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sudoku_count, m)?)?;
     m.add_function(wrap_pyfunction!(sudoku_check, m)?)?;
     m.add_function(wrap_pyfunction!(sudoku_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(sudoku_explain, m)?)?;
+    m.add_function(wrap_pyfunction!(sudoku_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(sudoku_hint, m)?)?;
     Ok(())
 }

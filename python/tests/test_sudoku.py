@@ -74,3 +74,45 @@ def test_bad_input_and_timeouts() -> None:
         sudoku.count(HARD, threads=0)
     with pytest.raises(SearchTimeout):
         sudoku.count("." * 81, timeout=0.05)
+
+
+WING = "..41..9....8....5.9.7..2.....5.......79...8.6.....34.....2.5.8..5..18.3..6.93...."
+
+
+def test_explain_rate_and_hint() -> None:
+    e = sudoku.explain(WING)
+    assert e["solved"] and (e["er"], e["ep"], e["ed"]) == (4.2, 1.2, 1.2)
+    solution = sudoku.solve(WING)
+    assert solution is not None
+
+    def cell(name: str) -> int:
+        return (int(name[1]) - 1) * 9 + int(name[3]) - 1
+
+    placed = 0
+    for step in e["steps"]:
+        for m in step["place"]:
+            assert int(solution[cell(m["cell"])]) == m["digit"], step
+            placed += 1
+        for m in step["eliminate"]:
+            assert int(solution[cell(m["cell"])]) != m["digit"], step
+    assert placed == WING.count(".")
+    assert sudoku.rate(WING) == {
+        "solved": True,
+        "stopped": False,
+        "er": 4.2,
+        "ep": 1.2,
+        "ed": 1.2,
+        "hardest": "XY-Wing",
+        "steps": len(e["steps"]),
+    }
+    assert sudoku.hint(WING) == e["steps"][0]
+    assert sudoku.hint(solution) is None
+    with pytest.raises(ValueError, match="more than one solution"):
+        sudoku.explain("." + HARD[1:])
+    with pytest.raises(ValueError, match="anti-knight"):
+        sudoku.rate("." * 81 + " antiknight")
+    # Nested chains take seconds: a timeout stops them.
+    inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+    with pytest.raises(SearchTimeout) as stopped:
+        sudoku.rate(inkala, timeout=0.05)
+    assert '"stopped":true' in stopped.value.found

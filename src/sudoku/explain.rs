@@ -173,7 +173,43 @@ fn rating<S: serde::Serializer>(r: &Option<f32>, s: S) -> Result<S::Ok, S::Error
     }
 }
 
+/// SE's three figures of a solve, without its steps (what `dlx sudoku
+/// rate --json` writes).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// Whether the steps solve the puzzle.
+    pub solved: bool,
+    /// Whether the deadline or the cancel handle stopped the solve.
+    pub stopped: bool,
+    /// See [`Explanation::er`].
+    #[serde(serialize_with = "rating")]
+    pub er: Option<f32>,
+    /// See [`Explanation::ep`].
+    #[serde(serialize_with = "rating")]
+    pub ep: Option<f32>,
+    /// See [`Explanation::ed`].
+    #[serde(serialize_with = "rating")]
+    pub ed: Option<f32>,
+    /// The technique of the hardest step.
+    pub hardest: Option<&'static str>,
+    /// The number of steps.
+    pub steps: usize,
+}
+
 impl Explanation {
+    /// The figures alone.
+    pub fn rating(&self) -> Rating {
+        Rating {
+            solved: self.solved,
+            stopped: self.stopped,
+            er: self.er,
+            ep: self.ep,
+            ed: self.ed,
+            hardest: self.hardest,
+            steps: self.steps.len(),
+        }
+    }
+
     /// SE's line: `ER/EP/ED technique` (a `?` where stuck).
     pub fn rating_line(&self) -> String {
         let f = |r: Option<f32>| r.map_or("?".to_string(), |r| format!("{:.1}", round(r)));

@@ -1827,3 +1827,30 @@ fn explain_rate_and_hint_walk_a_solve_by_logic() {
     assert!(lines[4].contains("no solution"), "{lines:?}");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `sudoku generate --rating MIN..MAX`: every puzzle it writes rates
+/// within the range; variants and reversed ranges are refused.
+#[test]
+fn generate_by_rating_writes_puzzles_rated_in_the_range() {
+    let out = run(
+        &[
+            "sudoku", "generate", "--count", "4", "--seed", "5", "--rating", "2.0..3.4",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let puzzles = text(&out.stdout);
+    assert_eq!(puzzles.lines().count(), 4);
+    let out = run(&["sudoku", "rate", "--json"], puzzles.as_bytes());
+    for line in text(&out.stdout).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let er = v["er"].as_f64().unwrap();
+        assert!((2.0..=3.4).contains(&er), "{line}");
+    }
+    for bad in [
+        &["sudoku", "generate", "--rating", "3..2"][..],
+        &["sudoku", "generate", "--rating", "2..3", "--variant", "x"],
+    ] {
+        assert_eq!(run(bad, b"").status.code(), Some(2), "{bad:?}");
+    }
+}

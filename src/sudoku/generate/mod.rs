@@ -118,6 +118,33 @@ impl<'m> Generator<'m> {
     }
 }
 
+impl Generator<'_> {
+    /// A puzzle whose Sudoku Explainer rating (ER, as
+    /// [`explain`](crate::sudoku::explain::explain) gives it) lies within
+    /// `rating`, with its explanation; `None` when `tries` puzzles in a
+    /// row miss it (the generator makes mostly easy puzzles: ratings of 9
+    /// and more are rare).
+    pub fn puzzle_rated(
+        &mut self,
+        rating: std::ops::RangeInclusive<f32>,
+        tries: usize,
+    ) -> Option<(Grid, crate::sudoku::explain::Explanation)> {
+        for _ in 0..tries {
+            let grid = self.puzzle();
+            let puzzle = crate::sudoku::Puzzle::classic(&grid);
+            let Ok(e) = crate::sudoku::explain::explain(&puzzle) else {
+                continue;
+            };
+            // SE prints its ratings to a tenth: compare as it shows them.
+            let er = e.er.map(|r| (r * 10.0).round() / 10.0);
+            if er.is_some_and(|r| rating.contains(&r)) {
+                return Some((grid, e));
+            }
+        }
+        None
+    }
+}
+
 /// Empties the orbits of `solution` (row-major cells) in random order, each
 /// put back when `unique` does not answer `Some(true)` for the grid without
 /// it (`None`: the check ran out of its budget). With one cell an orbit and

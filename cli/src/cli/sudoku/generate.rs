@@ -55,6 +55,30 @@ pub(crate) struct GenerateArgs {
     /// or fpuzzles only).
     #[arg(long, value_enum)]
     output_format: Option<FormatArg>,
+    /// Only puzzles whose Sudoku Explainer rating (ER, as `dlx sudoku
+    /// rate` gives it) lies in MIN..MAX (e.g. 1.0..2.0, 7..8; classic grids
+    /// of square boxes): puzzles outside it are made and dropped, at most
+    /// 1,000 in a row before it gives up (exit 1).
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_rating)]
+    rating: Option<(f32, f32)>,
+}
+
+fn parse_rating(s: &str) -> Result<(f32, f32), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| "a range MIN..MAX, as 4.0..6.5".to_string())?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|r| r.is_finite() && *r >= 0.0)
+            .ok_or_else(|| format!("{t:?} is not a rating (a number like 4.2)"))
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    if a > b {
+        return Err(format!("{a}..{b}: the low end is above the high one"));
+    }
+    Ok((a, b))
 }
 
 /// A variant by its name (`Variant::name`, or its hyphenated alias).
@@ -85,6 +109,10 @@ pub(crate) fn run(args: GenerateArgs) -> u8 {
     };
     if args.variant.is_empty() && rows == cols {
         return classic(&args, rows);
+    }
+    if args.rating.is_some() {
+        eprintln!("dlx sudoku generate: --rating takes classic grids of square boxes (no --variant, no --size)");
+        return exit::BAD_INPUT;
     }
     let format = args.output_format.unwrap_or(FormatArg::Variant);
     if !matches!(
@@ -127,6 +155,9 @@ pub(crate) fn run(args: GenerateArgs) -> u8 {
 }
 
 /// Classic puzzles of box side `b`, by the classic generator.
+/// Puzzles made and dropped in a row before `--rating` gives up.
+const RATED_TRIES: usize = 1_000;
+
 fn classic(args: &GenerateArgs, b: usize) -> u8 {
     let Some(cover) = dlx::sudoku::SudokuMatrix::new(b) else {
         eprintln!("dlx sudoku generate: box side {b} is not from 2 to 8");
@@ -154,7 +185,19 @@ fn classic(args: &GenerateArgs, b: usize) -> u8 {
     let mut buf = String::new();
     for k in 0..args.count {
         buf.clear();
-        let puzzle = g.puzzle();
+        let puzzle = match args.rating {
+            None => g.puzzle(),
+            Some((low, high)) => match g.puzzle_rated(low..=high, RATED_TRIES) {
+                Some((puzzle, _)) => puzzle,
+                None => {
+                    eprintln!(
+                        "dlx sudoku generate: {RATED_TRIES} puzzles in a row rated outside {low}..{high}; \
+                         {k} found (the generator makes mostly easy puzzles)"
+                    );
+                    return out.finish("dlx sudoku generate", exit::NONE);
+                }
+            },
+        };
         match args.output_format.unwrap_or(FormatArg::Line).classic() {
             Some(f) => format::write_answer(
                 &mut buf,

@@ -69,17 +69,6 @@ pub(crate) enum Mode {
     Hint,
 }
 
-/// `rate --json`'s object.
-#[derive(Serialize)]
-struct Rated<'a> {
-    solved: bool,
-    er: Option<f64>,
-    ep: Option<f64>,
-    ed: Option<f64>,
-    hardest: Option<&'a str>,
-    steps: usize,
-}
-
 /// The JSON line of a puzzle that could not be explained.
 #[derive(Serialize)]
 struct Invalid<'a> {
@@ -154,22 +143,10 @@ pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
     })
 }
 
-/// A rating to one decimal, as SE prints it.
-fn tenth(r: Option<f32>) -> Option<f64> {
-    r.map(|r| (f64::from(r) * 10.0).round() / 10.0)
-}
-
 fn explained(e: &Explanation, mode: Mode, as_json: bool) -> Answered {
     let code = if e.solved { exit::FOUND } else { exit::BUDGET };
     let text = match (mode, as_json) {
-        (Mode::Rate, true) => json::line(&Rated {
-            solved: e.solved,
-            er: tenth(e.er),
-            ep: tenth(e.ep),
-            ed: tenth(e.ed),
-            hardest: e.hardest,
-            steps: e.steps.len(),
-        }),
+        (Mode::Rate, true) => json::line(&e.rating()),
         (Mode::Rate, false) => e.rating_line(),
         (_, true) => json::line(e),
         (_, false) => {
