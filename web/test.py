@@ -61,6 +61,9 @@ def main():
     cases = []  # (name, query, action, expected)
     cases.append(("classic", f"grid={classic}", "solve", classic_solution))
     cases.append(("classic", f"grid={classic}", "check", "unique"))
+    # The next step by logic and the rating, as the native command says.
+    cases.append(("classic", f"grid={classic}", "hint", native(["hint"], classic)))
+    cases.append(("classic", f"grid={classic}", "rate", native(["rate"], classic)))
     named = {
         "jigsaw": (variants[0], variant_solutions[0]),
         "killer": (variants[5], variant_solutions[5]),
@@ -122,8 +125,8 @@ def main():
             if not ok:
                 failures += 1
                 print(f"     expected {expected!r}\n     got {state} {got!r}")
-            if name in ("killer", "arrow", "jigsaw") and action == "solve":
-                page.locator("#board").screenshot(path=os.path.join(SHOTS, f"{name}.png"))
+            if (name in ("killer", "arrow", "jigsaw") and action == "solve") or action == "hint":
+                page.locator("#board").screenshot(path=os.path.join(SHOTS, f"{name}-{action}.png"))
         # The Stop button ends a long search and the page stays usable.
         page.goto(f"{base}?grid={'.' * 255}1")
         page.fill("#cap", "1000000000")

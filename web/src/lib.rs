@@ -9,15 +9,18 @@
 //!   a grid pasted row by row) as the puzzle's f-puzzles JSON, which the
 //!   page draws, with its variant text and its f-puzzles link;
 //! * [`run`]: an action on it (`solve`, `check`, `count`, `candidates`,
-//!   `random`) with the library's solver: the answer as the page's test
-//!   contract writes it (`result`), the grid or candidates to draw, the
-//!   search's nodes and guesses, and the f-puzzles link of the solution.
+//!   `random`, `hint`, `rate`) with the library's solver or logic engine:
+//!   the answer as the page's test contract writes it (`result`, as the
+//!   command line prints it), the grid or candidates to draw, the search's
+//!   nodes and guesses, the next step's cells, and the f-puzzles link of
+//!   the solution.
 //!
 //! The wasm32 target has no clock and no threads: every search runs on the
 //! worker's one thread without a deadline, and the page's Stop button
 //! ends the worker (the page then starts a new one). The same functions
 //! build on the host, where the unit tests below run them.
 
+use dlx::sudoku::explain::{self, Until};
 use dlx::sudoku::{
     candidates, fpuzzles, random_solution, Candidates, Limits, Puzzle, Random, Solved, Sudoku,
 };
@@ -173,9 +176,26 @@ fn act(
                 Random::Stopped(stop) => return Err(format!("stopped: {stop:?}")),
             }
         }
+        // The next step by logic, as `dlx sudoku hint` prints it, and the
+        // step itself (its placements and eliminations, to mark).
+        "hint" => {
+            let step = explain::hint(p, &Until::default()).map_err(|e| e.to_string())?;
+            let result = match &step {
+                Some(s) => format!("[{:.1}] {}", s.rating, s.text),
+                None => "no step: the grid is full".to_string(),
+            };
+            json!({ "result": result, "step": to_value(&step)? })
+        }
+        // SE's figures, as `dlx sudoku rate` prints them.
+        "rate" => {
+            let e = explain::explain(p).map_err(|e| e.to_string())?;
+            let mut v = to_value(&e.rating())?;
+            v["result"] = Value::String(e.rating_line());
+            v
+        }
         other => {
             return Err(format!(
-                "unknown action `{other}` (solve, check, count, candidates, random)"
+                "unknown action `{other}` (solve, check, count, candidates, random, hint, rate)"
             ))
         }
     };
@@ -196,7 +216,9 @@ pub fn describe(input: &str) -> Result<String, JsError> {
 /// Runs `action` on the puzzle `input`: `solve` (one solution), `check`
 /// (unique, multiple or none), `count` (solutions up to `cap`),
 /// `candidates` (each cell's digits in some solution, each counted up to
-/// `cap`), `random` (a random solution for `seed`). JSON with `result` (the
+/// `cap`), `random` (a random solution for `seed`), `hint` (the next step
+/// by logic, with its `step`: `place` and `eliminate`, cells as R1C1),
+/// `rate` (Sudoku Explainer's ER/EP/ED). JSON with `result` (the
 /// answer as one line of text: digits row-major or `none`; `unique`,
 /// `multiple` or `none`; the count or `at least N`; one group of digits per
 /// cell) and what the page draws and shows (`solution`, `candidates`,
@@ -288,6 +310,18 @@ mod tests {
             run_json(none, "candidates", 8, 0).unwrap()["result"],
             "none"
         );
+        // The next step and the rating, as the command line says them.
+        let hint = run_json(CLASSIC, "hint", 1, 0).unwrap();
+        assert!(hint["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("[1.2] Hidden Single: "));
+        assert_eq!(hint["step"]["place"].as_array().unwrap().len(), 1);
+        let rated = run_json(CLASSIC, "rate", 1, 0).unwrap();
+        // Hard for a search, easy for a person: SukakuExplainer says so too.
+        assert_eq!(rated["result"], "2.6/1.2/1.2 Pointing");
+        assert_eq!(rated["er"], 2.6);
+        assert!(run_json(few, "hint", 1, 0).is_err());
         let r = run_json(&open, "random", 1, 7).unwrap();
         assert_eq!(r["result"].as_str().unwrap().len(), 81);
         assert!(run_json(CLASSIC, "dance", 1, 0).is_err());

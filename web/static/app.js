@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 const input = $('input');
 const result = $('result');
 const statusLine = $('status');
-const actions = ['solve', 'check', 'count', 'candidates', 'random'];
+const actions = ['solve', 'check', 'count', 'candidates', 'random', 'hint', 'rate'];
 
 let worker = null;
 const pending = new Map();
@@ -75,6 +75,7 @@ async function act(action) {
     const overlay = {};
     if (v.solution) overlay.solution = v.solution;
     if (v.candidates) overlay.candidates = v.candidates;
+    if (v.step) overlay.step = v.step;
     draw($('board'), shown.description.fpuzzles, overlay);
     if (v.link) $('link').href = v.link;
     const nodes = v.nodes !== undefined ? `, ${v.nodes} nodes, ${v.guesses} guesses` : '';

@@ -74,6 +74,13 @@ export function draw(svg, fp, overlay) {
   for (const e of fp.minimum || []) shade(e.cell, '#d9efd9');
   for (const e of fp.odd || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: '#d6d6d6' }); }
   for (const e of fp.even || []) { const [a, b] = centre(e.cell); el(svg, 'rect', { x: a - S * 0.36, y: b - S * 0.36, width: S * 0.72, height: S * 0.72, fill: '#d6d6d6' }); }
+  // A hint's cells: green where it places a digit, orange where it removes
+  // candidates (those digits drawn small, struck through, below).
+  const step = overlay.step;
+  if (step) {
+    for (const m of step.eliminate) shade(m.cell, '#fbe3c8');
+    for (const m of step.place) shade(m.cell, '#cdeccd');
+  }
 
   // Diagonals.
   if (fp['diagonal-']) el(svg, 'line', { x1: x(0), y1: y(0), x2: x(n), y2: y(n), stroke: '#8fb3d9', 'stroke-width': 2 });
@@ -219,6 +226,16 @@ export function draw(svg, fp, overlay) {
       el(svg, 'text', { x: cx(c), y: cy(r) + S * 0.22, 'font-size': S * 0.62, 'text-anchor': 'middle', fill: '#000' }, digitText(givens[k]));
     } else if (overlay.solution) {
       el(svg, 'text', { x: cx(c), y: cy(r) + S * 0.22, 'font-size': S * 0.62, 'text-anchor': 'middle', fill: '#1f5fbf' }, digitText(overlay.solution[k]));
+    } else if (step && step.place.some((m) => rc(m.cell)[0] === r && rc(m.cell)[1] === c)) {
+      const m = step.place.find((m) => rc(m.cell)[0] === r && rc(m.cell)[1] === c);
+      el(svg, 'text', { x: cx(c), y: cy(r) + S * 0.22, 'font-size': S * 0.62, 'text-anchor': 'middle', fill: '#1b7a1b' }, digitText(m.digit));
+    } else if (step && step.eliminate.some((m) => rc(m.cell)[0] === r && rc(m.cell)[1] === c)) {
+      const side = Math.ceil(Math.sqrt(n));
+      for (const m of step.eliminate.filter((m) => rc(m.cell)[0] === r && rc(m.cell)[1] === c)) {
+        const i = m.digit - 1;
+        const [tx, ty] = [x(c) + (i % side + 0.5) * S / side, y(r) + (Math.floor(i / side) + 0.8) * S / side];
+        el(svg, 'text', { x: tx, y: ty, 'font-size': S / side * 0.8, 'text-anchor': 'middle', fill: '#c0392b', 'text-decoration': 'line-through' }, digitText(m.digit));
+      }
     } else if (overlay.candidates) {
       const ds = overlay.candidates[k];
       if (ds.length === 1) {
