@@ -1562,8 +1562,38 @@ impl Implied {
     }
 }
 
-/// Keeps the easiest, least complex step.
-fn keep(best: &mut Option<Found>, found: Found) {
+/// Offers the step concluding `p` (a chain of `complexity` potentials,
+/// rated `base` and SE's length bonus) to `best`; true when the caller is
+/// to stop there (see [`keep`]).
+#[allow(clippy::too_many_arguments)]
+fn offer(
+    b: &Board,
+    best: &mut Option<Found>,
+    p: Potential,
+    technique: &'static str,
+    base: f32,
+    complexity: usize,
+    text: String,
+    first: bool,
+) -> bool {
+    let rating = base + length_bonus(complexity);
+    match b.concluding(p, technique, rating, text) {
+        Some(step) => keep(
+            best,
+            Found {
+                rating,
+                complexity,
+                step,
+            },
+            first,
+        ),
+        None => false,
+    }
+}
+
+/// Keeps the easiest, least complex step; true when the caller is to stop
+/// there (`first`: a nested rule's, which takes the first it finds).
+fn keep(best: &mut Option<Found>, found: Found, first: bool) -> bool {
     let better = match best {
         None => true,
         Some(b) => {
@@ -1574,6 +1604,7 @@ fn keep(best: &mut Option<Found>, found: Found) {
     if better {
         *best = Some(found);
     }
+    first
 }
 
 /// SE's forcing chains (static, 6.6 along one kind of link, 7.0 along
@@ -1610,24 +1641,22 @@ fn forcing_chain_in(b: &Board, first: bool) -> Option<Step> {
                         continue;
                     }
                     let complexity = implied.ancestors(negation);
-                    let rating = base + length_bonus(complexity);
                     let text = format!(
                         "{}, so {}",
                         b.path(&implied, negation),
                         b.potential(negation)
                     );
-                    if let Some(step) = b.concluding(negation, "Forcing Chain", rating, text) {
-                        keep(
-                            &mut best,
-                            Found {
-                                rating,
-                                complexity,
-                                step,
-                            },
-                        );
-                        if first {
-                            return best.map(|f| f.step);
-                        }
+                    if offer(
+                        b,
+                        &mut best,
+                        negation,
+                        "Forcing Chain",
+                        base,
+                        complexity,
+                        text,
+                        first,
+                    ) {
+                        return best.map(|f| f.step);
                     }
                 }
             }
@@ -1716,7 +1745,6 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
                         };
                         let conjugate = Potential { on: false, ..c };
                         let complexity = implied.ancestors(c) + implied.ancestors(conjugate);
-                        let rating = base + length_bonus(complexity);
                         let text = format!(
                             "if {} then both {} and {}, so {}",
                             b.potential(Potential {
@@ -1728,18 +1756,8 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
                             b.potential(negation)
                         );
                         let t = name(Kind::Contradiction);
-                        if let Some(step) = b.concluding(negation, t, rating, text) {
-                            keep(
-                                &mut best,
-                                Found {
-                                    rating,
-                                    complexity,
-                                    step,
-                                },
-                            );
-                            if first {
-                                return best.map(|f| f.step);
-                            }
+                        if offer(b, &mut best, negation, t, base, complexity, text, first) {
+                            return best.map(|f| f.step);
                         }
                     }
                 }
@@ -1756,7 +1774,6 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
                             continue;
                         }
                         let complexity = on.ancestors(p) + off.ancestors(p);
-                        let rating = base + length_bonus(complexity);
                         let text = format!(
                             "{} and {}, so {}",
                             b.path(on, p),
@@ -1764,18 +1781,8 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
                             b.potential(p)
                         );
                         let t = name(Kind::Double);
-                        if let Some(step) = b.concluding(p, t, rating, text) {
-                            keep(
-                                &mut best,
-                                Found {
-                                    rating,
-                                    complexity,
-                                    step,
-                                },
-                            );
-                            if first {
-                                return best.map(|f| f.step);
-                            }
+                        if offer(b, &mut best, p, t, base, complexity, text, first) {
+                            return best.map(|f| f.step);
                         }
                     }
                 }
@@ -1866,6 +1873,7 @@ fn common(
                     complexity,
                     step,
                 },
+                false,
             );
         }
     }

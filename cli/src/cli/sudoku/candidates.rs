@@ -21,44 +21,21 @@
 //! `fpuzzles` a puzzle a line in that form (without it, each line's form
 //! is told apart).
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
 use clap::Args;
 use serde::Serialize;
 
 use super::super::{exit, json};
 use super::lines::{Answered, Lines};
-use super::FormatArg;
 use dlx::sudoku::{candidates, Alphabet, Candidates, Limits};
 
 #[derive(Args, Debug)]
 pub(crate) struct CandidatesArgs {
-    /// Puzzle files, one puzzle a line: a classic line, the variant text
-    /// form, f-puzzles' JSON or a link (blank lines and lines starting
-    /// with `#` are skipped); none or `-` reads standard input.
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    lines: Lines,
     /// Count each candidate's solutions up to K (1: only whether it has
     /// one).
     #[arg(long, value_name = "K", default_value = "8", value_parser = clap::value_parser!(u64).range(1..))]
     limit: u64,
-    /// Print one JSON object per puzzle instead.
-    #[arg(long)]
-    json: bool,
-    /// Input format (without it, each line's form is told apart): a
-    /// judge's or the grid format reads its records; `line`, `variant` and
-    /// `fpuzzles` read a puzzle a line in that form.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
-    /// Worker threads (default and most: the cores). Output keeps input
-    /// order.
-    #[arg(long, value_name = "N", value_parser = super::super::parse_jobs)]
-    jobs: Option<usize>,
-    /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never):
-    /// what was decided is printed, marked incomplete, and the exit code
-    /// is 3.
-    #[arg(long, default_value = "0", value_parser = super::super::parse_duration)]
-    timeout: Duration,
 }
 
 /// The JSON line of a puzzle that could not be read.
@@ -94,23 +71,18 @@ fn invalid(at: &str, why: &str, as_json: bool, limit: u64) -> Answered {
 
 pub(crate) fn run(args: CandidatesArgs) -> u8 {
     let cancel = super::super::interrupt::handle();
-    let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
+    let as_json = args.lines.json;
     let limits = || {
         let mut l = Limits::count_to(args.limit).cancel(&cancel);
-        if let Some(t) = timeout {
-            l = l.deadline(Instant::now() + t);
+        if let Some(d) = args.lines.deadline() {
+            l = l.deadline(d);
         }
         l
     };
-    let lines = Lines {
-        files: &args.files,
-        format: args.format,
-        jobs: args.jobs,
-    };
-    lines.run(|sudoku, at, read| {
+    args.lines.run(|sudoku, at, read| {
         match read.and_then(|p| candidates(sudoku, &p, &limits()).map_err(|e| e.to_string())) {
-            Err(why) => invalid(at, &why, args.json, args.limit),
-            Ok(c) => render(&c, args.json),
+            Err(why) => invalid(at, &why, as_json, args.limit),
+            Ok(c) => render(&c, as_json),
         }
     })
 }

@@ -8,6 +8,9 @@
 
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
 
 use super::super::{exit, output::Output};
 use super::FormatArg;
@@ -30,14 +33,39 @@ enum Text {
     Read(Result<Puzzle, String>),
 }
 
-/// The inputs and how to read them.
-pub(super) struct Lines<'a> {
-    pub(super) files: &'a [PathBuf],
-    pub(super) format: Option<FormatArg>,
-    pub(super) jobs: Option<usize>,
+/// The inputs, how to read them, and the flags every command of the
+/// driver takes.
+#[derive(Args, Debug)]
+pub(super) struct Lines {
+    /// Puzzle files, one puzzle a line: a classic line, the variant text
+    /// form, f-puzzles' JSON or a link (blank lines and lines starting
+    /// with `#` are skipped); none or `-` reads standard input.
+    files: Vec<PathBuf>,
+    /// Print one JSON object per puzzle instead.
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Input format (without it, each line's form is told apart): a
+    /// judge's or the grid format reads its records; `line`, `variant` and
+    /// `fpuzzles` read a puzzle a line in that form.
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Worker threads (default and most: the cores). Output keeps input
+    /// order.
+    #[arg(long, value_name = "N", value_parser = super::super::parse_jobs)]
+    jobs: Option<usize>,
+    /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never):
+    /// what was found by then is printed, marked as such (`incomplete`,
+    /// `stopped`), and the exit code is 3.
+    #[arg(long, default_value = "0", value_parser = super::super::parse_duration)]
+    timeout: Duration,
 }
 
-impl Lines<'_> {
+impl Lines {
+    /// The deadline of a puzzle started now, if `--timeout` set one.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        (!self.timeout.is_zero()).then(|| Instant::now() + self.timeout)
+    }
+
     /// Answers every puzzle of every file with `answer(solver, where, read)`
     /// (`where`: `file:line`), printing the lines in input order; the exit
     /// code is the worst answer's.

@@ -25,40 +25,17 @@
 //! one was stuck or stopped, 1 when one has no solution, 2 for input not
 //! read, a puzzle of several solutions or rules not explained yet.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
 use clap::Args;
 use serde::Serialize;
 
 use super::super::{exit, json};
 use super::lines::{Answered, Lines};
-use super::FormatArg;
 use dlx::sudoku::explain::{self, ExplainError, Explanation, Until};
 
 #[derive(Args, Debug)]
 pub(crate) struct LogicArgs {
-    /// Puzzle files, one puzzle a line: a classic line, the variant text
-    /// form, f-puzzles' JSON or a link (blank lines and lines starting
-    /// with `#` are skipped); none or `-` reads standard input.
-    files: Vec<PathBuf>,
-    /// Print one JSON object per puzzle instead.
-    #[arg(long)]
-    json: bool,
-    /// Input format (without it, each line's form is told apart): a
-    /// judge's or the grid format reads its records; `line`, `variant` and
-    /// `fpuzzles` read a puzzle a line in that form.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
-    /// Worker threads (default and most: the cores). Output keeps input
-    /// order.
-    #[arg(long, value_name = "N", value_parser = super::super::parse_jobs)]
-    jobs: Option<usize>,
-    /// Give up on a puzzle after this long (e.g. 10s, 250ms; 0 for never):
-    /// the steps found so far are printed, marked stopped, and the exit
-    /// code is 3.
-    #[arg(long, default_value = "0", value_parser = super::super::parse_duration)]
-    timeout: Duration,
+    #[command(flatten)]
+    lines: Lines,
 }
 
 /// Which of the three commands.
@@ -77,18 +54,13 @@ struct Invalid<'a> {
 }
 
 pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
-    let lines = Lines {
-        files: &args.files,
-        format: args.format,
-        jobs: args.jobs,
-    };
     let cancel = super::super::interrupt::handle();
-    let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
+    let as_json = args.lines.json;
     let until = || Until {
-        deadline: timeout.map(|t| Instant::now() + t),
+        deadline: args.lines.deadline(),
         cancel: Some(cancel.clone()),
     };
-    lines.run(|_, at, read| {
+    args.lines.run(|_, at, read| {
         let answer = read.map_err(|why| (why, exit::BAD_INPUT)).and_then(|p| {
             let refused = |e: ExplainError| {
                 let code = match e {
@@ -107,7 +79,7 @@ pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
         });
         match answer {
             Err((why, code)) => {
-                let text = if args.json {
+                let text = if as_json {
                     json::line(&Invalid {
                         solved: false,
                         error: &why,
@@ -121,14 +93,14 @@ pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
                     code,
                 }
             }
-            Ok(Ok(e)) => explained(&e, mode, args.json),
+            Ok(Ok(e)) => explained(&e, mode, as_json),
             Ok(Err(step)) => {
                 let code = if step.is_some() {
                     exit::FOUND
                 } else {
                     exit::BUDGET
                 };
-                let text = match (&step, args.json) {
+                let text = match (&step, as_json) {
                     (_, true) => json::line(&step),
                     (Some(s), false) => format!("[{:.1}] {}", s.rating, s.text),
                     (None, false) => "stuck".into(),
