@@ -20,7 +20,14 @@
 //! * a **weak link**: two live options sharing an item
 //!   ([`LiveMatrix::conflict`]), never both chosen; a **strong link**: an
 //!   item with two live options, one of which is chosen. Chains alternate
-//!   them.
+//!   them;
+//! * **implications** ([`implications`]): an option assumed chosen rules
+//!   out every option sharing an item with it; one ruled out leaves an
+//!   item its last option (statically: an item of two options; dynamically:
+//!   once the options ruled out so far are gone), other rules adding more
+//!   on the way. Each potential keeps the ones it follows from, so a chain
+//!   can be shown and measured; a potential implied both on and off refutes
+//!   the assumption.
 //!
 //! What the items mean, and so what a step is called and how hard a person
 //! finds it, is the layer above's: the Sudoku layer's

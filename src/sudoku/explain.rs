@@ -3,24 +3,29 @@
 //! [`hint`] (the next step).
 //!
 //! The steps are the core's rules over the live exact-cover matrix
-//! ([`crate::logic`]): a single is an item with one option left, locked
+//! ([`crate::logic`]): a single is an item with one option left; locked
 //! candidates, naked and hidden subsets and fish are all "k items within k
-//! items", turbot fish and wings are chains of strong and weak links. This
-//! layer says which items are cells and which are a house's digits, names
-//! each step by the kinds of the items it took, and rates it as Sudoku
-//! Explainer (SE) does: techniques tried in SE's order, the first that
-//! applies taken (SE's rule of the easiest available step), its rating on
-//! SE's scale (singles 1.0–2.3, intersections 2.6–2.8, subsets and fish
-//! 3.0–5.4, turbot fish 4.0–4.1, XY- and XYZ-wings 4.2–4.4). A puzzle's
-//! ER is its hardest step, EP the hardest up to the first placement, ED the
-//! first step's.
+//! items"; turbot fish and wings are chains of strong and weak links;
+//! forcing chains follow what an option's being chosen or not implies
+//! ([`logic::implications`]). This layer says which items are cells and
+//! which are a house's digits, names each step by the kinds of the items
+//! it took, and rates it as Sudoku Explainer (SE) does: techniques tried
+//! in SE's order, the first that applies taken (SE's rule of the easiest
+//! available step), its rating on SE's scale (singles 1.0–2.3,
+//! intersections 2.6–2.8, subsets and fish 3.0–5.4, turbot fish 4.0–4.3,
+//! wings 4.2–5.6, forcing chains 6.6 up, nested dynamic chains to 10.5,
+//! each chain with SE's bonus for its length). A puzzle's ER is its
+//! hardest step, EP the hardest up to the first placement, ED the first
+//! step's.
 //!
 //! Invariants: every step is a deduction over the matrix (it holds in every
 //! solution, so a placement is the solution's digit and an elimination
-//! never removes it); steps are found on the state the previous ones left.
-//! Uniqueness techniques, chains and forcing nets (SE's 4.5 and above but
-//! for quads, jellyfish and wings) are not here yet: a puzzle that needs
-//! them is *stuck*, said as such, with the steps found so far.
+//! never removes it); steps are found on the state the previous ones left;
+//! the puzzle has exactly one solution (SE's techniques assume it). SE's
+//! uniqueness techniques, its wings past WXYZ, aligned exclusion and
+//! cycles are not here: where SE takes one, a chain is taken, rated
+//! higher. A puzzle no technique finishes is *stuck*, said as such, with
+//! the steps found so far.
 //!
 //! Rules taken: boxes or jigsaw regions, with extra regions of n cells
 //! (diagonals, windoku, …). Other constraints are refused by name
