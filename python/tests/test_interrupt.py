@@ -10,8 +10,12 @@ import time
 
 import pydlx
 
+# The child restores Python's own Ctrl-C handler: a parent that ignores
+# SIGINT (a job started with `&` from a script) passes that on, and Python
+# then installs none.
 COUNTING = """
-import pydlx, sys
+import pydlx, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 n = 20
 options = [[f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n}"] for r in range(n) for c in range(n)]
 p = pydlx.Problem(options, [f"r{k}" for k in range(n)] + [f"c{k}" for k in range(n)], [f"a{k}" for k in range(2 * n)] + [f"b{k}" for k in range(2 * n + 1)])
@@ -33,7 +37,10 @@ def test_ctrl_c_ends_a_count() -> None:
     time.sleep(0.3)
     start = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()  # never left counting Queens 20 for hours
     # Queens 20 counts for hours: ending at all is the signal's doing.
     assert time.monotonic() - start < 10, "Ctrl-C did not end the count"
     assert proc.returncode == 3, err
@@ -47,7 +54,10 @@ def test_ctrl_c_ends_an_iteration() -> None:
     assert proc.stdout.readline().strip() == "counting"
     time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=30)
+    try:
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
     assert proc.returncode == 3
 
 
