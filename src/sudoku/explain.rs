@@ -35,11 +35,15 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use std::cell::OnceCell;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::{Alphabet, Limits, Puzzle, Status, Sudoku};
 use crate::dlx::{BuildError, Cancel, ItemId, OptionId};
-use crate::logic::{self, Contradiction, Implied, Links, LiveMatrix, LogicError, Potential};
+use crate::logic::{
+    self, Closures, Contradiction, Implied, Links, LiveMatrix, LogicError, Potential,
+};
 
 /// Why a puzzle cannot be explained.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -283,22 +287,45 @@ impl House {
     }
 }
 
-/// A puzzle being solved by logic: the live matrix and what its items are.
-#[derive(Clone, Debug)]
+/// A puzzle being solved by logic: the live matrix and what its items are
+/// (shared by clones: the nested chains clone a board for every round of
+/// their other rules).
+#[derive(Debug)]
 struct Board {
     n: usize,
     live: LiveMatrix,
     /// The item of each cell.
-    cells: Vec<ItemId>,
+    cells: Arc<[ItemId]>,
     /// Boxes (or regions), columns, rows, extra regions: SE's order.
-    houses: Vec<House>,
+    houses: Arc<[House]>,
     /// The houses each cell is in.
-    houses_of: Vec<Vec<usize>>,
+    houses_of: Arc<[Vec<usize>]>,
     /// Whether each item is a cell's.
-    cell_item: Vec<bool>,
+    cell_item: Arc<[bool]>,
     alphabet: Alphabet,
     /// When the chains give up.
     until: Until,
+    /// What each potential implies along static links, worked out when
+    /// first asked for on this state (see [`Board::closures`]).
+    closures: OnceCell<Closures>,
+}
+
+impl Clone for Board {
+    /// The same state, without the closures worked out (a clone is made
+    /// to be changed).
+    fn clone(&self) -> Board {
+        Board {
+            n: self.n,
+            live: self.live.clone(),
+            cells: Arc::clone(&self.cells),
+            houses: Arc::clone(&self.houses),
+            houses_of: Arc::clone(&self.houses_of),
+            cell_item: Arc::clone(&self.cell_item),
+            alphabet: self.alphabet,
+            until: self.until.clone(),
+            closures: OnceCell::new(),
+        }
+    }
 }
 
 impl Board {
@@ -398,13 +425,57 @@ impl Board {
         Ok(Board {
             n,
             live,
-            cells,
-            houses,
-            houses_of,
-            cell_item,
+            cells: cells.into(),
+            houses: houses.into(),
+            houses_of: houses_of.into(),
+            cell_item: cell_item.into(),
             alphabet: Alphabet::default_for(n),
             until: Until::default(),
+            closures: OnceCell::new(),
         })
+    }
+
+    /// What each potential implies along static links of both kinds, on
+    /// this state.
+    fn closures(&self) -> &Closures {
+        self.closures
+            .get_or_init(|| Closures::new(&self.live, &|_| true))
+    }
+
+    /// How many of `items` have between 2 and `k` options: k items
+    /// within k others need k such (what the subsets and fish ask of
+    /// [`logic::within`] before it builds anything).
+    fn few(&self, items: impl Iterator<Item = ItemId>, k: usize) -> usize {
+        items
+            .filter(|&i| (2..=k).contains(&self.live.len(i)))
+            .count()
+    }
+
+    /// Whether the digit's places `item` (of a house) all lie in one
+    /// house of kind `kind` which has places besides: what [`locking`]
+    /// asks of [`logic::within`], found without building anything.
+    fn locked(&self, item: ItemId, kind: HouseKind) -> bool {
+        let len = self.live.len(item);
+        if self.live.is_covered(item) || len < 2 {
+            return false;
+        }
+        let mut options = self.live.options(item);
+        let Some(first) = options.next() else {
+            return false;
+        };
+        let house_of = |o: OptionId| {
+            let m = self.mark(o);
+            self.houses_of[m.cell]
+                .iter()
+                .copied()
+                .find(|&h| self.houses[h].kind == kind)
+                .map(|h| (h, usize::from(m.digit) - 1))
+        };
+        let Some((h, d)) = house_of(first) else {
+            return false;
+        };
+        options.all(|o| house_of(o) == Some((h, d)))
+            && self.live.len(self.houses[h].digits[d]) > len
     }
 
     fn mark(&self, option: OptionId) -> Mark {
@@ -477,6 +548,7 @@ impl Board {
 
     /// Applies a step: eliminations first, then placements.
     fn apply(&mut self, step: &Step) -> Result<(), Contradiction> {
+        self.closures.take();
         for m in &step.eliminate {
             self.live.eliminate(self.option(m.cell, m.digit))?;
         }
@@ -655,6 +727,9 @@ fn locking_with(b: &Board, direct: bool) -> Option<Step> {
         for d in 0..b.n {
             for (_, a) in b.houses_of_kind(&[ka]) {
                 let a_item = a.digits[d];
+                if !b.locked(a_item, kb) {
+                    continue;
+                }
                 let others: Vec<ItemId> = b
                     .houses_of_kind(&[kb])
                     .filter(|(_, h)| h.cells.iter().any(|k| a.cells.contains(k)))
@@ -735,7 +810,7 @@ const SET_NAMES: [&str; 5] = ["", "Single", "Pair", "Triplet", "Quad"];
 /// within the house's digits).
 fn naked_set(b: &Board, k: usize) -> Option<Step> {
     for (_, h) in b.houses_of_kind(SE_HOUSES) {
-        if b.empty(h) < 2 * k {
+        if b.empty(h) < 2 * k || b.few(h.cells.iter().map(|&c| b.cells[c]), k) < k {
             continue;
         }
         let a_pool: Vec<ItemId> = h.cells.iter().map(|&c| b.cells[c]).collect();
@@ -789,7 +864,7 @@ fn naked_set(b: &Board, k: usize) -> Option<Step> {
 fn hidden_set(b: &Board, k: usize, direct: bool) -> Option<Step> {
     for (_, h) in b.houses_of_kind(SE_HOUSES) {
         let empty = b.empty(h);
-        if empty <= 2 * k && !(direct && empty > k) {
+        if empty <= 2 * k && !(direct && empty > k) || b.few(h.digits.iter().copied(), k) < k {
             continue;
         }
         let b_pool: Vec<ItemId> = h.cells.iter().map(|&c| b.cells[c]).collect();
@@ -882,6 +957,9 @@ fn fish(b: &Board, k: usize) -> Option<Step> {
                 .houses_of_kind(&[base])
                 .map(|(_, h)| h.digits[d])
                 .collect();
+            if b.few(a_pool.iter().copied(), k) < k {
+                continue;
+            }
             let b_pool: Vec<ItemId> = b
                 .houses_of_kind(&[cover])
                 .map(|(_, h)| h.digits[d])
@@ -939,7 +1017,7 @@ fn strong_links(b: &Board, d: usize) -> Vec<(&House, [Vec<usize>; 2], bool)> {
     let one_line = |g: &[usize]| {
         g.iter().all(|&k| row(k) == row(g[0])) || g.iter().all(|&k| col(k) == col(g[0]))
     };
-    for h in &b.houses {
+    for h in b.houses.iter() {
         let item = h.digits[d];
         if b.live.is_covered(item) || b.live.len(item) < 2 {
             continue;
@@ -1623,6 +1701,10 @@ fn forcing_chain(b: &Board) -> Option<Step> {
 /// where any conclusion serves), XY links alone.
 fn forcing_chain_in(b: &Board, first: bool) -> Option<Step> {
     let mut best = None;
+    // Which assumptions lead anywhere, for both kinds of links at once:
+    // only those are followed link by link.
+    let all = b.closures();
+    let x_links = (!first).then(|| Closures::new(&b.live, &|i| !b.is_cell_item(i)));
     for k in b.open_cells(2) {
         if b.until.passed() {
             return None;
@@ -1636,12 +1718,23 @@ fn forcing_chain_in(b: &Board, first: bool) -> Option<Step> {
                 let base = if x_only { 6.6 } else { 7.0 };
                 for on in [true, false] {
                     let assumed = Potential { option: o, on };
+                    let negation = Potential { option: o, on: !on };
+                    let closures = if x_only { x_links.as_ref() } else { Some(all) };
+                    let leads = closures.is_none_or(|c| {
+                        if first {
+                            c.contradicts(assumed)
+                        } else {
+                            c.implies(assumed, negation)
+                        }
+                    });
+                    if !leads {
+                        continue;
+                    }
                     // It looks for the assumption's negation past other
                     // contradictions, as SE's does; a nested rule takes
                     // any contradiction (which refutes the assumption as
                     // well) and stops there.
                     let implied = b.imply(assumed, false, x_only, 0, first);
-                    let negation = Potential { option: o, on: !on };
                     if !(implied.has(negation) || first && implied.contradiction.is_some()) {
                         continue;
                     }
@@ -1695,7 +1788,23 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
     // branches share them), and being off, worked out once.
     let cells = b.open_cells(least);
     let mut on_of: std::collections::HashMap<OptionId, Implied> = std::collections::HashMap::new();
-    for &k in &cells {
+    let on_p = |option| Potential { option, on: true };
+    // Static links: which cells and houses lead to a common conclusion,
+    // for all at once; only those are followed link by link, when they
+    // come.
+    let closures = (chains == Chains::Multiple).then(|| b.closures());
+    let leads = |assumed: &[OptionId]| {
+        closures
+            .is_none_or(|c| assumed.iter().all(|&o| !c.contradicts(on_p(o))) && c.common(assumed))
+    };
+    let fill = |on_of: &mut std::collections::HashMap<OptionId, Implied>, qs: &[OptionId]| {
+        for &q in qs {
+            on_of
+                .entry(q)
+                .or_insert_with(|| b.imply(on_p(q), dynamic, x_only, level, true));
+        }
+    };
+    for &k in cells.iter().filter(|_| closures.is_none()) {
         if b.until.passed() {
             return None;
         }
@@ -1704,20 +1813,8 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
             let places = b.houses_of[k]
                 .iter()
                 .flat_map(|&h| b.live.options(b.houses[h].digits[d]));
-            for q in std::iter::once(o).chain(places) {
-                on_of.entry(q).or_insert_with(|| {
-                    b.imply(
-                        Potential {
-                            option: q,
-                            on: true,
-                        },
-                        dynamic,
-                        x_only,
-                        level,
-                        true,
-                    )
-                });
-            }
+            let qs: Vec<OptionId> = std::iter::once(o).chain(places).collect();
+            fill(&mut on_of, &qs);
         }
     }
     for &k in &cells {
@@ -1725,6 +1822,25 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
             return None;
         }
         let options: Vec<OptionId> = b.live.options(b.cells[k]).collect();
+        let cell_leads = leads(&options);
+        if closures.is_some() {
+            // The cell's and its houses' branches, where they lead.
+            let mut qs = if cell_leads {
+                options.clone()
+            } else {
+                Vec::new()
+            };
+            for &o in &options {
+                let d = usize::from(b.mark(o).digit) - 1;
+                for &h in &b.houses_of[k] {
+                    let places: Vec<OptionId> = b.live.options(b.houses[h].digits[d]).collect();
+                    if places.len() >= 2 && places[0] == o && leads(&places) {
+                        qs.extend(places);
+                    }
+                }
+            }
+            fill(&mut on_of, &qs);
+        }
         let mut per_value: Vec<&Implied> = Vec::new();
         for &o in &options {
             let Some(on) = on_of.get(&o) else {
@@ -1798,7 +1914,10 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
             continue;
         }
         // Cell forcing: what every candidate of the cell implies.
-        if per_value.iter().all(|i| i.contradiction.is_none()) {
+        if cell_leads
+            && per_value.len() == options.len()
+            && per_value.iter().all(|i| i.contradiction.is_none())
+        {
             common(
                 b,
                 &per_value,
@@ -1819,7 +1938,7 @@ fn multiple_chains_in(b: &Board, chains: Chains, first: bool) -> Option<Step> {
             for &h in &b.houses_of[k] {
                 let item = b.houses[h].digits[usize::from(digit) - 1];
                 let places: Vec<OptionId> = b.live.options(item).collect();
-                if places.len() < 2 || places[0] != o {
+                if places.len() < 2 || places[0] != o || !leads(&places) {
                     continue;
                 }
                 let implied: Vec<&Implied> = places.iter().filter_map(|q| on_of.get(q)).collect();
