@@ -945,6 +945,176 @@ fn tarjan(nodes: usize, start: &[u32], edges: &[u32], words: usize) -> (Vec<u32>
     (component, reach)
 }
 
+/// The live options on `scope`'s items that no cover of those items alone
+/// takes: each primary item of `scope` (uncovered) exactly once, each
+/// secondary one and each of `at_most` at most once, by the live options
+/// on `scope` restricted to `scope` and `at_most`. Every exact cover of the
+/// matrix gives one (its options on `scope`), so an option in none is in
+/// no exact cover either: what a constraint's own items rule out, when
+/// `scope` is its items and the cells it reads (and `at_most` the items of
+/// the houses those cells share: two of its cells in a row never hold one
+/// digit).
+/// In order; `None` when the search looked at more than `budget` options
+/// (nothing is then known).
+pub fn unsupported(
+    live: &LiveMatrix,
+    scope: &[ItemId],
+    at_most: &[ItemId],
+    budget: usize,
+) -> Option<Vec<OptionId>> {
+    let mut local = Local::new(live, scope, at_most);
+    let mut supported = vec![false; local.options.len()];
+    for x in 0..local.options.len() {
+        if supported[x] {
+            continue;
+        }
+        local.reset();
+        local.take(x as u32);
+        match local.search(budget) {
+            Some(true) => {
+                for &o in &local.chosen {
+                    supported[o as usize] = true;
+                }
+            }
+            Some(false) => {}
+            None => return None,
+        }
+    }
+    let mut gone: Vec<OptionId> = (0..local.options.len())
+        .filter(|&x| !supported[x])
+        .map(|x| local.global[x])
+        .collect();
+    gone.sort_unstable();
+    Some(gone)
+}
+
+/// The exact cover [`unsupported`] searches: the live options on some
+/// items, restricted to them.
+struct Local {
+    /// Whether each local item is primary.
+    primary: Vec<bool>,
+    /// Each local option's local items, and its option in the matrix.
+    options: Vec<SmallVec<[u32; 8]>>,
+    global: Vec<OptionId>,
+    /// Each local item's local options.
+    by_item: Vec<Vec<u32>>,
+    used: Vec<bool>,
+    chosen: Vec<u32>,
+    nodes: usize,
+}
+
+impl Local {
+    fn new(live: &LiveMatrix, scope: &[ItemId], at_most: &[ItemId]) -> Local {
+        let mut place = std::collections::HashMap::new();
+        let mut primary = Vec::new();
+        for (&i, only_once) in scope
+            .iter()
+            .map(|i| (i, false))
+            .chain(at_most.iter().map(|i| (i, true)))
+        {
+            if live.is_covered(i) || place.contains_key(&i) {
+                continue;
+            }
+            place.insert(i, primary.len() as u32);
+            primary.push(!only_once && i.as_usize() < live.primary);
+        }
+        let mut seen = std::collections::HashSet::new();
+        let (mut options, mut global) = (Vec::new(), Vec::new());
+        let mut by_item = vec![Vec::new(); primary.len()];
+        for &i in scope {
+            if !place.contains_key(&i) {
+                continue;
+            }
+            for o in live.options(i) {
+                if !seen.insert(o) {
+                    continue;
+                }
+                let items: SmallVec<[u32; 8]> = live
+                    .items(o)
+                    .filter_map(|j| place.get(&j).copied())
+                    .collect();
+                for &j in &items {
+                    by_item[j as usize].push(options.len() as u32);
+                }
+                options.push(items);
+                global.push(o);
+            }
+        }
+        Local {
+            used: vec![false; primary.len()],
+            primary,
+            options,
+            global,
+            by_item,
+            chosen: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.used.iter_mut().for_each(|u| *u = false);
+        self.chosen.clear();
+    }
+
+    fn free(&self, o: u32) -> bool {
+        self.options[o as usize]
+            .iter()
+            .all(|&j| !self.used[j as usize])
+    }
+
+    fn take(&mut self, o: u32) {
+        for &j in &self.options[o as usize] {
+            self.used[j as usize] = true;
+        }
+        self.chosen.push(o);
+    }
+
+    fn give_back(&mut self, o: u32) {
+        for &j in &self.options[o as usize] {
+            self.used[j as usize] = false;
+        }
+        self.chosen.pop();
+    }
+
+    /// A cover of the items not used yet (left in `chosen`): true, none:
+    /// false, past `budget` options looked at in all: `None`.
+    fn search(&mut self, budget: usize) -> Option<bool> {
+        if self.nodes > budget {
+            return None;
+        }
+        // The primary item with the fewest free options.
+        let mut best: Option<(usize, usize)> = None;
+        for j in 0..self.primary.len() {
+            if !self.primary[j] || self.used[j] {
+                continue;
+            }
+            self.nodes += self.by_item[j].len();
+            let free = self.by_item[j].iter().filter(|&&o| self.free(o)).count();
+            if free == 0 {
+                return Some(false);
+            }
+            if best.is_none_or(|(_, f)| free < f) {
+                best = Some((j, free));
+            }
+        }
+        let Some((j, _)) = best else {
+            return Some(true);
+        };
+        for k in 0..self.by_item[j].len() {
+            let o = self.by_item[j][k];
+            if !self.free(o) {
+                continue;
+            }
+            self.take(o);
+            match self.search(budget) {
+                Some(false) => self.give_back(o),
+                found => return found,
+            }
+        }
+        Some(false)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1094,6 +1264,34 @@ mod tests {
                 let branches: Vec<Implied> = assumed.iter().map(|&o| implications(&live, links, Potential { option: o, on: true }, &mut |_| Vec::new())).collect();
                 let expected = branches[0].potentials().iter().any(|p| !assumed.contains(&p.option) && branches.iter().all(|b| b.has(*p)));
                 prop_assert_eq!(closures.common(&assumed), expected);
+            }
+        }
+    }
+
+    proptest! {
+        /// What a part of the matrix rules out alone is in no exact cover;
+        /// with every item in scope, it is exactly the options in none.
+        #[test]
+        fn unsupported_options_are_in_no_cover(
+            options in prop::collection::vec(prop::collection::btree_set(0usize..6, 1..4), 1..12),
+            part in any::<u8>(),
+            once in any::<u8>(),
+        ) {
+            let options: Vec<Vec<usize>> = options.into_iter().map(|s| s.into_iter().collect()).collect();
+            let m = matrix(6, &options);
+            let live = LiveMatrix::new(&m).unwrap();
+            let in_some: Vec<bool> = {
+                let covers = covers(&m, &live);
+                (0..options.len()).map(|o| covers.iter().any(|c| c.contains(&o))).collect()
+            };
+            let all: Vec<ItemId> = (0..6).map(ItemId::must).collect();
+            let gone = unsupported(&live, &all, &[], usize::MAX).unwrap();
+            let expected: Vec<OptionId> = (0..options.len()).filter(|&o| !in_some[o]).map(OptionId::must).collect();
+            prop_assert_eq!(gone, expected);
+            let scope: Vec<ItemId> = all.iter().copied().filter(|i| part >> i.as_usize() & 1 == 1).collect();
+            let at_most: Vec<ItemId> = all.iter().copied().filter(|i| once >> i.as_usize() & 1 == 1).collect();
+            for o in unsupported(&live, &scope, &at_most, usize::MAX).unwrap() {
+                prop_assert!(!in_some[o.as_usize()], "{:?}", o);
             }
         }
     }

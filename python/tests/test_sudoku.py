@@ -76,6 +76,41 @@ def test_bad_input_and_timeouts() -> None:
         sudoku.count("." * 81, timeout=0.05)
 
 
+KILLER = " ".join(
+    [
+        ".................................................................................",
+        "cage=21:R6C3,R7C3,R8C3,R8C4",
+        "cage=10:R5C5,R5C6",
+        "cage=22:R3C8,R4C7,R4C8,R5C7",
+        "cage=15:R2C2,R2C3,R3C3",
+        "cage=17:R9C6,R9C7,R9C8",
+        "cage=15:R8C2,R9C1,R9C2",
+        "cage=16:R8C5,R9C3,R9C4,R9C5",
+        "cage=18:R4C3,R5C2,R5C3,R6C2",
+        "cage=22:R6C6,R6C7,R7C6,R7C7",
+        "cage=18:R6C8,R6C9,R7C8,R8C8",
+        "cage=16:R3C1,R4C1,R4C2,R5C1",
+        "cage=21:R6C4,R6C5,R7C4,R7C5",
+        "cage=7:R3C2",
+        "cage=24:R6C1,R7C1,R8C1",
+        "cage=13:R3C6,R4C6",
+        "cage=3:R1C1,R2C1",
+        "cage=5:R1C5,R1C6",
+        "cage=30:R1C8,R1C9,R2C8,R2C9",
+        "cage=12:R4C9,R5C9",
+        "cage=11:R7C9,R8C9,R9C9",
+        "cage=1:R7C2",
+        "cage=16:R1C7,R2C6,R2C7,R3C7",
+        "cage=2:R5C8",
+        "cage=17:R1C4,R2C4,R3C4,R4C4",
+        "cage=21:R2C5,R3C5,R4C5",
+        "cage=10:R8C6,R8C7",
+        "cage=15:R1C2,R1C3",
+        "cage=3:R5C4",
+        "cage=4:R3C9",
+    ]
+)
+
 WING = "..41..9....8....5.9.7..2.....5.......79...8.6.....34.....2.5.8..5..18.3..6.93...."
 
 
@@ -109,8 +144,17 @@ def test_explain_rate_and_hint() -> None:
     assert sudoku.hint(solution) is None
     with pytest.raises(ValueError, match="more than one solution"):
         sudoku.explain("." + HARD[1:])
-    with pytest.raises(ValueError, match="anti-knight"):
+    with pytest.raises(ValueError, match="more than one solution"):
         sudoku.rate("." * 81 + " antiknight")
+    # A killer (the first of puzzles/generated_killer_seed1.txt): its
+    # cages give steps named after them.
+    killer = sudoku.explain(KILLER)
+    assert killer["solved"] and killer["er"] == 2.3
+    assert killer["steps"][0]["technique"] == "killer cage"
+    assert killer["steps"][0]["eliminate"] == [
+        {"cell": "R5C5", "digit": 5},
+        {"cell": "R5C6", "digit": 5},
+    ]
     # Nested chains take seconds: a timeout stops them.
     inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
     with pytest.raises(SearchTimeout) as stopped:

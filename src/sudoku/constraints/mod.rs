@@ -510,6 +510,20 @@ pub struct Encoder<'r> {
     /// bounds ([`Constraint::sums`]): its automata may then take the hub
     /// form ([`Encoder::chain`]).
     pub(crate) bounded: bool,
+    /// The items each constraint made, primary and secondary (by their
+    /// places among those), in the order encoded: what the logic layer
+    /// names a step by ([`crate::sudoku::explain`]).
+    pub(crate) owners: Vec<Owner>,
+}
+
+/// The items one constraint made ([`Encoder::owners`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Owner {
+    pub(crate) constraint: Arc<dyn Constraint>,
+    /// Derived from the rules (the 45 rule's cages), not one of them.
+    pub(crate) derived: bool,
+    pub(crate) primary: std::ops::Range<usize>,
+    pub(crate) secondary: std::ops::Range<usize>,
 }
 
 impl fmt::Debug for Encoder<'_> {
@@ -538,7 +552,20 @@ impl<'r> Encoder<'r> {
             pairs: Vec::new(),
             sets: Vec::new(),
             bounded: false,
+            owners: Vec::new(),
         }
+    }
+
+    /// Encodes `c`, noting the items it makes as its own.
+    pub(crate) fn encode_owned(&mut self, c: &Arc<dyn Constraint>, derived: bool) {
+        let (p, s) = (self.primary, self.secondary);
+        c.encode(self);
+        self.owners.push(Owner {
+            constraint: Arc::clone(c),
+            derived,
+            primary: p..self.primary,
+            secondary: s..self.secondary,
+        });
     }
 
     /// The rule set being encoded (a constraint may look at the others:

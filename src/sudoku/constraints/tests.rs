@@ -130,7 +130,7 @@ pub(crate) fn brute_force(rules: &Rules, givens: &[u8], cap: usize) -> Vec<Vec<u
 }
 
 /// A valid classic grid for boxes `rows × cols`, digits shuffled.
-fn solution(rows: usize, cols: usize, rng: &mut StdRng) -> Vec<u8> {
+pub(crate) fn solution(rows: usize, cols: usize, rng: &mut StdRng) -> Vec<u8> {
     let n = rows * cols;
     let mut digits: Vec<u8> = (1..=n as u8).collect();
     digits.shuffle(rng);
@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-const MADE: [&str; 24] = [
+pub(crate) const MADE: [&str; 24] = [
     "region",
     "cage",
     "renban",
@@ -209,7 +209,7 @@ const MADE: [&str; 24] = [
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
-fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dyn Constraint> {
+pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dyn Constraint> {
     let keep = rng.gen_bool(0.75);
     let pair = |rng: &mut StdRng| {
         let a = rng.gen_range(0..n * n);

@@ -113,6 +113,8 @@ pub struct RulesMatrix {
     /// The lean matrix, where the rules have constraints the sum bounds
     /// enforce.
     lean: Option<Lean>,
+    /// The whole matrix's items each constraint made.
+    owners: Vec<Owned>,
 }
 
 /// The rules' constraints and the derived cages, encoded, but for those
@@ -131,13 +133,22 @@ fn encode<'r>(
         // automata in the hub form (kept within the masks engine, which
         // alone propagates).
         e.bounded = !c.sums().is_empty();
-        c.encode(&mut e);
+        e.encode_owned(c, false);
     }
     e.bounded = false;
     for derived in derived {
-        derived.encode(&mut e);
+        e.encode_owned(derived, true);
     }
     e
+}
+
+/// A constraint's items in the whole matrix ([`RulesMatrix::owners`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Owned {
+    pub(crate) constraint: Arc<dyn Constraint>,
+    /// Derived from the rules (the 45 rule), not one of them.
+    pub(crate) derived: bool,
+    pub(crate) items: Vec<ItemId>,
 }
 
 /// The matrix of what `e` encoded and its pins.
@@ -271,6 +282,23 @@ impl RulesMatrix {
             _ => Some(Arc::new(Each(propagators)) as Arc<dyn Propagator>),
         };
         let (matrix, pins) = assemble(&rules, &e)?;
+        let nn = n * n;
+        let primary = 4 * nn + e.primary + usize::from(e.voids().next().is_some());
+        let owners = e
+            .owners
+            .iter()
+            .map(|o| Owned {
+                constraint: Arc::clone(&o.constraint),
+                derived: o.derived,
+                items: o
+                    .primary
+                    .clone()
+                    .map(|i| 4 * nn + i)
+                    .chain(o.secondary.clone().map(|i| primary + i))
+                    .map(ItemId::must)
+                    .collect(),
+            })
+            .collect();
         // The pairs and sets the left-out constraints met stay in the
         // propagator: they are the rules' (the lean matrix's encoder is
         // asked for nothing but its matrix).
@@ -293,7 +321,14 @@ impl RulesMatrix {
             propagator,
             strategy,
             lean,
+            owners,
         })
+    }
+
+    /// The items of the whole matrix each constraint made (derived ones
+    /// last).
+    pub(crate) fn owners(&self) -> &[Owned] {
+        &self.owners
     }
 
     /// The options preselected with every puzzle's givens: the pin that
