@@ -1892,9 +1892,12 @@ fn forcing_chain_in(b: &Board, first: bool) -> Option<Step> {
     // Which assumptions lead anywhere, for both kinds of links at once:
     // only those are followed link by link.
     let all = b.closures();
-    let x_links = all
-        .and((!first).then_some(()))
-        .map(|_| Closures::new(&b.live, &|i| !b.is_cell_item(i)));
+    // X-links alone (a nested rule takes none; nor a board too large for
+    // closures).
+    let x_links = match all {
+        Some(_) if !first => Some(Closures::new(&b.live, &|i| !b.is_cell_item(i))),
+        _ => None,
+    };
     for k in b.open_cells(2) {
         if b.until.passed() {
             return None;
