@@ -88,7 +88,7 @@ pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
 pub use single::{Even, Maximum, Minimum, Odd, Quadruple};
-pub use sums::{Arrow, LittleKiller, Sandwich};
+pub use sums::{Arrow, LittleKiller, RegionSum, Sandwich};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
 ///
@@ -208,6 +208,7 @@ pub static KINDS: &[&Kind] = &[
     &sums::ARROW,
     &sums::LITTLE_KILLER,
     &sums::SANDWICH,
+    &sums::REGION_SUM,
 ];
 
 /// The kind reading the text word `key`, if any.

@@ -162,6 +162,42 @@ pub(super) static SANDWICH: Kind = Kind {
     },
 };
 
+pub(super) static REGION_SUM: Kind = Kind {
+    name: "region sum line",
+    words: &["regionsum"],
+    read_word: |_, value, g| {
+        let groups = value
+            .split(':')
+            .map(|list| parse_cells(list, g.side))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(vec![Arc::new(RegionSum { groups })])
+    },
+    fpuzzles_keys: &["regionsumline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "regionsumline") {
+            for line in json_lines(entry, g.side)? {
+                let region = |k: usize| fpuzzles_region(json, g, k);
+                out.push(Arc::new(RegionSum::along(&line, region)));
+            }
+        }
+        Ok(out)
+    },
+};
+
+/// The region of cell `k` in f-puzzles' `json`: its `grid` cell's
+/// `region`, or the default box.
+fn fpuzzles_region(json: &Map<String, Value>, g: &super::Geometry, k: usize) -> usize {
+    let (r, c) = (k / g.side, k % g.side);
+    json.get("grid")
+        .and_then(|grid| grid.get(r)?.get(c)?.get("region")?.as_u64())
+        .map_or(
+            (r / g.box_rows) * (g.side / g.box_cols) + c / g.box_cols,
+            |x| x as usize,
+        )
+}
+
 /// The cells of a little killer given by its clue's `cell` outside the grid
 /// and its `direction` (`UL`, `UR`, `DL`, `DR`): those met stepping from the
 /// clue diagonally that way until the walk leaves the grid.
@@ -514,5 +550,116 @@ impl Constraint for Sandwich {
             ]),
         );
     }
+    any_eq!();
+}
+
+/// A region sum line: the line's digits in each region it passes through
+/// add up to the same sum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionSum {
+    /// The line's cells in each region, a group a region, in the order
+    /// the line meets them.
+    pub groups: Vec<Vec<usize>>,
+}
+
+impl RegionSum {
+    /// The line through `cells` (in order), grouped by `region`.
+    pub fn along(cells: &[usize], region: impl Fn(usize) -> usize) -> RegionSum {
+        let mut keys: Vec<usize> = Vec::new();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for &k in cells {
+            let g = region(k);
+            match keys.iter().position(|&x| x == g) {
+                Some(i) => groups[i].push(k),
+                None => {
+                    keys.push(g);
+                    groups.push(vec![k]);
+                }
+            }
+        }
+        RegionSum { groups }
+    }
+
+    fn cells(&self) -> Vec<usize> {
+        self.groups.concat()
+    }
+}
+
+impl Constraint for RegionSum {
+    fn kind(&self) -> &'static str {
+        REGION_SUM.name
+    }
+    /// Each group less the next adds up to 0.
+    fn sums(&self) -> Vec<(Vec<usize>, Vec<usize>, i64)> {
+        self.groups
+            .windows(2)
+            .map(|w| (w[0].clone(), w[1].clone(), 0))
+            .collect()
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("region sum line", &self.cells(), rules.side(), 2)?;
+        if self.groups.len() < 2 || self.groups.iter().any(Vec::is_empty) {
+            return Err(RulesError::Shape {
+                rule: "region sum line",
+                why: "a region sum line needs two regions".into(),
+            });
+        }
+        Ok(())
+    }
+    /// An automaton along the groups: the first group's sum becomes the
+    /// target (the state's high bits), each later group's running sum
+    /// (the low 16 bits) must end on it.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let cells = self.cells();
+        let mut ends = vec![false; cells.len()];
+        let mut at = 0;
+        for g in &self.groups {
+            at += g.len();
+            ends[at - 1] = true;
+        }
+        e.chain(
+            &cells,
+            0,
+            |i, s, d| {
+                let (target, run) = (s >> 16, (s & 0xffff) + d as u64);
+                match (ends[i], target) {
+                    (true, 0) => Some(run << 16),
+                    (true, t) => (run == t).then_some(t << 16),
+                    (false, t) => (t == 0 || run < t).then_some(t << 16 | run),
+                }
+            },
+            |s| s & 0xffff == 0,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let sums: Vec<u64> = self
+            .groups
+            .iter()
+            .map(|g| g.iter().map(|&k| u64::from(solution[k])).sum())
+            .collect();
+        if sums.windows(2).any(|w| w[0] != w[1]) {
+            return Err(broken(
+                format!(
+                    "region sum line {}",
+                    cells_text(&self.cells(), rules.side())
+                ),
+                format!("its regions add up to {sums:?}"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        let groups: Vec<String> = self.groups.iter().map(|g| cells_text(g, n)).collect();
+        vec![format!("regionsum={}", groups.join(":"))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let line = json_names(&self.cells(), n);
+        push_entry(
+            json,
+            "regionsumline",
+            object([("lines", Value::Array(vec![line]))]),
+        );
+    }
+
     any_eq!();
 }

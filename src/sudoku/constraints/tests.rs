@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 24] = [
+pub(crate) const MADE: [&str; 25] = [
     "region",
     "cage",
     "renban",
@@ -206,6 +206,7 @@ pub(crate) const MADE: [&str; 24] = [
     "littlekiller",
     "sandwich",
     "antiking",
+    "regionsum",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -375,6 +376,19 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 shaft: cells[split..].to_vec(),
             })
         }
+        "regionsum" => {
+            // A walk across boxes (f-puzzles' default), grouped by box.
+            let h = crate::sudoku::fpuzzles::default_box_rows(n);
+            let w = n / h;
+            let region = |k: usize| (k / n / h) * (n / w) + (k % n) / w;
+            let line = (0..20)
+                .map(|_| RegionSum::along(&walk(n, rng.gen_range(3..=4), rng), region))
+                .find(|line| line.groups.len() >= 2)
+                .unwrap_or(RegionSum {
+                    groups: vec![vec![w - 1], vec![w]],
+                });
+            Arc::new(line)
+        }
         "littlekiller" => {
             let len = rng.gen_range(1..=n);
             let start = n - len;
@@ -438,11 +452,13 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         // Givens from a grid that keeps every rule when there is one (all
         // are enumerated on 4×4; on 6×6 the matrix's first, checked).
         let matrix = rules.matrix().unwrap();
-        // A little killer's sum, and a one-cell-circle arrow's, is bounded
+        // A little killer's sum, a region sum line's and a one-cell-circle
+        // arrow's, is bounded
         // by the search's propagator too, and a renban's runs watched
         // (counted below with it, against brute force).
         let summed = rules.constraints().iter().any(|c| {
             c.as_any().is::<LittleKiller>()
+                || c.as_any().is::<RegionSum>()
                 || c.as_any()
                     .downcast_ref::<Arrow>()
                     .is_some_and(|a| a.circle.len() == 1)

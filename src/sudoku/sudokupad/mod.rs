@@ -29,9 +29,11 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::constraints::{AntiKing, AntiKnight};
+use super::constraints::{self, Geometry};
 use super::rules::Rules;
 use super::Puzzle;
+
+mod drawing;
 
 /// Hosts whose links are SudokuPad's.
 const HOSTS: [&str; 4] = [
@@ -148,7 +150,7 @@ pub(crate) fn read_own(packed: &str) -> Result<Puzzle, SudokuPadError> {
 }
 
 /// SudokuPad's short keys, and the names they stand for.
-const SHORT_KEYS: [(&str, &str); 15] = [
+const SHORT_KEYS: [(&str, &str); 27] = [
     ("a", "arrows"),
     ("o", "overlays"),
     ("u", "underlays"),
@@ -164,6 +166,18 @@ const SHORT_KEYS: [(&str, &str); 15] = [
     ("ar", "arrows"),
     ("v", "value"),
     ("t", "title"),
+    ("wp", "wayPoints"),
+    ("c", "color"),
+    ("th", "thickness"),
+    ("hl", "headLength"),
+    ("ct", "center"),
+    ("w", "width"),
+    ("h", "height"),
+    ("r", "rounded"),
+    ("c1", "borderColor"),
+    ("c2", "backgroundColor"),
+    ("te", "text"),
+    ("fs", "fontSize"),
 ];
 
 /// `json` with its short keys written out, at every depth.
@@ -186,8 +200,11 @@ fn expanded(json: Map<String, Value>) -> Map<String, Value> {
         .collect()
 }
 
-/// Top-level elements read or without meaning for the solve.
+/// Top-level elements read here or without meaning for the solve.
 const READ: [&str; 6] = ["id", "cells", "regions", "metadata", "cellSize", "videos"];
+
+/// Top-level elements of the drawing, read by [`drawing`].
+const DRAWN: [&str; 5] = ["cages", "lines", "arrows", "overlays", "underlays"];
 
 /// Metadata without meaning for the solve.
 const METADATA: [&str; 7] = [
@@ -244,7 +261,7 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
         let empty = matches!(v, Value::Null | Value::Bool(false))
             || v.as_array().is_some_and(Vec::is_empty)
             || v.as_object().is_some_and(Map::is_empty);
-        if !READ.contains(&key.as_str()) && !empty {
+        if !READ.contains(&key.as_str()) && !DRAWN.contains(&key.as_str()) && !empty {
             let count = v.as_array().map_or(1, Vec::len);
             return unread(format!("`{key}` ({count} drawn) is not read yet"));
         }
@@ -322,17 +339,41 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
     }
     let mut rules = Rules::jigsaw(&region_of)
         .map_err(|e| SudokuPadError::Unread(format!("the regions: {e}")))?;
-    let flag = |key: &str| {
-        metadata
+    let text = metadata.get("rules").and_then(Value::as_str).unwrap_or("");
+    let mut drawn = drawing::read(json, n, text).map_err(SudokuPadError::Unread)?;
+    for key in ["antiknight", "antiking"] {
+        if metadata
             .get(key)
-            .is_some_and(|v| v.as_bool() != Some(false))
+            .is_some_and(|v| !matches!(v, Value::Null | Value::Bool(false)))
+        {
+            drawn.insert(key.into(), Value::Bool(true));
+        }
+    }
+    // The regions, as f-puzzles gives them, for the lines that sum by
+    // region.
+    let grid = (0..n)
+        .map(|r| {
+            let row = (0..n).map(|c| {
+                let mut cell = Map::new();
+                cell.insert("region".into(), Value::from(region_of[r * n + c]));
+                Value::Object(cell)
+            });
+            Value::Array(row.collect())
+        })
+        .collect();
+    drawn.insert("grid".into(), Value::Array(grid));
+    let h = super::fpuzzles::default_box_rows(n);
+    let g = Geometry {
+        side: n,
+        box_rows: h,
+        box_cols: n / h,
     };
     let refused = |e: super::rules::RulesError| SudokuPadError::Unread(e.to_string());
-    if flag("antiknight") {
-        rules = rules.with(AntiKnight).map_err(refused)?;
-    }
-    if flag("antiking") {
-        rules = rules.with(AntiKing).map_err(refused)?;
+    for kind in constraints::KINDS {
+        let read = (kind.read_fpuzzles)(&drawn, &g).map_err(SudokuPadError::Unread)?;
+        for c in read {
+            rules = rules.with_shared(c).map_err(refused)?;
+        }
     }
     let puzzle = Puzzle::new(rules, givens).map_err(|e| SudokuPadError::Unread(e.to_string()))?;
     let solution = metadata.get("solution").and_then(Value::as_str).map(|s| {
@@ -345,17 +386,20 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
             .collect::<Option<Vec<u8>>>()
     });
     match solution {
-        Some(Some(digits)) if digits.len() == n * n => puzzle.expecting(digits).ok_or_else(|| {
-            SudokuPadError::Unread(
-                "the solution the link carries breaks its rules as read (a rule told in the \
-                 rules text is not read yet)"
-                    .into(),
-            )
-        }),
+        Some(Some(digits)) if digits.len() == n * n => {
+            if let Err(broken) = super::rules::check(puzzle.rules(), puzzle.givens(), &digits) {
+                return unread(format!(
+                    "the solution the link carries breaks its rules as read ({broken}: a rule \
+                     told in the rules text is misread or not read yet)"
+                ));
+            }
+            puzzle
+                .expecting(digits)
+                .ok_or_else(|| SudokuPadError::Unread("the solution does not fit".into()))
+        }
         _ => {
             // No solution to check the reading against: only a puzzle whose
             // rules text says normal Sudoku rules, and no more, is read.
-            let text = metadata.get("rules").and_then(Value::as_str).unwrap_or("");
             let plain = text.to_ascii_lowercase();
             if plain.contains("normal") && plain.contains("rules apply") && text.len() <= 60 {
                 Ok(puzzle)
@@ -700,10 +744,16 @@ mod tests {
         for (extra, want) in [
             (
                 ",l:[{wp:[[0.5,0.5],[1.5,1.5]],c:34BBE6,th:10}]",
-                "`lines` (1 drawn)",
+                "`lines` 1 (from (0.5, 0.5) to (1.5, 1.5)): a #34bbe6 line whose rule is not read",
             ),
-            (",ca:[{ce:[[0,0],[0,1]],v:3}]", "`cages` (1 drawn)"),
-            (",ov:[{center:[1,1]}]", "`overlays`"),
+            (
+                ",ca:[{ce:[[0,0],[0,1]],v:3}]",
+                "`cages` 1: a cage, and the rules text says nothing of cages",
+            ),
+            (
+                ",ov:[{ct:[1,1],w:0.3,h:0.3,c2:'#F00',r:t}]",
+                "`overlays` 1 at (1, 1): a mark whose rule is not read",
+            ),
             (",metadata:{bgimage:'x.png'}", "the metadata `bgimage`"),
             (
                 ",metadata:{rules:'Cells a knight move apart differ.'}",
@@ -818,5 +868,191 @@ mod tests {
             err.to_string().contains("breaks its rules as read"),
             "{err}"
         );
+    }
+
+    /// The 4×4 of [`compact`] with `drawn` (elements, a leading comma)
+    /// and the rules text `rules`, carrying [`SOLUTION`].
+    fn drawn(drawn: &str, rules: &str) -> Result<Puzzle, SudokuPadError> {
+        read_link(&compact(&format!(
+            "{drawn},metadata:{{rules:'{rules}',solution:'{SOLUTION}'}}"
+        )))
+    }
+
+    // The solution:  1 2 3 4 / 3 4 1 2 / 2 1 4 3 / 4 3 2 1.
+    const RULES: &str = "Digits in cages sum to the clue and cannot repeat. \
+        Digits along a thermometer increase from the bulb. \
+        Digits along an arrow sum to the digit in its circle. \
+        Clues outside the grid give the sum along the indicated diagonal. \
+        A white dot joins consecutive digits, a black dot digits one double the other. \
+        Digits separated by a V sum to 5. \
+        Digits on a purple line are consecutive. \
+        Digits in circles are odd. \
+        Digits on a blue line sum to the same total in each box it passes through.";
+
+    /// Each element of SudokuPad's drawing, as it draws it, with a value
+    /// the solution keeps and one it breaks.
+    const ELEMENTS: [(&str, &str, &str); 9] = [
+        (
+            "killer cage",
+            ",ca:[{ce:[[0,0],[0,1]],v:3}]",
+            ",ca:[{ce:[[0,0],[0,1]],v:4}]",
+        ),
+        (
+            "thermometer",
+            ",l:[{wp:[[2.5,1.5],[1.5,1.5]],c:CFCFCF,th:21}],u:[{ct:[2.5,1.5],w:0.85,h:0.85,c1:CFCFCF,c2:CFCFCF,r:t}]",
+            ",l:[{wp:[[2.5,1.5],[1.5,1.5]],c:CFCFCF,th:21}],u:[{ct:[1.5,1.5],w:0.85,h:0.85,c1:CFCFCF,c2:CFCFCF,r:t}]",
+        ),
+        (
+            "arrow",
+            ",a:[{wp:[[1.5,1.9],[1.5,2.5],[0.5,2.5]],c:aaa,th:3,hl:0.3}],o:[{ct:[1.5,1.5],w:0.82,h:0.82,c1:aaa,c2:'#F',r:t}]",
+            ",a:[{wp:[[1.5,1.9],[1.5,2.5],[0.5,2.5],[0.5,3.5]],c:aaa,th:3,hl:0.3}],o:[{ct:[1.5,1.5],w:0.82,h:0.82,c1:aaa,c2:'#F',r:t}]",
+        ),
+        (
+            "little killer",
+            ",a:[{wp:[[-0.3,-0.3],[-0.1,-0.1]],c:'#0',th:3,hl:0.2}],o:[{ct:[-0.5,-0.5],w:1,h:1,te:'10'}]",
+            ",a:[{wp:[[-0.3,-0.3],[-0.1,-0.1]],c:'#0',th:3,hl:0.2}],o:[{ct:[-0.5,-0.5],w:1,h:1,te:'9'}]",
+        ),
+        (
+            "kropki",
+            ",o:[{ct:[0.5,1],w:0.3,h:0.3,c1:'#0',c2:'#F',r:t},{ct:[1,1.5],w:0.3,h:0.3,c2:'#0',r:t}]",
+            ",o:[{ct:[1,0.5],w:0.3,h:0.3,c2:'#0',r:t}]",
+        ),
+        (
+            "xv",
+            ",o:[{ct:[0.5,2],w:0.35,h:0.35,te:'V',c2:'#F',r:t}]",
+            ",o:[{ct:[0.5,1],w:0.35,h:0.35,te:'V',c2:'#F',r:t}]",
+        ),
+        (
+            "renban",
+            ",l:[{wp:[[3.5,0.5],[3.5,1.5]],c:f067f0,th:10}]",
+            ",l:[{wp:[[3.5,0.5],[2.5,0.5]],c:f067f0,th:10}]",
+        ),
+        (
+            "odd",
+            ",u:[{ct:[3.5,3.5],w:0.8,h:0.8,c2:'#ccc',r:t}]",
+            ",u:[{ct:[3.5,2.5],w:0.8,h:0.8,c2:'#ccc',r:t}]",
+        ),
+        (
+            "region sum line",
+            ",l:[{wp:[[1.5,1.5],[0.5,2.5],[1.5,2.5]],c:2ecbff,th:10}]",
+            ",l:[{wp:[[1.5,1.5],[0.5,2.5]],c:2ecbff,th:10}]",
+        ),
+    ];
+
+    #[test]
+    fn each_drawn_element_reads_as_the_rule_its_convention_and_the_text_give() {
+        for (kind, kept, broken) in ELEMENTS {
+            let puzzle = drawn(kept, RULES).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            let kinds: Vec<&str> = puzzle
+                .rules()
+                .constraints()
+                .iter()
+                .map(|c| c.kind())
+                .collect();
+            assert_eq!(kinds.len(), if kind == "kropki" { 2 } else { 1 }, "{kind}");
+            let err = drawn(broken, RULES).unwrap_err().to_string();
+            assert!(err.contains("breaks its rules as read"), "{kind}: {err}");
+        }
+        // All at once, as one drawing (the shapes' lists joined).
+        let all = ",ca:[{ce:[[0,0],[0,1]],v:3}],l:[{wp:[[2.5,1.5],[1.5,1.5]],c:CFCFCF,th:21},\
+            {wp:[[3.5,0.5],[3.5,1.5]],c:f067f0,th:10}],a:[{wp:[[1.5,1.9],[1.5,2.5],[0.5,2.5]],c:aaa,th:3},\
+            {wp:[[-0.3,-0.3],[-0.1,-0.1]],c:'#0',th:3}],u:[{ct:[2.5,1.5],w:0.85,h:0.85,c2:CFCFCF,r:t},\
+            {ct:[3.5,3.5],w:0.8,h:0.8,c2:'#ccc',r:t}],o:[{ct:[1.5,1.5],w:0.82,h:0.82,c1:aaa,c2:'#F',r:t},\
+            {ct:[-0.5,-0.5],w:1,h:1,te:'10'},{ct:[0.5,1],w:0.3,h:0.3,c1:'#0',c2:'#F',r:t},\
+            {ct:[1,1.5],w:0.3,h:0.3,c2:'#0',r:t},{ct:[0.5,2],w:0.35,h:0.35,te:'V',c2:'#F',r:t}]";
+        let puzzle = drawn(all, RULES).unwrap();
+        assert_eq!(puzzle.rules().constraints().len(), 9);
+        // A thermometer's bulb may be at either end; an arrow may be a line
+        // from its circle, its head drawn as short strokes.
+        let reversed = ",l:[{wp:[[1.5,1.5],[2.5,1.5]],c:CFCFCF,th:21}],u:[{ct:[2.5,1.5],w:0.85,h:0.85,c2:CFCFCF,r:t}]";
+        assert_eq!(
+            drawn(reversed, RULES).unwrap(),
+            drawn(ELEMENTS[1].1, RULES).unwrap()
+        );
+        let line_arrow = ",l:[{wp:[[1.5,1.5],[1.5,2.5],[0.5,2.5]],c:aaa,th:3},\
+            {wp:[[0.8,2.3],[0.5,2.5],[0.8,2.7]],c:aaa,th:3}],o:[{ct:[1.5,1.5],w:0.82,h:0.82,c1:aaa,c2:'#F',r:t}]";
+        assert_eq!(
+            drawn(line_arrow, RULES).unwrap(),
+            drawn(ELEMENTS[2].1, RULES).unwrap()
+        );
+        // Negative dots when the text says all are given: R2C1-R3C1 (3, 2)
+        // are consecutive without a dot.
+        let dots = ELEMENTS[4].1;
+        drawn(
+            dots,
+            "A white dot joins consecutive digits. Not all dots are given.",
+        )
+        .unwrap();
+        let err = drawn(
+            dots,
+            "A white dot joins consecutive digits. All dots are given.",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("negative"), "{err}");
+        // Anti-knight from the text: R1C1 and R2C3 both hold 1.
+        let err = drawn("", "Cells a knight move apart cannot hold the same digit.").unwrap_err();
+        assert!(err.to_string().contains("anti-knight"), "{err}");
+        // Whispers take their gap from the text: 4 and 3 differ by 1.
+        let whisper = ",l:[{wp:[[3.5,0.5],[3.5,1.5]],c:67f067,th:10}]";
+        drawn(
+            whisper,
+            "Adjacent digits on a green line differ by at least 1.",
+        )
+        .unwrap();
+        let err = drawn(
+            whisper,
+            "Adjacent digits on a green line differ by at least 2.",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("whispers"), "{err}");
+    }
+
+    #[test]
+    fn a_drawing_the_text_does_not_explain_is_refused_where_it_is() {
+        for (extra, rules, want) in [
+            (
+                ELEMENTS[1].1,
+                "Normal rules.",
+                "a #cfcfcf line whose rule is not read",
+            ),
+            (
+                ",a:[{wp:[[1.5,1.9],[1.5,2.5]],c:aaa,th:3}]",
+                RULES,
+                "an arrow that leaves no circle",
+            ),
+            (
+                ELEMENTS[2].1,
+                "Arrows point.",
+                "does not say its digits sum",
+            ),
+            (
+                ",o:[{ct:[0.5,1],w:0.3,h:0.3,c2:'#f00',r:t}]",
+                RULES,
+                "a dot neither white nor black",
+            ),
+            (
+                ",l:[{wp:[[3.5,0.5],[3.5,1.5]],c:f067f0,th:10}]",
+                "Purple lines are renban lines and palindromes.",
+                "several kinds",
+            ),
+            (
+                ",l:[{wp:[[3.5,0.5],[2.5,2.5]],c:f067f0,th:10}]",
+                RULES,
+                "not a line through cells",
+            ),
+            (
+                ",u:[{ct:[3.5,3.5],w:0.8,h:0.8,c2:'#ccc'}]",
+                RULES,
+                "a square whose rule the text does not tell",
+            ),
+            (
+                ",ca:[{ce:[[0,0],[0,1]]}]",
+                "Digits in cages may repeat.",
+                "may repeat are not read",
+            ),
+        ] {
+            let err = drawn(extra, rules).unwrap_err().to_string();
+            assert!(err.contains(want), "{extra}: {err}");
+        }
     }
 }

@@ -1,0 +1,917 @@
+//! SudokuPad's drawing read as rules: which drawn element means which
+//! constraint, by SudokuPad's drawing conventions and the words of the
+//! rules text.
+//!
+//! SudokuPad stores what a puzzle looks like, not its rules: `lines` (a
+//! polyline through cell centres, a colour), `arrows` (the same with a
+//! head), `cages` (cells, perhaps a value), `overlays` and `underlays`
+//! (rectangles or circles, filled, bordered, perhaps with text). Points
+//! are `[row, column]` in cells, a cell's centre at `r + 0.5, c + 0.5`.
+//! Setters draw by conventions, and the rules text says what the rest
+//! means. Read here, each into the f-puzzles entry the constraint registry
+//! reads (so SudokuPad adds no second reader of constraints):
+//!
+//! * a cage: a killer cage (its value the sum, none when blank), when the
+//!   rules speak of cages and do not let digits repeat in them;
+//! * an arrow leaving a circle or a pill (a rounded shape over one or more
+//!   cells), or a line ending in one, when the rules speak of arrows: an
+//!   arrow, its shaft the cells the line passes;
+//! * an arrow from outside the grid with a number beside it: a little
+//!   killer along that diagonal, when the rules speak of diagonals;
+//! * a line with a filled circle (a bulb) on one end, when the rules speak
+//!   of thermometers: a thermometer from the bulb (slow when they say
+//!   digits may stay the same);
+//! * any other line, by the sentence of the rules text that names its
+//!   colour (or, for the only kind of line drawn, the only kind the text
+//!   names): renban, German or Dutch whispers (their gap from the text),
+//!   palindrome, region sum line (its cells grouped by the puzzle's
+//!   regions, which the caller adds as f-puzzles' `grid`);
+//! * a small circle on the edge between two cells: a Kropki dot (white:
+//!   consecutive, black: one double the other), and an `X` or `V` there:
+//!   XV; "all … are given" makes them negative;
+//! * a circle or square filling a cell, when a sentence says such shapes
+//!   hold odd (or even) digits;
+//! * anti-knight and anti-king from the rules text.
+//!
+//! Invariant: every visible element gets one meaning or the reading is
+//! refused, naming the element and where it is; nothing is left out
+//! silently. The reading is an interpretation of a drawing: the caller
+//! checks it against the solution the link carries.
+
+use serde_json::{Map, Value};
+
+use crate::sudoku::constraints::cell_name;
+
+/// A point `(row, column)` in cells.
+type Point = (f64, f64);
+
+/// How far a drawn point may stray from where a convention puts it.
+const SLACK: f64 = 0.06;
+
+/// A colour, red, green, blue and opacity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rgba([u8; 4]);
+
+impl Rgba {
+    /// SudokuPad's colours: `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, the
+    /// `#` optional, and its compact `#F` / `#0` (one digit repeated).
+    fn of(v: &Value) -> Option<Rgba> {
+        let text = v.as_str()?.trim();
+        let hex = text.strip_prefix('#').unwrap_or(text);
+        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let digit = |i: usize| u8::from_str_radix(&hex[i..=i], 16).ok();
+        let pair = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        let [r, g, b, a] = match hex.len() {
+            1 => {
+                let d = digit(0)? * 17;
+                [d, d, d, 255]
+            }
+            3 => [digit(0)? * 17, digit(1)? * 17, digit(2)? * 17, 255],
+            4 => [
+                digit(0)? * 17,
+                digit(1)? * 17,
+                digit(2)? * 17,
+                digit(3)? * 17,
+            ],
+            6 => [pair(0)?, pair(2)?, pair(4)?, 255],
+            8 => [pair(0)?, pair(2)?, pair(4)?, pair(6)?],
+            _ => return None,
+        };
+        Some(Rgba([r, g, b, a]))
+    }
+
+    fn visible(self) -> bool {
+        self.0[3] > 0
+    }
+
+    /// The colour as seen over white (its opacity blended in).
+    fn on_white(self) -> [f64; 3] {
+        let a = f64::from(self.0[3]) / 255.0;
+        [0, 1, 2].map(|i| 1.0 - a * (1.0 - f64::from(self.0[i]) / 255.0))
+    }
+
+    /// The words a rules text may call this colour by.
+    fn words(self) -> &'static [&'static str] {
+        let [r, g, b] = self.on_white();
+        let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+        if max - min < 0.15 {
+            return if min > 0.92 {
+                &["white"]
+            } else if max < 0.25 {
+                &["black"]
+            } else {
+                &["grey", "gray"]
+            };
+        }
+        let d = max - min;
+        let hue = if max == r {
+            60.0 * ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            60.0 * ((b - r) / d + 2.0)
+        } else {
+            60.0 * ((r - g) / d + 4.0)
+        };
+        match hue {
+            h if !(15.0..345.0).contains(&h) => &["red"],
+            h if h < 45.0 => &["orange", "peach", "brown", "tan"],
+            h if h < 70.0 => &["yellow", "gold"],
+            h if h < 165.0 => &["green", "lime"],
+            h if h < 200.0 => &["blue", "turquoise", "teal", "cyan", "aqua"],
+            h if h < 255.0 => &["blue", "navy"],
+            h if h < 290.0 => &["purple", "lavender", "violet", "lilac"],
+            _ => &["pink", "purple", "magenta", "violet"],
+        }
+    }
+
+    /// Whether the two look the same over white.
+    fn like(self, other: Rgba) -> bool {
+        let (a, b) = (self.on_white(), other.on_white());
+        (0..3).all(|i| (a[i] - b[i]).abs() < 0.05)
+    }
+
+    fn is_white(self) -> bool {
+        self.words() == ["white"]
+    }
+
+    fn is_black(self) -> bool {
+        self.words() == ["black"]
+    }
+
+    fn hex(self) -> String {
+        let [r, g, b, _] = self.0;
+        format!("#{r:02x}{g:02x}{b:02x}")
+    }
+}
+
+/// A rectangle or circle of `overlays` or `underlays`.
+struct Shape {
+    key: &'static str,
+    index: usize,
+    center: Point,
+    width: f64,
+    height: f64,
+    rounded: bool,
+    fill: Option<Rgba>,
+    border: Option<Rgba>,
+    text: String,
+}
+
+impl Shape {
+    fn of(key: &'static str, index: usize, v: &Value) -> Option<Shape> {
+        let colour = |k: &str| v.get(k).and_then(Rgba::of).filter(|c| c.visible());
+        let text = match v.get("text") {
+            Some(Value::String(s)) => s.trim().to_string(),
+            Some(Value::Number(x)) => x.to_string(),
+            _ => String::new(),
+        };
+        Some(Shape {
+            key,
+            index,
+            center: point(v.get("center")?)?,
+            width: v.get("width").and_then(Value::as_f64).unwrap_or(1.0),
+            height: v.get("height").and_then(Value::as_f64).unwrap_or(1.0),
+            rounded: match v.get("rounded") {
+                Some(Value::Bool(b)) => *b,
+                Some(Value::Number(x)) => x.as_f64().is_some_and(|x| x != 0.0),
+                _ => false,
+            },
+            fill: colour("backgroundColor"),
+            border: colour("borderColor"),
+            text,
+        })
+    }
+
+    fn visible(&self) -> bool {
+        self.fill.is_some() || self.border.is_some() || !self.text.is_empty()
+    }
+
+    /// Whether `p` lies on or within the shape.
+    fn holds(&self, p: Point) -> bool {
+        (p.0 - self.center.0).abs() <= self.height / 2.0 + SLACK
+            && (p.1 - self.center.1).abs() <= self.width / 2.0 + SLACK
+    }
+
+    /// The cells of an `n`×`n` grid whose centres it covers.
+    fn cells(&self, n: usize) -> Vec<usize> {
+        (0..n * n)
+            .filter(|&k| {
+                let (r, c) = ((k / n) as f64 + 0.5, (k % n) as f64 + 0.5);
+                (r - self.center.0).abs() < self.height / 2.0
+                    && (c - self.center.1).abs() < self.width / 2.0
+            })
+            .collect()
+    }
+
+    /// A circle that marks a cell or a few (a bulb, an arrow's circle or
+    /// pill): rounded, most of a cell across.
+    fn is_circle(&self) -> bool {
+        self.rounded && self.text.is_empty() && self.width >= 0.5 && self.height >= 0.5
+    }
+
+    fn place(&self) -> String {
+        format!(
+            "`{}` {} at ({}, {})",
+            self.key,
+            self.index + 1,
+            self.center.0,
+            self.center.1
+        )
+    }
+}
+
+/// A polyline of `lines` or `arrows`.
+struct Stroke {
+    key: &'static str,
+    index: usize,
+    points: Vec<Point>,
+    colour: Option<Rgba>,
+}
+
+impl Stroke {
+    fn of(key: &'static str, index: usize, v: &Value) -> Option<Stroke> {
+        let points = v
+            .get("wayPoints")?
+            .as_array()?
+            .iter()
+            .map(point)
+            .collect::<Option<Vec<_>>>()?;
+        (points.len() >= 2).then(|| Stroke {
+            key,
+            index,
+            points,
+            colour: v.get("color").and_then(Rgba::of),
+        })
+    }
+
+    fn place(&self) -> String {
+        let (first, last) = (self.points[0], self.points[self.points.len() - 1]);
+        format!(
+            "`{}` {} (from ({}, {}) to ({}, {}))",
+            self.key,
+            self.index + 1,
+            first.0,
+            first.1,
+            last.0,
+            last.1
+        )
+    }
+}
+
+fn point(v: &Value) -> Option<Point> {
+    let a = v.as_array()?;
+    match a.as_slice() {
+        [r, c] => Some((r.as_f64()?, c.as_f64()?)),
+        _ => None,
+    }
+}
+
+/// The cell whose centre `p` is, within [`SLACK`].
+fn centre_cell(p: Point, n: usize) -> Option<(usize, usize)> {
+    let (r, c) = (p.0 - 0.5, p.1 - 0.5);
+    let near = |x: f64| (x - x.round()).abs() <= SLACK && x.round() >= 0.0;
+    (near(r) && near(c))
+        .then(|| (r.round() as usize, c.round() as usize))
+        .filter(|&(r, c)| r < n && c < n)
+}
+
+/// The cell `p` lies in, when inside the grid.
+fn cell_at(p: Point, n: usize) -> Option<(usize, usize)> {
+    let inside = |x: f64| x >= 0.0 && x < n as f64;
+    (inside(p.0) && inside(p.1)).then(|| (p.0.floor() as usize, p.1.floor() as usize))
+}
+
+/// The cells from `start` through the centres `points`, each segment
+/// straight along a row, column or diagonal: every cell passed once in
+/// order. `None` when a point is no cell's centre or a segment bends.
+fn walk(start: (usize, usize), points: &[Point], n: usize) -> Option<Vec<(usize, usize)>> {
+    let mut cells = vec![start];
+    let mut at = start;
+    for &p in points {
+        let to = centre_cell(p, n)?;
+        let (dr, dc) = (to.0 as isize - at.0 as isize, to.1 as isize - at.1 as isize);
+        if dr != 0 && dc != 0 && dr.abs() != dc.abs() {
+            return None;
+        }
+        let steps = dr.abs().max(dc.abs());
+        for i in 1..=steps {
+            let cell = (
+                (at.0 as isize + dr.signum() * i) as usize,
+                (at.1 as isize + dc.signum() * i) as usize,
+            );
+            cells.push(cell);
+        }
+        at = to;
+    }
+    Some(cells)
+}
+
+/// The rules text, lower case, in sentences.
+struct Text {
+    sentences: Vec<String>,
+}
+
+impl Text {
+    fn new(rules: &str) -> Text {
+        let lower = rules.to_lowercase().replace(['’', '‘'], "'");
+        let sentences = lower
+            .split(['.', '\n', ';', '!', '?', '•'])
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        Text { sentences }
+    }
+
+    fn says(&self, word: &str) -> bool {
+        self.sentences.iter().any(|s| s.contains(word))
+    }
+
+    /// Whether some sentence holds every word of `all`.
+    fn says_all(&self, all: &[&str]) -> bool {
+        self.sentences
+            .iter()
+            .any(|s| all.iter().all(|w| s.contains(w)))
+    }
+}
+
+/// Whether `s` has `word` as a whole word.
+fn has_word(s: &str, word: &str) -> bool {
+    s.split(|ch: char| !ch.is_alphanumeric()).any(|w| w == word)
+}
+
+/// What a line that is neither a thermometer nor an arrow may be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum LineKind {
+    Renban,
+    Whispers(u32),
+    Palindrome,
+    RegionSum,
+}
+
+impl LineKind {
+    /// The kinds one sentence gives a line.
+    fn named(s: &str, n: usize) -> Vec<LineKind> {
+        let mut kinds = Vec::new();
+        if s.contains("renban") || (s.contains("consecutive") && s.contains("line")) {
+            kinds.push(LineKind::Renban);
+        }
+        if s.contains("whisper")
+            || (s.contains("line") && s.contains("differ") && !s.contains("same differ"))
+        {
+            let gap = number_after(s, "at least ")
+                .or_else(|| number_before(s, " or more"))
+                .or_else(|| s.contains("dutch").then_some(4))
+                .or_else(|| (s.contains("german") && n == 9).then_some(5));
+            if let Some(gap) = gap {
+                kinds.push(LineKind::Whispers(gap));
+            }
+        }
+        if s.contains("palindrome") {
+            kinds.push(LineKind::Palindrome);
+        }
+        if s.contains("region sum")
+            || (s.contains("line")
+                && s.contains("sum")
+                && (s.contains("region") || s.contains("box"))
+                && (s.contains("same") || s.contains("equal")))
+        {
+            kinds.push(LineKind::RegionSum);
+        }
+        kinds
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            LineKind::Renban => "renban",
+            LineKind::Whispers(_) => "whispers",
+            LineKind::Palindrome => "palindrome",
+            LineKind::RegionSum => "regionsumline",
+        }
+    }
+}
+
+fn number_after(s: &str, before: &str) -> Option<u32> {
+    let rest = &s[s.find(before)? + before.len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+fn number_before(s: &str, after: &str) -> Option<u32> {
+    let head = &s[..s.find(after)?];
+    let digits: String = head
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    digits.parse().ok()
+}
+
+/// The drawing of an `n`×`n` puzzle (`json`, keys written out) and its
+/// rules text, read into f-puzzles' constraint entries; or why not.
+pub(super) fn read(
+    json: &Map<String, Value>,
+    n: usize,
+    rules: &str,
+) -> Result<Map<String, Value>, String> {
+    let text = Text::new(rules);
+    let list = |key: &str| {
+        json.get(key)
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice)
+    };
+    let mut shapes = Vec::new();
+    for key in ["overlays", "underlays"] {
+        for (i, v) in list(key).iter().enumerate() {
+            let shape =
+                Shape::of(key, i, v).ok_or_else(|| format!("`{key}` {}: no centre", i + 1))?;
+            if shape.visible() {
+                shapes.push(shape);
+            }
+        }
+    }
+    let mut used = vec![false; shapes.len()];
+    let mut out = Map::new();
+    let name = |(r, c): (usize, usize)| Value::from(cell_name(r * n + c, n));
+    let names = |cells: &[(usize, usize)]| Value::Array(cells.iter().map(|&k| name(k)).collect());
+    let push = |out: &mut Map<String, Value>, key: &str, entry: Value| {
+        if let Value::Array(a) = out.entry(key).or_insert_with(|| Value::Array(Vec::new())) {
+            a.push(entry);
+        }
+    };
+
+    // Cages.
+    for (i, cage) in list("cages").iter().enumerate() {
+        let place = format!("`cages` {}", i + 1);
+        let cells = cage
+            .get("cells")
+            .and_then(Value::as_array)
+            .filter(|c| !c.is_empty())
+            .ok_or_else(|| format!("{place}: a cage without cells"))?
+            .iter()
+            .map(|v| {
+                let p = point(v)?;
+                let (r, c) = (p.0 as usize, p.1 as usize);
+                (p.0 >= 0.0 && p.1 >= 0.0 && p.0.fract() == 0.0 && p.1.fract() == 0.0)
+                    .then_some((r, c))
+                    .filter(|&(r, c)| r < n && c < n)
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| format!("{place}: a cell outside the grid"))?;
+        if !text.says("cage") {
+            return Err(format!(
+                "{place}: a cage, and the rules text says nothing of cages"
+            ));
+        }
+        if text.says_all(&["cage", "may repeat"]) || text.says_all(&["cage", "can repeat"]) {
+            return Err(format!(
+                "{place}: cages whose digits may repeat are not read yet"
+            ));
+        }
+        let mut entry = Map::new();
+        entry.insert("cells".into(), names(&cells));
+        match cage.get("value") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(s)) if s.trim().is_empty() => {}
+            Some(v) => {
+                let sum = v
+                    .as_u64()
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                    .ok_or_else(|| format!("{place}: the value {v} is no sum"))?;
+                entry.insert("value".into(), Value::from(sum.to_string()));
+            }
+        }
+        push(&mut out, "killercage", Value::Object(entry));
+    }
+
+    // Arrows: from a circle (an arrow) or from outside (a little killer).
+    for (i, v) in list("arrows").iter().enumerate() {
+        let stroke = Stroke::of("arrows", i, v)
+            .ok_or_else(|| format!("`arrows` {}: no way points", i + 1))?;
+        let start = stroke.points[0];
+        match cell_at(start, n) {
+            Some(cell) => {
+                let entry = arrow(&stroke, cell, &shapes, &mut used, &text, n)?;
+                push(&mut out, "arrow", entry);
+            }
+            None => {
+                let entry = little_killer(&stroke, &shapes, &mut used, &text, n)?;
+                push(&mut out, "littlekillersum", entry);
+            }
+        }
+    }
+
+    // Lines: thermometers (a bulb on one end), arrows drawn without a head
+    // (a circle on one end), then the rest by their colour's sentence.
+    let strokes = list("lines")
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            Stroke::of("lines", i, v).ok_or_else(|| format!("`lines` {}: no way points", i + 1))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut others = Vec::new();
+    let mut tips: Vec<(Point, Option<Rgba>)> = Vec::new();
+    for stroke in strokes {
+        let ends = [stroke.points[0], stroke.points[stroke.points.len() - 1]];
+        let at_end = |want: &dyn Fn(&Shape) -> bool| {
+            (0..2).find_map(|e| {
+                shapes
+                    .iter()
+                    .position(|s| want(s) && centre_cell(ends[e], n).is_some() && s.holds(ends[e]))
+                    .map(|s| (e, s))
+            })
+        };
+        // A bulb is filled with the line's colour; an arrow's circle is
+        // white inside, bordered with it.
+        let same = |c: Option<Rgba>| c.zip(stroke.colour).is_some_and(|(a, b)| a.like(b));
+        let bulb = at_end(&|s: &Shape| s.is_circle() && same(s.fill));
+        let circle = at_end(&|s: &Shape| {
+            s.is_circle() && s.fill.is_none_or(Rgba::is_white) && same(s.border)
+        });
+        if let (Some((end, s)), true) = (bulb, text.says("thermo")) {
+            used[s] = true;
+            let mut points = stroke.points.clone();
+            if end == 1 {
+                points.reverse();
+            }
+            let first = centre_cell(points[0], n)
+                .ok_or_else(|| format!("{}: its bulb is not on a cell", stroke.place()))?;
+            let cells = walk(first, &points[1..], n)
+                .ok_or_else(|| format!("{}: not a line through cells", stroke.place()))?;
+            let slow = text.sentences.iter().any(|s| {
+                s.contains("thermo")
+                    && (s.contains("stay the same")
+                        || s.contains("slow")
+                        || s.contains("or equal")
+                        || s.contains("non-decreas"))
+            });
+            let key = if slow {
+                "slowthermometer"
+            } else {
+                "thermometer"
+            };
+            push(&mut out, key, lines_entry(names(&cells)));
+        } else if let (Some((end, _)), true) = (circle, text.says("arrow")) {
+            let mut stroke = stroke;
+            if end == 1 {
+                stroke.points.reverse();
+            }
+            let cell = centre_cell(stroke.points[0], n)
+                .ok_or_else(|| format!("{}: its circle is not on a cell", stroke.place()))?;
+            let entry = arrow(&stroke, cell, &shapes, &mut used, &text, n)?;
+            push(&mut out, "arrow", entry);
+            tips.push((stroke.points[stroke.points.len() - 1], stroke.colour));
+        } else {
+            others.push(stroke);
+        }
+    }
+    // The head of an arrow drawn as a line: short strokes of its colour
+    // around its tip.
+    others.retain(|stroke| {
+        !tips.iter().any(|&(tip, colour)| {
+            colour == stroke.colour
+                && stroke
+                    .points
+                    .iter()
+                    .all(|p| (p.0 - tip.0).abs() <= 0.4 && (p.1 - tip.1).abs() <= 0.4)
+        })
+    });
+    read_lines(&others, &text, n, &mut out)?;
+
+    // Dots and XV on edges, parity shapes in cells.
+    let mut negative: Vec<&str> = Vec::new();
+    for (s, shape) in shapes.iter().enumerate() {
+        if used[s] {
+            continue;
+        }
+        let place = shape.place();
+        let cells = if let Some(pair) = edge_cells(shape.center, n) {
+            pair
+        } else if let Some(cell) = centre_cell(shape.center, n) {
+            let kind = if shape.rounded { "circle" } else { "square" };
+            if !shape.text.is_empty() || shape.width < 0.4 || shape.width > 1.05 {
+                return Err(format!("{place}: a mark whose rule is not read"));
+            }
+            let odd = text.says_all(&[kind, "odd"]);
+            let even = text.says_all(&[kind, "even"]);
+            let key = match (odd, even) {
+                (true, false) => "odd",
+                (false, true) => "even",
+                _ => {
+                    return Err(format!(
+                        "{place}: a {kind} whose rule the text does not tell as odd or even"
+                    ))
+                }
+            };
+            let mut entry = Map::new();
+            entry.insert("cell".into(), name(cell));
+            push(&mut out, key, Value::Object(entry));
+            continue;
+        } else {
+            return Err(format!("{place}: a mark whose rule is not read"));
+        };
+        let mark = shape.text.to_ascii_uppercase();
+        let (key, value) = match mark.as_str() {
+            "X" | "V"
+                if text
+                    .sentences
+                    .iter()
+                    .any(|s| has_word(s, "x") || has_word(s, "v")) =>
+            {
+                ("xv", Some(mark.clone()))
+            }
+            "" if shape.rounded && shape.width <= 0.5 && text.says("dot") => match shape.fill {
+                Some(f) if f.is_black() => ("ratio", None),
+                Some(f) if f.is_white() => ("difference", None),
+                None if shape.border.is_some() => ("difference", None),
+                _ => return Err(format!("{place}: a dot neither white nor black")),
+            },
+            _ => return Err(format!("{place}: a mark whose rule is not read")),
+        };
+        let mut entry = Map::new();
+        entry.insert("cells".into(), names(&cells));
+        if let Some(v) = value {
+            entry.insert("value".into(), Value::from(v));
+        }
+        push(&mut out, key, Value::Object(entry));
+        if !negative.contains(&key) && all_given(&text, key) {
+            negative.push(key);
+        }
+    }
+    if !negative.is_empty() {
+        out.insert(
+            "negative".into(),
+            Value::Array(negative.into_iter().map(Value::from).collect()),
+        );
+    }
+
+    // Rules told in words alone.
+    let forbids = |piece: &str| {
+        text.sentences.iter().any(|s| {
+            s.contains(piece)
+                && [
+                    "cannot",
+                    "can't",
+                    "may not",
+                    "must not",
+                    "not contain",
+                    "not be",
+                    "never",
+                ]
+                .iter()
+                .any(|w| s.contains(w))
+        }) || text.says(&format!("anti-{piece}"))
+            || text.says(&format!("anti{piece}"))
+    };
+    if forbids("knight") {
+        out.insert("antiknight".into(), Value::Bool(true));
+    }
+    if forbids("king") {
+        out.insert("antiking".into(), Value::Bool(true));
+    }
+    Ok(out)
+}
+
+fn lines_entry(cells: Value) -> Value {
+    let mut entry = Map::new();
+    entry.insert("lines".into(), Value::Array(vec![cells]));
+    Value::Object(entry)
+}
+
+/// The two cells either side of the edge whose middle is `p`.
+fn edge_cells(p: Point, n: usize) -> Option<Vec<(usize, usize)>> {
+    let whole = |x: f64| (x - x.round()).abs() <= SLACK && x.round() >= 1.0 && x.round() < n as f64;
+    let half = |x: f64| centre_cell((x, 0.5), n).map(|(r, _)| r);
+    if whole(p.0) {
+        let (r, c) = (p.0.round() as usize, half(p.1)?);
+        Some(vec![(r - 1, c), (r, c)])
+    } else if whole(p.1) {
+        let (r, c) = (half(p.0)?, p.1.round() as usize);
+        Some(vec![(r, c - 1), (r, c)])
+    } else {
+        None
+    }
+}
+
+/// Whether the rules text says every mark of `key` is given (f-puzzles'
+/// `negative`): a sentence with "all" and "given" and no "not", naming
+/// the marks or following the sentence that does.
+fn all_given(text: &Text, key: &str) -> bool {
+    let names = |s: &str| match key {
+        "xv" => has_word(s, "x") || has_word(s, "v") || has_word(s, "xv"),
+        _ => s.contains("dot") || s.contains("kropki"),
+    };
+    let mut before = false;
+    for s in &text.sentences {
+        let all = has_word(s, "all") && s.contains("given") && !has_word(s, "not");
+        if all && (names(s) || before) {
+            return true;
+        }
+        before = names(s);
+    }
+    false
+}
+
+/// An arrow whose way points start in its circle's cell `cell`, the
+/// shaft through the points after the first.
+fn arrow(
+    stroke: &Stroke,
+    cell: (usize, usize),
+    shapes: &[Shape],
+    used: &mut [bool],
+    text: &Text,
+    n: usize,
+) -> Result<Value, String> {
+    if !(text.says("arrow") && text.says("sum")) {
+        return Err(format!(
+            "{}: an arrow, and the rules text does not say its digits sum",
+            stroke.place()
+        ));
+    }
+    let start = stroke.points[0];
+    let s = shapes
+        .iter()
+        .position(|s| s.is_circle() && s.holds(start))
+        .ok_or_else(|| format!("{}: an arrow that leaves no circle", stroke.place()))?;
+    used[s] = true;
+    let circle: Vec<usize> = shapes[s].cells(n);
+    let k = cell.0 * n + cell.1;
+    if !circle.contains(&k) {
+        return Err(format!(
+            "{}: an arrow that leaves no circle",
+            stroke.place()
+        ));
+    }
+    let path = walk(cell, &stroke.points[1..], n)
+        .ok_or_else(|| format!("{}: not a line through cells", stroke.place()))?;
+    let shaft: Vec<(usize, usize)> = path
+        .into_iter()
+        .filter(|&(r, c)| !circle.contains(&(r * n + c)))
+        .collect();
+    if shaft.is_empty() {
+        return Err(format!("{}: an arrow without a shaft", stroke.place()));
+    }
+    let circle_names: Vec<Value> = circle
+        .iter()
+        .map(|&k| Value::from(cell_name(k, n)))
+        .collect();
+    let mut line = vec![Value::from(cell_name(k, n))];
+    line.extend(
+        shaft
+            .iter()
+            .map(|&(r, c)| Value::from(cell_name(r * n + c, n))),
+    );
+    let mut entry = Map::new();
+    entry.insert("cells".into(), Value::Array(circle_names));
+    entry.insert("lines".into(), Value::Array(vec![Value::Array(line)]));
+    Ok(Value::Object(entry))
+}
+
+/// A little killer: an arrow from outside the grid along a diagonal, its
+/// sum the number written where it starts.
+fn little_killer(
+    stroke: &Stroke,
+    shapes: &[Shape],
+    used: &mut [bool],
+    text: &Text,
+    n: usize,
+) -> Result<Value, String> {
+    let place = stroke.place();
+    if !(text.says("diagonal") && text.says("sum")) {
+        return Err(format!(
+            "{place}: an arrow from outside the grid, and the rules text does not say its \
+             diagonal sums"
+        ));
+    }
+    let (first, last) = (stroke.points[0], stroke.points[stroke.points.len() - 1]);
+    let (dr, dc) = (last.0 - first.0, last.1 - first.1);
+    if dr.abs() < SLACK || dc.abs() < SLACK || (dr.abs() - dc.abs()).abs() > SLACK {
+        return Err(format!(
+            "{place}: an arrow from outside the grid not along a diagonal"
+        ));
+    }
+    let s = shapes
+        .iter()
+        .position(|s| {
+            !s.text.is_empty()
+                && cell_at(s.center, n).is_none()
+                && (s.center.0 - first.0).abs() <= 0.75
+                && (s.center.1 - first.1).abs() <= 0.75
+        })
+        .ok_or_else(|| format!("{place}: an arrow from outside the grid without a number"))?;
+    let sum: u32 = shapes[s]
+        .text
+        .parse()
+        .map_err(|_| format!("{place}: the clue `{}` is no number", shapes[s].text))?;
+    used[s] = true;
+    let (sr, sc) = (dr.signum() as isize, dc.signum() as isize);
+    let (mut r, mut c) = (
+        shapes[s].center.0.floor() as isize,
+        shapes[s].center.1.floor() as isize,
+    );
+    let inside = |x: isize| x >= 0 && x < n as isize;
+    let mut cells = Vec::new();
+    for _ in 0..=2 * n {
+        (r, c) = (r + sr, c + sc);
+        if inside(r) && inside(c) {
+            cells.push(Value::from(cell_name(r as usize * n + c as usize, n)));
+        } else if !cells.is_empty() {
+            break;
+        }
+    }
+    if cells.is_empty() {
+        return Err(format!("{place}: its diagonal meets no cell"));
+    }
+    let mut entry = Map::new();
+    entry.insert("cells".into(), Value::Array(cells));
+    entry.insert("value".into(), Value::from(sum.to_string()));
+    Ok(Value::Object(entry))
+}
+
+/// The lines left (neither thermometers nor arrows), by the sentence
+/// that names their colour, or, when they are of one colour and the text
+/// names one kind of line, that kind.
+fn read_lines(
+    strokes: &[Stroke],
+    text: &Text,
+    n: usize,
+    out: &mut Map<String, Value>,
+) -> Result<(), String> {
+    let colours: Vec<Option<Rgba>> = {
+        let mut seen: Vec<Option<Rgba>> = Vec::new();
+        for s in strokes {
+            if !seen.contains(&s.colour) {
+                seen.push(s.colour);
+            }
+        }
+        seen
+    };
+    let all_kinds: Vec<LineKind> = {
+        let mut kinds = Vec::new();
+        for s in &text.sentences {
+            for k in LineKind::named(s, n) {
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+            }
+        }
+        kinds
+    };
+    for stroke in strokes {
+        let place = stroke.place();
+        let words = stroke.colour.map_or(&[][..], Rgba::words);
+        let mut kinds: Vec<LineKind> = Vec::new();
+        for s in &text.sentences {
+            if words.iter().any(|w| has_word(s, w)) {
+                for k in LineKind::named(s, n) {
+                    if !kinds.contains(&k) {
+                        kinds.push(k);
+                    }
+                }
+            }
+        }
+        if kinds.is_empty() && colours.len() == 1 && all_kinds.len() == 1 {
+            kinds = all_kinds.clone();
+        }
+        let kind = match kinds.as_slice() {
+            [k] => *k,
+            [] => {
+                return Err(format!(
+                    "{place}: a {} line whose rule is not read",
+                    stroke.colour.map_or("plain".into(), Rgba::hex)
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "{place}: the rules text gives this line several kinds"
+                ))
+            }
+        };
+        let first = centre_cell(stroke.points[0], n)
+            .ok_or_else(|| format!("{place}: a line that does not start on a cell"))?;
+        let cells = walk(first, &stroke.points[1..], n)
+            .ok_or_else(|| format!("{place}: not a line through cells"))?;
+        let cells = Value::Array(
+            cells
+                .iter()
+                .map(|&(r, c)| Value::from(cell_name(r * n + c, n)))
+                .collect(),
+        );
+        let mut entry = Map::new();
+        entry.insert("lines".into(), Value::Array(vec![cells]));
+        if let LineKind::Whispers(gap) = kind {
+            entry.insert("value".into(), Value::from(gap.to_string()));
+        }
+        if let Value::Array(a) = out
+            .entry(kind.key())
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            a.push(Value::Object(entry));
+        }
+    }
+    Ok(())
+}
