@@ -56,10 +56,6 @@ pub enum FpuzzlesError {
     /// The solution the document carries breaks the rules as read (the
     /// broken rule): the puzzle was misread, and is not answered.
     Solution(String),
-    /// Drawn elements whose meaning is in the rules text (the key and the
-    /// number of entries), in data from SudokuPad: refused rather than
-    /// left out.
-    Drawn(String, usize),
 }
 
 impl std::fmt::Display for FpuzzlesError {
@@ -76,12 +72,6 @@ impl std::fmt::Display for FpuzzlesError {
                 f,
                 "f-puzzles: the solution the puzzle carries breaks its rules as read ({why}): \
                  a rule was misread or is not known here, so no answer is given"
-            ),
-            FpuzzlesError::Drawn(key, count) => write!(
-                f,
-                "f-puzzles from SudokuPad: `{key}` ({count} drawn) carries a rule told in the \
-                 rules text, which this reader does not read; solving without it would give \
-                 wrong answers"
             ),
         }
     }
@@ -318,25 +308,6 @@ fn embedded_solution(json: &Map<String, Value>, n: usize) -> Option<Vec<u8>> {
         .map(|d| d.filter(|&d| d >= 1 && d as usize <= n).map(|d| d as u8))
         .collect::<Option<_>>()?;
     (digits.len() == n * n).then_some(digits)
-}
-
-/// Drawn elements whose meaning lives in the rules text, not in the data:
-/// f-puzzles' cosmetic lines, circles, rectangles, cages and texts.
-const DRAWN: [&str; 5] = ["line", "circle", "rectangle", "cage", "text"];
-
-/// `doc`, or its first drawn element ([`DRAWN`]) refused by name: for
-/// f-puzzles data that comes from SudokuPad, whose setters draw rules
-/// (zipper lines, region sums, counting circles) this reader would
-/// otherwise leave out, answering another puzzle.
-pub(crate) fn drawn_meaning_refused(doc: Document) -> Result<Document, FpuzzlesError> {
-    for key in DRAWN {
-        if let Some(list) = doc.json.get(key).and_then(Value::as_array) {
-            if !list.is_empty() {
-                return Err(FpuzzlesError::Drawn(key.to_string(), list.len()));
-            }
-        }
-    }
-    Ok(doc)
 }
 
 /// A classic grid as f-puzzles JSON: `size` and `grid`, the `givens`
@@ -642,10 +613,10 @@ mod tests {
 
     #[test]
     fn what_is_not_modelled_is_refused_by_name() {
-        let entropic = r#","entropicline":[{"lines":[["R1C1","R1C2"]]}]"#;
+        let skyscraper = r#","skyscraper":[{"cell":"R0C1","value":"3"}]"#;
         assert_eq!(
-            read(&json(4, &[0; 16], entropic)).unwrap_err(),
-            FpuzzlesError::Unsupported("entropicline".into())
+            read(&json(4, &[0; 16], skyscraper)).unwrap_err(),
+            FpuzzlesError::Unsupported("skyscraper".into())
         );
         let err = read(&json(
             4,

@@ -335,9 +335,7 @@ fn read_found(found: Found<'_>) -> Result<Pasted, ReadError> {
             (checked(puzzle)?, Form::Link)
         }
         Found::SudokuPad(Ok(sudokupad::Payload::Fpuzzles(packed))) => {
-            let doc = fpuzzles::read_pasted(&packed)
-                .and_then(fpuzzles::drawn_meaning_refused)
-                .map_err(ReadError::Fpuzzles)?;
+            let doc = sudokupad::read_fpuzzles(&packed).map_err(ReadError::Fpuzzles)?;
             return from_document(doc);
         }
         Found::SudokuPad(Err(e)) => return Err(ReadError::SudokuPad(e)),

@@ -45,7 +45,8 @@ export function rulesText(fp) {
     ['arrow', 'arrows'], ['difference', 'white dots'], ['ratio', 'black dots'], ['xv', 'XV'],
     ['littlekillersum', 'little killers'], ['sandwichsum', 'sandwiches'], ['whispers', 'whispers'],
     ['renban', 'renban'], ['palindrome', 'palindromes'], ['betweenline', 'between lines'],
-    ['regionsumline', 'region sum lines'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
+    ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
+    ['entropicline', 'entropic lines'], ['modularline', 'modular lines'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
   for (const [key, name] of counted) if (fp[key] && fp[key].length) words.push(`${name} (${fp[key].length})`);
@@ -98,7 +99,8 @@ export function draw(svg, fp, overlay) {
       el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: colour });
     }
   }
-  const lineKinds = [['whispers', '#5ec26a'], ['renban', '#c77dd9'], ['palindrome', '#9a9a9a'], ['betweenline', '#9ec3e6'], ['regionsumline', '#4fb3e0']];
+  const lineKinds = [['whispers', '#5ec26a'], ['renban', '#c77dd9'], ['palindrome', '#9a9a9a'], ['betweenline', '#9ec3e6'], ['regionsumline', '#4fb3e0'],
+    ['zipperline', '#b59be0'], ['entropicline', '#f2b27a'], ['modularline', '#5cb8b2']];
   for (const [key, colour] of lineKinds) {
     for (const e of fp[key] || []) for (const l of e.lines) {
       path(l, colour, S * 0.18, 0.85);

@@ -186,15 +186,15 @@ fn what_cannot_be_honoured_is_refused() {
             text(&out.stderr)
         );
     }
-    let entropic = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"entropicline":[{"lines":[["R1C1","R1C2"]]}]}"#;
-    let out = run(&["sudoku", "check"], entropic.as_bytes());
+    let skyscraper = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"skyscraper":[{"cell":"R0C1","value":"2"}]}"#;
+    let out = run(&["sudoku", "check"], skyscraper.as_bytes());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stdout).starts_with("invalid: "),
         "{}",
         text(&out.stdout)
     );
-    assert!(text(&out.stderr).contains("`entropicline` is not supported"));
+    assert!(text(&out.stderr).contains("`skyscraper` is not supported"));
     // A puzzle with no solution (row 2's 3 and 4 leave box 1 nothing):
     // echoed, exit 1; clashing givens: invalid, exit 2, as in a classic
     // line; a timeout: exit 3.

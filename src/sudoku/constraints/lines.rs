@@ -115,6 +115,34 @@ pub(super) static THERMOMETER: Kind = Kind {
     },
 };
 
+pub(super) static ENTROPIC: Kind = Kind {
+    name: "entropic line",
+    words: &["entropic", "modular"],
+    read_word: |key, value, g| {
+        Ok(vec![Arc::new(Entropic {
+            cells: parse_cells(value, g.side)?,
+            modular: key == "modular",
+        })])
+    },
+    fpuzzles_keys: &["entropicline", "modularline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out = lines_of(json, "entropicline", g.side, |cells, _| {
+            Ok(Arc::new(Entropic {
+                cells,
+                modular: false,
+            }))
+        })?;
+        out.extend(lines_of(json, "modularline", g.side, |cells, _| {
+            Ok(Arc::new(Entropic {
+                cells,
+                modular: true,
+            }))
+        })?);
+        Ok(out)
+    },
+};
+
 pub(super) static WHISPERS: Kind = Kind {
     name: "whispers",
     words: &["whispers"],
@@ -434,5 +462,98 @@ impl Constraint for Between {
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
         push_entry(json, "betweenline", line_entry(&self.cells, n));
     }
+    any_eq!();
+}
+
+/// An entropic line (any three cells in a row along it hold a low, a
+/// middle and a high digit: 1–3, 4–6, 7–9 on 9×9, the thirds of 1..=n) or
+/// a modular one (three different remainders by 3). Two cells in a row
+/// along it hold digits of two classes, so a two-cell line asks that too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entropic {
+    /// The cells, in order along the line.
+    pub cells: Vec<usize>,
+    /// Remainders by 3 (a modular line) rather than thirds.
+    pub modular: bool,
+}
+
+impl Entropic {
+    /// The class of digit `d` (0, 1 or 2) on an `n`×`n` grid.
+    fn class(&self, d: u8, n: usize) -> u64 {
+        if self.modular {
+            u64::from(d % 3)
+        } else {
+            (usize::from(d - 1) * 3 / n) as u64
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        if self.modular {
+            "modular line"
+        } else {
+            "entropic line"
+        }
+    }
+}
+
+impl Constraint for Entropic {
+    fn kind(&self) -> &'static str {
+        ENTROPIC.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        check_cells(self.name(), &self.cells, n, 2)?;
+        if !n.is_multiple_of(3) {
+            return Err(RulesError::Shape {
+                rule: self.name(),
+                why: format!("digits 1 to {n} do not fall in three classes of one size"),
+            });
+        }
+        Ok(())
+    }
+    /// An automaton whose state is the classes of the last two cells
+    /// (each plus one, 0 for none): a digit of either class is refused.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let n = e.side();
+        e.chain(
+            &self.cells,
+            0,
+            |_, s, d| {
+                let c = self.class(d, n) + 1;
+                (s & 3 != c && s >> 2 != c).then_some(c | (s & 3) << 2)
+            },
+            |_| true,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        let classes: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|&k| self.class(solution[k], n))
+            .collect();
+        let clash = |w: &[u64]| w.iter().enumerate().any(|(i, a)| w[i + 1..].contains(a));
+        if classes.windows(3).any(clash) || classes.windows(2).any(clash) {
+            let digits: Vec<u8> = self.cells.iter().map(|&k| solution[k]).collect();
+            return Err(broken(
+                format!("{} {}", self.name(), cells_text(&self.cells, n)),
+                format!("{digits:?} repeat a class within three cells"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        let key = if self.modular { "modular" } else { "entropic" };
+        vec![format!("{key}={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let key = if self.modular {
+            "modularline"
+        } else {
+            "entropicline"
+        };
+        push_entry(json, key, line_entry(&self.cells, n));
+    }
+
     any_eq!();
 }

@@ -80,7 +80,7 @@ pub(crate) mod tests;
 pub(crate) use killer::digit_sets;
 pub use killer::{Cage, Renban};
 pub use kropki::{Dot, DotKind, NegativeDots, NegativeXv, NonConsecutive, Xv};
-pub use lines::{Between, Clones, Palindrome, Thermometer, Whispers};
+pub use lines::{Between, Clones, Entropic, Palindrome, Thermometer, Whispers};
 pub use neighbours::{AntiKing, AntiKnight};
 pub(crate) use regions::distinct;
 pub use regions::ExtraRegion;
@@ -88,7 +88,7 @@ pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
 pub use single::{Even, Maximum, Minimum, Odd, Quadruple};
-pub use sums::{Arrow, LittleKiller, RegionSum, Sandwich};
+pub use sums::{Arrow, LittleKiller, RegionSum, Sandwich, Zipper};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
 ///
@@ -199,6 +199,7 @@ pub static KINDS: &[&Kind] = &[
     &killer::RENBAN,
     &lines::THERMOMETER,
     &lines::WHISPERS,
+    &lines::ENTROPIC,
     &lines::PALINDROME,
     &lines::CLONE,
     &lines::BETWEEN,
@@ -209,6 +210,7 @@ pub static KINDS: &[&Kind] = &[
     &sums::LITTLE_KILLER,
     &sums::SANDWICH,
     &sums::REGION_SUM,
+    &sums::ZIPPER,
 ];
 
 /// The kind reading the text word `key`, if any.

@@ -177,9 +177,36 @@ pub(super) static REGION_SUM: Kind = Kind {
     read_fpuzzles: |json, g| {
         let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
         for entry in entries(json, "regionsumline") {
+            // `segments`: each run of the line in a region sums alone.
+            let segments = entry.get("segments").and_then(Value::as_bool) == Some(true);
             for line in json_lines(entry, g.side)? {
                 let region = |k: usize| fpuzzles_region(json, g, k);
-                out.push(Arc::new(RegionSum::along(&line, region)));
+                out.push(Arc::new(if segments {
+                    RegionSum::in_runs(&line, region)
+                } else {
+                    RegionSum::along(&line, region)
+                }));
+            }
+        }
+        Ok(out)
+    },
+};
+
+pub(super) static ZIPPER: Kind = Kind {
+    name: "zipper line",
+    words: &["zipper"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(Zipper {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["zipperline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "zipperline") {
+            for cells in json_lines(entry, g.side)? {
+                out.push(Arc::new(Zipper { cells }));
             }
         }
         Ok(out)
@@ -562,6 +589,45 @@ pub struct RegionSum {
     pub groups: Vec<Vec<usize>>,
 }
 
+/// An automaton along `groups` (their cells distinct): the first group's
+/// sum becomes the target (the state's high bits), each later group's
+/// running sum (the low 16 bits) must end on it.
+fn equal_sums(e: &mut Encoder<'_>, groups: &[Vec<usize>]) {
+    let cells = groups.concat();
+    let mut ends = vec![false; cells.len()];
+    let mut at = 0;
+    for g in groups {
+        at += g.len();
+        ends[at - 1] = true;
+    }
+    e.chain(
+        &cells,
+        0,
+        |i, s, d| {
+            let (target, run) = (s >> 16, (s & 0xffff) + d as u64);
+            match (ends[i], target) {
+                (true, 0) => Some(run << 16),
+                (true, t) => (run == t).then_some(t << 16),
+                (false, t) => (t == 0 || run < t).then_some(t << 16 | run),
+            }
+        },
+        |s| s & 0xffff == 0,
+    );
+}
+
+/// Whether `groups` add up to one sum in `solution`, or their sums.
+fn sums_of(groups: &[Vec<usize>], solution: &[u8]) -> Result<(), Vec<u64>> {
+    let sums: Vec<u64> = groups
+        .iter()
+        .map(|g| g.iter().map(|&k| u64::from(solution[k])).sum())
+        .collect();
+    if sums.windows(2).any(|w| w[0] != w[1]) {
+        Err(sums)
+    } else {
+        Ok(())
+    }
+}
+
 impl RegionSum {
     /// The line through `cells` (in order), grouped by `region`.
     pub fn along(cells: &[usize], region: impl Fn(usize) -> usize) -> RegionSum {
@@ -576,6 +642,22 @@ impl RegionSum {
                     groups.push(vec![k]);
                 }
             }
+        }
+        RegionSum { groups }
+    }
+
+    /// The line through `cells` (in order), a group each run of it in
+    /// one `region` (a region it enters twice sums twice).
+    pub fn in_runs(cells: &[usize], region: impl Fn(usize) -> usize) -> RegionSum {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut last = None;
+        for &k in cells {
+            let g = region(k);
+            match groups.last_mut() {
+                Some(run) if last == Some(g) => run.push(k),
+                _ => groups.push(vec![k]),
+            }
+            last = Some(g);
         }
         RegionSum { groups }
     }
@@ -606,47 +688,19 @@ impl Constraint for RegionSum {
         }
         Ok(())
     }
-    /// An automaton along the groups: the first group's sum becomes the
-    /// target (the state's high bits), each later group's running sum
-    /// (the low 16 bits) must end on it.
     fn encode(&self, e: &mut Encoder<'_>) {
-        let cells = self.cells();
-        let mut ends = vec![false; cells.len()];
-        let mut at = 0;
-        for g in &self.groups {
-            at += g.len();
-            ends[at - 1] = true;
-        }
-        e.chain(
-            &cells,
-            0,
-            |i, s, d| {
-                let (target, run) = (s >> 16, (s & 0xffff) + d as u64);
-                match (ends[i], target) {
-                    (true, 0) => Some(run << 16),
-                    (true, t) => (run == t).then_some(t << 16),
-                    (false, t) => (t == 0 || run < t).then_some(t << 16 | run),
-                }
-            },
-            |s| s & 0xffff == 0,
-        );
+        equal_sums(e, &self.groups);
     }
     fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
-        let sums: Vec<u64> = self
-            .groups
-            .iter()
-            .map(|g| g.iter().map(|&k| u64::from(solution[k])).sum())
-            .collect();
-        if sums.windows(2).any(|w| w[0] != w[1]) {
-            return Err(broken(
+        sums_of(&self.groups, solution).map_err(|sums| {
+            broken(
                 format!(
                     "region sum line {}",
                     cells_text(&self.cells(), rules.side())
                 ),
                 format!("its regions add up to {sums:?}"),
-            ));
-        }
-        Ok(())
+            )
+        })
     }
     fn words(&self, n: usize) -> Vec<String> {
         let groups: Vec<String> = self.groups.iter().map(|g| cells_text(g, n)).collect();
@@ -657,6 +711,69 @@ impl Constraint for RegionSum {
         push_entry(
             json,
             "regionsumline",
+            object([("lines", Value::Array(vec![line]))]),
+        );
+    }
+
+    any_eq!();
+}
+
+/// A zipper line: cells the same distance from its middle add up to one
+/// sum, the middle cell's digit on a line of odd length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zipper {
+    /// The cells, in order along the line.
+    pub cells: Vec<usize>,
+}
+
+impl Zipper {
+    /// The groups of equal sum: the middle cell alone (odd length), then
+    /// each pair the same distance from it, the nearest first.
+    fn groups(&self) -> Vec<Vec<usize>> {
+        let m = self.cells.len();
+        let mut groups = Vec::new();
+        if m % 2 == 1 {
+            groups.push(vec![self.cells[m / 2]]);
+        }
+        for i in (0..m / 2).rev() {
+            groups.push(vec![self.cells[i], self.cells[m - 1 - i]]);
+        }
+        groups
+    }
+}
+
+impl Constraint for Zipper {
+    fn kind(&self) -> &'static str {
+        ZIPPER.name
+    }
+    fn sums(&self) -> Vec<(Vec<usize>, Vec<usize>, i64)> {
+        self.groups()
+            .windows(2)
+            .map(|w| (w[0].clone(), w[1].clone(), 0))
+            .collect()
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("zipper line", &self.cells, rules.side(), 3)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        equal_sums(e, &self.groups());
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        sums_of(&self.groups(), solution).map_err(|sums| {
+            broken(
+                format!("zipper line {}", cells_text(&self.cells, rules.side())),
+                format!("its pairs add up to {sums:?}"),
+            )
+        })
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("zipper={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let line = json_names(&self.cells, n);
+        push_entry(
+            json,
+            "zipperline",
             object([("lines", Value::Array(vec![line]))]),
         );
     }

@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 25] = [
+pub(crate) const MADE: [&str; 28] = [
     "region",
     "cage",
     "renban",
@@ -207,6 +207,9 @@ pub(crate) const MADE: [&str; 25] = [
     "sandwich",
     "antiking",
     "regionsum",
+    "entropic",
+    "modular",
+    "zipper",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -376,6 +379,13 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 shaft: cells[split..].to_vec(),
             })
         }
+        "zipper" => Arc::new(Zipper {
+            cells: walk(n, rng.gen_range(3..=5), rng),
+        }),
+        "entropic" | "modular" => Arc::new(Entropic {
+            cells: walk(n, rng.gen_range(2..=4), rng),
+            modular: what == "modular",
+        }),
         "regionsum" => {
             // A walk across boxes (f-puzzles' default), grouped by box.
             let h = crate::sudoku::fpuzzles::default_box_rows(n);
@@ -430,9 +440,14 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
     let mut rng = StdRng::seed_from_u64(40);
     // Cases per kind with no solution, one, more.
     let mut seen = vec![[0u32; 3]; MADE.len()];
-    let cases = if cfg!(miri) { 24 } else { 600 };
+    let cases = if cfg!(miri) { 28 } else { 600 };
     for case in 0..cases {
-        let (rows, cols) = if case % 4 == 3 { (2, 3) } else { (2, 2) };
+        // A quarter 6×6, each kind first on both sizes in turn.
+        let (rows, cols) = if (case + case / MADE.len()) % 4 == 3 {
+            (2, 3)
+        } else {
+            (2, 2)
+        };
         let n = rows * cols;
         let sol = solution(rows, cols, &mut rng);
         let mut rules = Rules::boxes(rows, cols).unwrap();
@@ -459,6 +474,7 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         let summed = rules.constraints().iter().any(|c| {
             c.as_any().is::<LittleKiller>()
                 || c.as_any().is::<RegionSum>()
+                || c.as_any().is::<Zipper>()
                 || c.as_any()
                     .downcast_ref::<Arrow>()
                     .is_some_and(|a| a.circle.len() == 1)
@@ -1087,4 +1103,28 @@ fn little_killers_given_by_clue_and_direction_read_their_diagonal() {
         .rules
         .constraints()
         .is_empty());
+}
+
+#[test]
+fn region_sum_lines_group_by_region_or_by_run() {
+    // 4×4, boxes of 2×2: cells 0, 1 and 5 in the first box, 2 in the
+    // second; the line leaves the first box and comes back.
+    let region = |k: usize| (k / 4 / 2) * 2 + (k % 4) / 2;
+    let line = [0, 1, 2, 5];
+    assert_eq!(
+        RegionSum::along(&line, region).groups,
+        vec![vec![0, 1, 5], vec![2]]
+    );
+    assert_eq!(
+        RegionSum::in_runs(&line, region).groups,
+        vec![vec![0, 1], vec![2], vec![5]]
+    );
+    // A zipper's groups: the middle alone, then the pairs outward.
+    let zipper = Zipper {
+        cells: vec![0, 1, 2, 3, 7],
+    };
+    let rules = Rules::boxes(2, 2).unwrap().with(zipper).unwrap();
+    let ok = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+    // 0,1,2,3,7 hold 1,2,3,4,2: the middle 3, then 2+4 = 6 ≠ 3.
+    assert!(crate::sudoku::rules::check(&rules, &[0; 16], &ok).is_err());
 }

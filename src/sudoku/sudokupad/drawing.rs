@@ -25,7 +25,8 @@
 //!   colour (or, for the only kind of line drawn, the only kind the text
 //!   names): renban, German or Dutch whispers (their gap from the text),
 //!   palindrome, region sum line (its cells grouped by the puzzle's
-//!   regions, which the caller adds as f-puzzles' `grid`);
+//!   regions, which the caller adds as f-puzzles' `grid`), entropic and
+//!   modular lines, zipper lines (a mark on the middle read with them);
 //! * a small circle on the edge between two cells: a Kropki dot (white:
 //!   consecutive, black: one double the other), and an `X` or `V` there:
 //!   XV; "all … are given" makes them negative;
@@ -44,6 +45,9 @@ use crate::sudoku::constraints::cell_name;
 
 /// A point `(row, column)` in cells.
 type Point = (f64, f64);
+
+/// A thermometer read: its cells from the bulb, and its colour.
+type Thermometer = (Vec<(usize, usize)>, Option<Rgba>);
 
 /// How far a drawn point may stray from where a convention puts it.
 const SLACK: f64 = 0.06;
@@ -340,6 +344,33 @@ fn has_word(s: &str, word: &str) -> bool {
     s.split(|ch: char| !ch.is_alphanumeric()).any(|w| w == word)
 }
 
+/// Whether sentence `s` names a colour.
+fn names_colour(s: &str) -> bool {
+    [
+        "red",
+        "orange",
+        "peach",
+        "yellow",
+        "green",
+        "blue",
+        "turquoise",
+        "teal",
+        "cyan",
+        "purple",
+        "lavender",
+        "violet",
+        "pink",
+        "magenta",
+        "grey",
+        "gray",
+        "white",
+        "black",
+        "brown",
+    ]
+    .iter()
+    .any(|w| has_word(s, w))
+}
+
 /// What a line that is neither a thermometer nor an arrow may be.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum LineKind {
@@ -347,6 +378,9 @@ enum LineKind {
     Whispers(u32),
     Palindrome,
     RegionSum,
+    Entropic,
+    Modular,
+    Zipper,
 }
 
 impl LineKind {
@@ -370,6 +404,15 @@ impl LineKind {
         if s.contains("palindrome") {
             kinds.push(LineKind::Palindrome);
         }
+        if s.contains("entropic") {
+            kinds.push(LineKind::Entropic);
+        }
+        if s.contains("zipper") {
+            kinds.push(LineKind::Zipper);
+        }
+        if s.contains("modular") {
+            kinds.push(LineKind::Modular);
+        }
         if s.contains("region sum")
             || (s.contains("line")
                 && s.contains("sum")
@@ -387,6 +430,9 @@ impl LineKind {
             LineKind::Whispers(_) => "whispers",
             LineKind::Palindrome => "palindrome",
             LineKind::RegionSum => "regionsumline",
+            LineKind::Entropic => "entropicline",
+            LineKind::Modular => "modularline",
+            LineKind::Zipper => "zipperline",
         }
     }
 }
@@ -515,6 +561,7 @@ pub(super) fn read(
         .collect::<Result<Vec<_>, _>>()?;
     let mut others = Vec::new();
     let mut tips: Vec<(Point, Option<Rgba>)> = Vec::new();
+    let mut thermometers: Vec<Thermometer> = Vec::new();
     for stroke in strokes {
         let ends = [stroke.points[0], stroke.points[stroke.points.len() - 1]];
         let at_end = |want: &dyn Fn(&Shape) -> bool| {
@@ -542,19 +589,7 @@ pub(super) fn read(
                 .ok_or_else(|| format!("{}: its bulb is not on a cell", stroke.place()))?;
             let cells = walk(first, &points[1..], n)
                 .ok_or_else(|| format!("{}: not a line through cells", stroke.place()))?;
-            let slow = text.sentences.iter().any(|s| {
-                s.contains("thermo")
-                    && (s.contains("stay the same")
-                        || s.contains("slow")
-                        || s.contains("or equal")
-                        || s.contains("non-decreas"))
-            });
-            let key = if slow {
-                "slowthermometer"
-            } else {
-                "thermometer"
-            };
-            push(&mut out, key, lines_entry(names(&cells)));
+            thermometers.push((cells, stroke.colour));
         } else if let (Some((end, _)), true) = (circle, text.says("arrow")) {
             let mut stroke = stroke;
             if end == 1 {
@@ -569,6 +604,34 @@ pub(super) fn read(
             others.push(stroke);
         }
     }
+    // A thermometer's branch: a line of its colour from one of its cells
+    // on, the thermometer up to that cell and then the line.
+    while let Some((i, path)) = others
+        .iter()
+        .enumerate()
+        .find_map(|(i, stroke)| branch(stroke, &thermometers, n).map(|path| (i, path)))
+    {
+        let stroke = others.remove(i);
+        thermometers.push((path, stroke.colour));
+    }
+    if !thermometers.is_empty() {
+        let slow = text.sentences.iter().any(|s| {
+            s.contains("thermo")
+                && (s.contains("stay the same")
+                    || s.contains("remain the same")
+                    || s.contains("slow")
+                    || s.contains("or equal")
+                    || s.contains("non-decreas"))
+        });
+        let key = if slow {
+            "slowthermometer"
+        } else {
+            "thermometer"
+        };
+        for (cells, _) in &thermometers {
+            push(&mut out, key, lines_entry(names(cells)));
+        }
+    }
     // The head of an arrow drawn as a line: short strokes of its colour
     // around its tip.
     others.retain(|stroke| {
@@ -580,7 +643,7 @@ pub(super) fn read(
                     .all(|p| (p.0 - tip.0).abs() <= 0.4 && (p.1 - tip.1).abs() <= 0.4)
         })
     });
-    read_lines(&others, &text, n, &mut out)?;
+    read_lines(&others, &text, n, &shapes, &mut used, &mut out)?;
 
     // Dots and XV on edges, parity shapes in cells.
     let mut negative: Vec<&str> = Vec::new();
@@ -674,6 +737,29 @@ pub(super) fn read(
         out.insert("antiking".into(), Value::Bool(true));
     }
     Ok(out)
+}
+
+/// The thermometer `stroke` branches off: one of `thermometers` of its
+/// colour holding the cell of one of its ends, up to that cell, then the
+/// stroke's cells from there.
+fn branch(stroke: &Stroke, thermometers: &[Thermometer], n: usize) -> Option<Vec<(usize, usize)>> {
+    for end in 0..2 {
+        let mut points = stroke.points.clone();
+        if end == 1 {
+            points.reverse();
+        }
+        let start = centre_cell(points[0], n)?;
+        for (cells, colour) in thermometers {
+            let same = colour.zip(stroke.colour).is_some_and(|(a, b)| a.like(b));
+            if let Some(i) = cells.iter().position(|&c| c == start).filter(|_| same) {
+                let rest = walk(start, &points[1..], n)?;
+                let mut path = cells[..=i].to_vec();
+                path.extend_from_slice(&rest[1..]);
+                return Some(path);
+            }
+        }
+    }
+    None
 }
 
 fn lines_entry(cells: Value) -> Value {
@@ -832,6 +918,35 @@ fn little_killer(
     Ok(Value::Object(entry))
 }
 
+/// A line of `kind` through `cells` as the lines it is read as: itself
+/// when open; when it closes on its first cell (a loop), the cells once
+/// and what the loop adds where it closes — for whispers the closing
+/// pair, for entropic and modular lines the four cells around the
+/// closing point (their windows of three are the loop's across it); a
+/// renban or a region sum line asks nothing more. `None`: a loop of a
+/// kind whose reading around it is not clear (palindromes).
+fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, usize)>>> {
+    let m = cells.len();
+    if m < 4 || cells[0] != cells[m - 1] {
+        return Some(vec![cells]);
+    }
+    let once = cells[..m - 1].to_vec();
+    let l = once.len();
+    let closing = match kind {
+        LineKind::Whispers(_) => vec![vec![once[l - 1], once[0]]],
+        LineKind::Entropic | LineKind::Modular if l >= 4 => {
+            vec![vec![once[l - 2], once[l - 1], once[0], once[1]]]
+        }
+        LineKind::Entropic | LineKind::Modular | LineKind::Renban | LineKind::RegionSum => {
+            Vec::new()
+        }
+        LineKind::Palindrome | LineKind::Zipper => return None,
+    };
+    let mut lines = vec![once];
+    lines.extend(closing);
+    Some(lines)
+}
+
 /// The lines left (neither thermometers nor arrows), by the sentence
 /// that names their colour, or, when they are of one colour and the text
 /// names one kind of line, that kind.
@@ -839,6 +954,8 @@ fn read_lines(
     strokes: &[Stroke],
     text: &Text,
     n: usize,
+    shapes: &[Shape],
+    used: &mut [bool],
     out: &mut Map<String, Value>,
 ) -> Result<(), String> {
     let colours: Vec<Option<Rgba>> = {
@@ -865,13 +982,23 @@ fn read_lines(
         let place = stroke.place();
         let words = stroke.colour.map_or(&[][..], Rgba::words);
         let mut kinds: Vec<LineKind> = Vec::new();
-        for s in &text.sentences {
+        // The sentences naming the colour; one that names no kind read
+        // with the next when that one names no colour ("box borders cut
+        // blue lines into segments. digits on each segment sum …").
+        let mut told = String::new();
+        for (i, s) in text.sentences.iter().enumerate() {
             if words.iter().any(|w| has_word(s, w)) {
-                for k in LineKind::named(s, n) {
+                let mut said = s.clone();
+                let next = text.sentences.get(i + 1);
+                if LineKind::named(s, n).is_empty() && next.is_some_and(|t| !names_colour(t)) {
+                    said = format!("{s} {}", next.map_or("", String::as_str));
+                }
+                for k in LineKind::named(&said, n) {
                     if !kinds.contains(&k) {
                         kinds.push(k);
                     }
                 }
+                told.push_str(&said);
             }
         }
         if kinds.is_empty() && colours.len() == 1 && all_kinds.len() == 1 {
@@ -895,22 +1022,46 @@ fn read_lines(
             .ok_or_else(|| format!("{place}: a line that does not start on a cell"))?;
         let cells = walk(first, &stroke.points[1..], n)
             .ok_or_else(|| format!("{place}: not a line through cells"))?;
-        let cells = Value::Array(
-            cells
-                .iter()
-                .map(|&(r, c)| Value::from(cell_name(r * n + c, n)))
-                .collect(),
-        );
-        let mut entry = Map::new();
-        entry.insert("lines".into(), Value::Array(vec![cells]));
-        if let LineKind::Whispers(gap) = kind {
-            entry.insert("value".into(), Value::from(gap.to_string()));
+        if kind == LineKind::Zipper {
+            // The mark on its middle (a dot, a circle, a diamond).
+            let m = cells.len();
+            let (a, b) = (cells[(m - 1) / 2], cells[m / 2]);
+            let middle = (
+                (a.0 + b.0) as f64 / 2.0 + 0.5,
+                (a.1 + b.1) as f64 / 2.0 + 0.5,
+            );
+            for (s, shape) in shapes.iter().enumerate() {
+                let near = (shape.center.0 - middle.0).abs() <= SLACK
+                    && (shape.center.1 - middle.1).abs() <= SLACK;
+                if near && shape.text.is_empty() {
+                    used[s] = true;
+                }
+            }
         }
-        if let Value::Array(a) = out
-            .entry(kind.key())
-            .or_insert_with(|| Value::Array(Vec::new()))
+        for cells in closed(cells, kind)
+            .ok_or_else(|| format!("{place}: a closed {} line is not read", kind.key()))?
         {
-            a.push(Value::Object(entry));
+            let cells = Value::Array(
+                cells
+                    .iter()
+                    .map(|&(r, c)| Value::from(cell_name(r * n + c, n)))
+                    .collect(),
+            );
+            let mut entry = Map::new();
+            entry.insert("lines".into(), Value::Array(vec![cells]));
+            if let LineKind::Whispers(gap) = kind {
+                entry.insert("value".into(), Value::from(gap.to_string()));
+            }
+            if kind == LineKind::RegionSum && told.contains("segment") {
+                // Each run of the line in a region is a group of its own.
+                entry.insert("segments".into(), Value::Bool(true));
+            }
+            if let Value::Array(a) = out
+                .entry(kind.key())
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                a.push(Value::Object(entry));
+            }
         }
     }
     Ok(())

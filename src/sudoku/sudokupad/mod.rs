@@ -30,6 +30,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::constraints::{self, Geometry};
+use super::fpuzzles::{Document, FpuzzlesError};
 use super::rules::Rules;
 use super::Puzzle;
 
@@ -147,6 +148,163 @@ pub(crate) fn read_own(packed: &str) -> Result<Puzzle, SudokuPadError> {
         return Err(SudokuPadError::Undecodable);
     };
     puzzle_of(&metadata_cages(expanded(json)))
+}
+
+/// Reads the f-puzzles data of a SudokuPad link (`…/fpuzzles…`) as
+/// f-puzzles is read, but its drawn elements (`line`, `circle`,
+/// `rectangle`, `cage`, `text`, whose meaning SudokuPad setters give in
+/// the rules text, `ruleset`) by the conventions of SudokuPad's own
+/// drawing ([`drawing`]), and the rules the text tells alone (anti-knight,
+/// anti-king). A line that draws a constraint the data already has (the
+/// same cells) is passed over.
+pub(crate) fn read_fpuzzles(packed: &str) -> Result<Document, FpuzzlesError> {
+    let packed = packed.trim().replace(' ', "+");
+    let text = super::lzstring::decompress_from_base64(&packed)
+        .ok_or_else(|| FpuzzlesError::Json("the link's data does not decompress".into()))?;
+    let Ok(Value::Object(mut json)) = serde_json::from_str::<Value>(&text) else {
+        // Not an object: the f-puzzles reader says why.
+        return super::fpuzzles::read(&text);
+    };
+    let Some(n) = json
+        .get("size")
+        .and_then(Value::as_u64)
+        .map(|n| n as usize)
+        .filter(|n| (1..=super::rules::MAX_SIDE).contains(n))
+    else {
+        return super::fpuzzles::read(&text);
+    };
+    let rules = json
+        .get("ruleset")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let picture = fpuzzles_drawing(&mut json);
+    let read = drawing::read(&picture, n, &rules).map_err(|why| {
+        FpuzzlesError::Field(format!(
+            "drawn for SudokuPad: {why}; solving without it could give wrong answers"
+        ))
+    })?;
+    for (key, v) in read {
+        match (v, json.get_mut(&key)) {
+            (Value::Array(more), Some(Value::Array(have))) => have.extend(more),
+            (v, _) => {
+                json.insert(key, v);
+            }
+        }
+    }
+    super::fpuzzles::read(&Value::Object(json).to_string())
+}
+
+/// f-puzzles' drawn elements taken out of `json` and written as
+/// SudokuPad draws them (`lines`, `overlays`, `cages`; points in cells,
+/// a cell's centre at `r + 0.5`), the lines that repeat a constraint's
+/// own cells left out.
+fn fpuzzles_drawing(json: &mut Map<String, Value>) -> Map<String, Value> {
+    let rc = |name: &Value| -> Option<(f64, f64)> {
+        let (r, c) = name
+            .as_str()?
+            .strip_prefix(['R', 'r'])?
+            .split_once(['C', 'c'])?;
+        Some((r.parse::<f64>().ok()? - 1.0, c.parse::<f64>().ok()? - 1.0))
+    };
+    let cells_of = |entry: &Value| -> Vec<(f64, f64)> {
+        entry
+            .get("cells")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(&rc)
+            .collect()
+    };
+    let point = |(r, c): (f64, f64)| Value::from(vec![r + 0.5, c + 0.5]);
+    // The lines the constraints already hold, as lists of cell names.
+    let held: Vec<Vec<Value>> = json
+        .iter()
+        .filter(|(k, _)| constraints::reads_fpuzzles_key(k))
+        .filter_map(|(_, v)| v.as_array())
+        .flatten()
+        .filter_map(|e| e.get("lines").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|l| l.as_array().cloned())
+        .collect();
+    let mut picture = Map::new();
+    let mut lines = Vec::new();
+    for entry in remove_list(json, "line") {
+        for line in entry
+            .get("lines")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(names) = line.as_array() else {
+                continue;
+            };
+            let backwards: Vec<Value> = names.iter().rev().cloned().collect();
+            if held.iter().any(|h| h == names || *h == backwards) {
+                continue;
+            }
+            let points: Vec<Value> = names.iter().filter_map(&rc).map(point).collect();
+            let mut l = Map::new();
+            l.insert("wayPoints".into(), Value::Array(points));
+            if let Some(colour) = entry.get("outlineC") {
+                l.insert("color".into(), colour.clone());
+            }
+            lines.push(Value::Object(l));
+        }
+    }
+    let mut overlays = Vec::new();
+    for key in ["circle", "rectangle", "text"] {
+        for entry in remove_list(json, key) {
+            let cells = cells_of(&entry);
+            if cells.is_empty() {
+                continue;
+            }
+            let k = cells.len() as f64;
+            let centre = cells
+                .iter()
+                .fold((0.0, 0.0), |(r, c), &(a, b)| (r + a / k, c + b / k));
+            let mut o = Map::new();
+            o.insert("center".into(), point(centre));
+            for (from, to) in [
+                ("width", "width"),
+                ("height", "height"),
+                ("baseC", "backgroundColor"),
+                ("outlineC", "borderColor"),
+                ("value", "text"),
+            ] {
+                if let Some(v) = entry.get(from) {
+                    o.insert(to.into(), v.clone());
+                }
+            }
+            o.insert("rounded".into(), Value::Bool(key == "circle"));
+            overlays.push(Value::Object(o));
+        }
+    }
+    let mut cages = Vec::new();
+    for entry in remove_list(json, "cage") {
+        let cells: Vec<Value> = cells_of(&entry)
+            .into_iter()
+            .map(|(r, c)| Value::from(vec![r, c]))
+            .collect();
+        let mut cage = Map::new();
+        cage.insert("cells".into(), Value::Array(cells));
+        if let Some(v) = entry.get("value") {
+            cage.insert("value".into(), v.clone());
+        }
+        cages.push(Value::Object(cage));
+    }
+    picture.insert("lines".into(), Value::Array(lines));
+    picture.insert("overlays".into(), Value::Array(overlays));
+    picture.insert("cages".into(), Value::Array(cages));
+    picture
+}
+
+/// The array under `key`, taken out of `json` (empty when none).
+fn remove_list(json: &mut Map<String, Value>, key: &str) -> Vec<Value> {
+    match json.remove(key) {
+        Some(Value::Array(a)) => a,
+        _ => Vec::new(),
+    }
 }
 
 /// SudokuPad's short keys, and the names they stand for.
@@ -855,7 +1013,38 @@ mod tests {
         let want: Vec<u8> = SOLUTION.bytes().map(|b| b - b'0').collect();
         assert_eq!(pasted.puzzle.expected(), Some(&want[..]));
         let err = read(&fpuz(r#","line":[{"lines":[["R1C1","R1C2"]]}]"#)).unwrap_err();
-        assert!(err.to_string().contains("`line` (1 drawn)"), "{err}");
+        assert!(
+            err.to_string().contains(
+                "drawn for SudokuPad: `lines` 1 (from (0.5, 0.5) to (0.5, 1.5)): a plain line"
+            ),
+            "{err}"
+        );
+        // Drawn elements read by SudokuPad's conventions and the ruleset:
+        // a green line of whispers, a cage with its sum; a line that
+        // repeats a constraint's cells is passed over.
+        let drawn = |extra: &str| read(&fpuz(&format!("{extra}{with}")));
+        let kinds = |extra: &str| -> Vec<&'static str> {
+            let pasted = drawn(extra).unwrap_or_else(|e| panic!("{extra}: {e}"));
+            pasted
+                .puzzle
+                .rules()
+                .constraints()
+                .iter()
+                .map(|c| c.kind())
+                .collect()
+        };
+        let green = r##","ruleset":"Digits on a green line differ by at least 1.","line":[{"lines":[["R4C1","R4C2"]],"outlineC":"#67F067"}]"##;
+        assert_eq!(kinds(green), ["whispers"]);
+        let cage = r##","ruleset":"Digits in cages sum to the clue.","cage":[{"cells":["R1C1","R1C2"],"value":"3"}]"##;
+        assert_eq!(kinds(cage), ["killer cage"]);
+        let wrong = cage.replace(r#""value":"3""#, r#""value":"4""#);
+        assert!(drawn(&wrong).is_err());
+        let repeated = r##","renban":[{"lines":[["R4C1","R4C2"]]}],"line":[{"lines":[["R4C2","R4C1"]],"outlineC":"#F067F0"}]"##;
+        assert_eq!(kinds(repeated), ["renban"]);
+        // A rule the text alone tells: R1C1 and R2C3 both hold 1.
+        let knight = r#","ruleset":"Digits a knight move apart cannot repeat.""#;
+        let err = drawn(knight).unwrap_err();
+        assert!(err.to_string().contains("anti-knight"), "{err}");
         let broken = r#","solution":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]"#;
         let err = read(&fpuz(broken)).unwrap_err();
         assert!(
