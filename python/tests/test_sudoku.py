@@ -58,6 +58,33 @@ def test_variants_and_fpuzzles() -> None:
     assert big is not None and len(big) == 256 and "G" in big
 
 
+# A 4x4 SudokuPad link drawing a killer cage (R1C1+R1C2 = 3) and a
+# thermometer (its bulb on R3C2), its rules in words and its solution in
+# the link; CAGE_4 draws the cage with 4, which that solution breaks.
+PAD = (
+    "https://sudokupad.app/sclN4SwJgXA5AHlA0BjAzhArABiQUwgbT2ADcIBGAX3ioF148r5b6a6HizzraAnXAvLBi"
+    "ZZSTUvCF1xopgPgAmYfADMYhWtWz5EpttF1lOg/Bl082xXW2rjlvIc21EAQ3zBEfOZLmmSyzvAANm4A7gAO+OYAdGgmMW"
+    "IxcWhcSBAAwgBimZnwAC4AFhDyFLQArm6IufjyiaTx8CEQGFEAHLGFzW1I8ulZffDcELkBALbYuc5gzhMQwNylgdioUAA"
+    "iIADmILnIAAQgAHY7LutLO8ilIzu5APZX+dhHgaXYUTtrm9s7zoHX++tfd2w3BG1zGuSBe32iF4zmQDwAZtxQYCdgAjBa"
+    "oqIIZDXJ65EC/aCkeTKAAsZOJxXJ5OKUHI5CAA="
+)
+CAGE_4 = (
+    "https://sudokupad.app/sclN4SwJgXA5AHlA0BjAzhArABiQUwgbT2ADcIBGAX3ioF148r5b6a6HizzraAnXAvLBi"
+    "ZZSTUvCF1xopgPgAmYfADMYhWtWz5EpttF1lOg/Bl082xXW2rjlvIc21EAQ3zBEfOZLmmSAFk54ABs3AHcAB3xzADo0E1"
+    "ixWPi0LiQIAGEAMSys+AAXAAsIeQpaAFc3RDz8eSTSBPhQiAxogA44opb2pHkM7P74bgg8wIBbbDznMGdJiGBuMqDsVCg"
+    "AERAAcxA85AACEAA7XZcN5d3kMtHdvIB7a4LsY6Cy7Gjd9a2d3ecgm4ON773bDcUY3cZ5YH7A6IXjOZCPABm3DBQN2ACN"
+    "FmjoghkDdnnkQH9oKR5Mo/GSSSVyeSSlByOQgA="
+)
+
+
+def test_sudokupad_links_are_read_as_drawn() -> None:
+    assert sudoku.solve(PAD) == "1234341221434321"
+    with pytest.raises(ValueError, match="killer cage"):
+        sudoku.solve(CAGE_4)
+    with pytest.raises(ValueError, match="short id"):
+        sudoku.solve("https://sudokupad.app/abc123")
+
+
 def test_candidates_are_the_digits_of_all_solutions() -> None:
     puzzle = "12..34.........."
     cands = sudoku.candidates(puzzle)

@@ -22,7 +22,8 @@
 
 use dlx::sudoku::explain::{self, Until};
 use dlx::sudoku::{
-    candidates, fpuzzles, random_solution, Candidates, Limits, Puzzle, Random, Solved, Sudoku,
+    candidates, fpuzzles, random_solution, sudokupad, Candidates, Limits, Puzzle, Random, Solved,
+    Sudoku,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -63,6 +64,7 @@ pub fn describe_json(input: &str) -> Result<Value, String> {
         "fpuzzles": fpuzzles,
         "text": p.to_string(),
         "link": fpuzzles::link(&json),
+        "sudokupad": sudokupad::link(&json, None),
     }))
 }
 
@@ -89,6 +91,8 @@ struct Answered<'a> {
     #[serde(flatten)]
     solved: &'a Solved,
     link: Option<String>,
+    /// The puzzle's SudokuPad link, the solution in it to check a solve.
+    sudokupad: Option<String>,
 }
 
 /// `candidates`: the answer as a line, then the library's report
@@ -138,15 +142,13 @@ fn act(
             };
             // The link is made for a shown solution only: compressing the
             // JSON takes longer than checking a 9×9.
-            let link = solved
-                .solution
-                .as_deref()
-                .filter(|_| action == "solve")
-                .map(link);
+            let shown = solved.solution.as_deref().filter(|_| action == "solve");
+            let puzzle = || fpuzzles::write_rules(p.rules(), p.givens(), None);
             to_value(&Answered {
                 result,
                 solved: &solved,
-                link,
+                link: shown.map(link),
+                sudokupad: shown.map(|s| sudokupad::link(&puzzle(), Some(s))),
             })?
         }
         "candidates" => {
@@ -325,6 +327,13 @@ mod tests {
         let r = run_json(&open, "random", 1, 7).unwrap();
         assert_eq!(r["result"].as_str().unwrap().len(), 81);
         assert!(run_json(CLASSIC, "dance", 1, 0).is_err());
+        // The SudokuPad link carries the puzzle and the solution to check.
+        let pad = solved["sudokupad"].as_str().unwrap();
+        let pasted = dlx::sudoku::input::read(pad).unwrap();
+        assert_eq!(
+            pasted.puzzle.expected().map(line),
+            solved["result"].as_str().map(str::to_string)
+        );
         // The link of a solution opens the puzzle with it entered.
         let link = solved["link"].as_str().unwrap();
         let back = fpuzzles::read_pasted(link).unwrap();

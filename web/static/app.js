@@ -59,6 +59,7 @@ async function show() {
   draw($('board'), answer.value.fpuzzles, {});
   $('rules').textContent = rulesText(answer.value.fpuzzles);
   $('link').href = answer.value.link;
+  $('sudokupad').href = answer.value.sudokupad;
   $('export').hidden = false;
   return answer.value;
 }
@@ -78,6 +79,7 @@ async function act(action) {
     if (v.step) overlay.step = v.step;
     draw($('board'), shown.description.fpuzzles, overlay);
     if (v.link) $('link').href = v.link;
+    if (v.sudokupad) $('sudokupad').href = v.sudokupad;
     const nodes = v.nodes !== undefined ? `, ${v.nodes} nodes, ${v.guesses} guesses` : '';
     statusLine.textContent = `${action}: ${answer.ms.toFixed(1)} ms${nodes}`;
     setResult(v.result, 'done');

@@ -71,7 +71,9 @@ pub(crate) struct CommonArgs {
     /// `boxes=RxC`, …; docs/variants.md lists every constraint).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
-    /// Output format (default: the input's).
+    /// Output format (default: the input's). `sudokupad`: a link
+    /// SudokuPad opens (the puzzle, and the solution found for it to check
+    /// a solve against; as input, SudokuPad links are read).
     #[arg(long, value_enum)]
     output_format: Option<FormatArg>,
     /// Symbols for digits (default: 1-9 up to 9×9; letters, or 1-9A-… when
@@ -205,11 +207,12 @@ pub(crate) enum FormatArg {
     Grid,
     Fpuzzles,
     Variant,
+    Sudokupad,
 }
 
 impl FormatArg {
-    /// The classic format named (`None`: f-puzzles; the variant text form
-    /// of a classic grid is its line).
+    /// The classic format named (`None`: f-puzzles or a SudokuPad link;
+    /// the variant text form of a classic grid is its line).
     pub(crate) fn classic(self) -> Option<Format> {
         Some(match self {
             FormatArg::Line => Format::Line,
@@ -221,7 +224,7 @@ impl FormatArg {
             FormatArg::Leetcode => Format::Leetcode,
             FormatArg::Grid => Format::Grid,
             FormatArg::Variant => Format::Line,
-            FormatArg::Fpuzzles => return None,
+            FormatArg::Fpuzzles | FormatArg::Sudokupad => return None,
         })
     }
 }

@@ -83,6 +83,22 @@ fn solve_count_check(n: usize, base: Rules, flags: &str) {
         .map(|k| v["grid"][k / n][k % n]["value"].as_u64().unwrap() as u8)
         .collect();
     assert_eq!(cells, got);
+    // A SudokuPad link: the puzzle and the solution found, which reading
+    // the link back expects (a reading that answered otherwise would say
+    // so); `--format sudokupad` reads it as a link.
+    let out = run(
+        &["sudoku", "solve", "--output-format", "sudokupad"],
+        puzzle.as_bytes(),
+    );
+    let link = text(&out.stdout);
+    assert!(link.starts_with("https://sudokupad.app/fpuzzles"), "{link}");
+    let pasted = dlx::sudoku::input::read(link.trim()).unwrap();
+    assert_eq!(pasted.puzzle.rules(), &read.rules);
+    assert_eq!(pasted.puzzle.expected(), Some(&got[..]));
+    for format in [&[][..], &["--format", "sudokupad"]] {
+        let back = run(&[&["sudoku", "solve"], format].concat(), link.as_bytes());
+        assert_eq!(text(&back.stdout), text(&solved.stdout), "{format:?}");
+    }
     // Starting over with lookahead at once, or never, answers the same.
     for after in ["1", "never"] {
         let out = run(
@@ -168,6 +184,35 @@ fn inputs_are_detected_one_by_one_and_classic_grids_write_f_puzzles() {
     for l in lines.lines() {
         let p = fpuzzles::read(l).unwrap();
         assert_eq!(count(&p.rules, &p.givens, 2).0.solutions, 1);
+    }
+    // And as SudokuPad links: a classic grid with its solution, generated
+    // puzzles without one.
+    let out = run(&["sudoku", "solve", "--output-format", "sudokupad", c], b"");
+    let pasted = dlx::sudoku::input::read(text(&out.stdout).trim()).unwrap();
+    assert_eq!(
+        line(pasted.puzzle.givens()).replace('0', "."),
+        "1..4..1.4...2..3"
+    );
+    let want: Vec<u8> = "1234341243212143".bytes().map(|b| b - b'0').collect();
+    assert_eq!(pasted.puzzle.expected(), Some(&want[..]));
+    let out = run(
+        &[
+            "sudoku",
+            "generate",
+            "--box-side",
+            "2",
+            "--count",
+            "2",
+            "--output-format",
+            "sudokupad",
+        ],
+        b"",
+    );
+    for l in text(&out.stdout).lines() {
+        let pasted = dlx::sudoku::input::read(l).unwrap();
+        assert!(l.starts_with("https://sudokupad.app/fpuzzles"), "{l}");
+        let (rules, givens) = (pasted.puzzle.rules(), pasted.puzzle.givens());
+        assert_eq!(count(rules, givens, 2).0.solutions, 1);
     }
 }
 

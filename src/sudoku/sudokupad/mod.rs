@@ -4,18 +4,20 @@
 //! A link names its puzzle in its path (`https://sudokupad.app/<id>`) or
 //! in a `?puzzleid=<id>` query, percent-encoded or not. The id's prefix
 //! says what follows: `fpuz` or `fpuzzles`, f-puzzles' JSON compressed as
-//! f-puzzles compresses it (read by the f-puzzles reader, as strictly:
-//! drawn lines, circles, rectangles, cosmetic cages and texts, whose
-//! meaning lives in the rules text, are refused by name rather than
-//! ignored); `scl` or `ctc`, SudokuPad's own JSON (lz-string, base 64),
-//! plain or in SudokuPad's compact form (keys shortened, `cs` for
-//! `cellSize`, quotes left out, empty array entries left blank), a drawing
-//! rather than a rule list: read here are its size, givens, regions and
-//! the anti-knight and anti-king flags; every other element (lines,
-//! cages, overlays, arrows, a background image) is refused by name until
-//! its drawing conventions are read; anything else is a short id whose
-//! data lives on SudokuPad's server, which an offline reader cannot fetch
-//! (refused, telling the user to copy the long link).
+//! f-puzzles compresses it (read by the f-puzzles reader, its drawn lines,
+//! circles, rectangles, cosmetic cages and texts, whose meaning lives in
+//! the rules text, read as SudokuPad's drawing is);
+//! `scl` or `ctc`, SudokuPad's own JSON (lz-string, base 64), plain or in
+//! SudokuPad's compact form (keys shortened, `cs` for `cellSize`, quotes
+//! left out, empty array entries left blank), a drawing rather than a
+//! rule list: read here are its size, givens, regions and the anti-knight
+//! and anti-king flags, and by the drawing reader its cages, lines, arrows,
+//! overlays and underlays, by SudokuPad's conventions and the rules text
+//! (what cannot be read is refused by name and place; a background image
+//! is refused); anything else is a short id whose data lives on
+//! SudokuPad's server, which an offline reader cannot fetch (refused,
+//! telling the user to copy the long link). [`link`] writes a link
+//! SudokuPad opens.
 //!
 //! A link's `metadata.solution` becomes the puzzle's expected solution
 //! ([`Puzzle::expecting`]): a reading that admits another answer is
@@ -148,6 +150,27 @@ pub(crate) fn read_own(packed: &str) -> Result<Puzzle, SudokuPadError> {
         return Err(SudokuPadError::Undecodable);
     };
     puzzle_of(&metadata_cages(expanded(json)))
+}
+
+/// A link SudokuPad opens: f-puzzles JSON `json` (as
+/// [`write_rules`](super::fpuzzles::write_rules) writes it) carrying
+/// `solution` when one is given (SudokuPad checks a solve against it),
+/// compressed as f-puzzles compresses it, after
+/// `https://sudokupad.app/fpuzzles`, its `+`, `/` and `=` percent-escaped.
+pub fn link(json: &str, solution: Option<&[u8]>) -> String {
+    let json = match (serde_json::from_str::<Value>(json), solution) {
+        (Ok(Value::Object(mut m)), Some(digits)) => {
+            let digits = digits.iter().map(|&d| Value::from(d)).collect();
+            m.insert("solution".into(), Value::Array(digits));
+            Value::Object(m).to_string()
+        }
+        _ => json.to_string(),
+    };
+    let packed = super::lzstring::compress_to_base64(&json)
+        .replace('+', "%2B")
+        .replace('/', "%2F")
+        .replace('=', "%3D");
+    format!("https://sudokupad.app/fpuzzles{packed}")
 }
 
 /// Reads the f-puzzles data of a SudokuPad link (`…/fpuzzles…`) as

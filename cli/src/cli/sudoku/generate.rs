@@ -20,7 +20,7 @@ use dlx::sudoku::format;
 use dlx::sudoku::fpuzzles::{self, default_box_rows};
 use dlx::sudoku::generate::variant::{Variant, VariantGenerator};
 use dlx::sudoku::generate::{Generator, Symmetry};
-use dlx::sudoku::{rule_line, Alphabet};
+use dlx::sudoku::{rule_line, sudokupad, Alphabet};
 
 #[derive(Args, Debug)]
 pub(crate) struct GenerateArgs {
@@ -117,11 +117,11 @@ pub(crate) fn run(args: GenerateArgs) -> u8 {
     let format = args.output_format.unwrap_or(FormatArg::Variant);
     if !matches!(
         format,
-        FormatArg::Line | FormatArg::Variant | FormatArg::Fpuzzles
+        FormatArg::Line | FormatArg::Variant | FormatArg::Fpuzzles | FormatArg::Sudokupad
     ) {
         eprintln!(
             "dlx sudoku generate: variants and grids of {rows}×{cols} boxes are written as \
-             variant text (line) or fpuzzles"
+             variant text (line), fpuzzles or sudokupad"
         );
         return exit::BAD_INPUT;
     }
@@ -145,6 +145,9 @@ pub(crate) fn run(args: GenerateArgs) -> u8 {
         };
         let line = match format {
             FormatArg::Fpuzzles => fpuzzles::write_rules(&p.rules, &p.givens, None),
+            FormatArg::Sudokupad => {
+                sudokupad::link(&fpuzzles::write_rules(&p.rules, &p.givens, None), None)
+            }
             _ => rule_line::write(&p.rules, &p.givens),
         };
         if !out.println(&line) {
@@ -207,7 +210,12 @@ fn classic(args: &GenerateArgs, b: usize) -> u8 {
                 format::Answer::Grid(&puzzle, alphabet),
             ),
             None => {
-                buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), None));
+                let json = fpuzzles::write(puzzle.side(), puzzle.cells(), None);
+                if args.output_format == Some(FormatArg::Sudokupad) {
+                    buf.push_str(&sudokupad::link(&json, None));
+                } else {
+                    buf.push_str(&json);
+                }
                 buf.push('\n');
             }
         }

@@ -95,6 +95,7 @@ impl Lines {
                 None => (None, None),
                 Some(FormatArg::Fpuzzles) => (Some(Form::Fpuzzles), None),
                 Some(FormatArg::Variant) => (Some(Form::Variant), None),
+                Some(FormatArg::Sudokupad) => (Some(Form::Link), None),
                 Some(FormatArg::Line) => (Some(Form::Line), None),
                 Some(f) => (None, f.classic()),
             };

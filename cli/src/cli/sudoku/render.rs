@@ -17,6 +17,7 @@ use super::super::{exit, json};
 use super::{CommonArgs, FormatArg, Mode, Outcome};
 use dlx::sudoku::format;
 use dlx::sudoku::fpuzzles;
+use dlx::sudoku::sudokupad;
 use dlx::sudoku::{Answer, Status};
 use serde::Serialize;
 
@@ -201,7 +202,12 @@ impl Render<'_> {
                     // Nothing solved (no solution, or none in time): the
                     // puzzle alone, so that every line is f-puzzles JSON.
                     let solution = solution.as_ref().map(|s| s.cells());
-                    buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), solution));
+                    if args.output_format == Some(FormatArg::Sudokupad) {
+                        let json = fpuzzles::write(puzzle.side(), puzzle.cells(), None);
+                        buf.push_str(&sudokupad::link(&json, solution));
+                    } else {
+                        buf.push_str(&fpuzzles::write(puzzle.side(), puzzle.cells(), solution));
+                    }
                     buf.push('\n');
                 }
                 // A puzzle that could not be read: echoed as it came, as in

@@ -35,6 +35,7 @@ use dlx::sudoku::batch;
 use dlx::sudoku::fpuzzles::{self, Document};
 use dlx::sudoku::input::{self, Form};
 use dlx::sudoku::rule_line;
+use dlx::sudoku::sudokupad;
 use dlx::sudoku::{Alphabet, Answer, Limits, Puzzle, Settings, Solved, Status};
 
 /// Whether `input` is read as variants: `--format fpuzzles` or `variant`,
@@ -48,7 +49,7 @@ pub(super) fn wanted(args: &CommonArgs, input: &mut dyn BufRead) -> bool {
 /// [`wanted`] for the format named, if any.
 pub(super) fn detected(format: Option<FormatArg>, input: &mut dyn BufRead) -> bool {
     match format {
-        Some(FormatArg::Fpuzzles | FormatArg::Variant) => return true,
+        Some(FormatArg::Fpuzzles | FormatArg::Variant | FormatArg::Sudokupad) => return true,
         Some(_) => return false,
         None => {}
     }
@@ -92,10 +93,13 @@ pub(super) fn refusal(args: &CommonArgs) -> Option<&'static str> {
     if args.output_format.is_some_and(|f| {
         !matches!(
             f,
-            FormatArg::Line | FormatArg::Fpuzzles | FormatArg::Variant
+            FormatArg::Line | FormatArg::Fpuzzles | FormatArg::Variant | FormatArg::Sudokupad
         )
     }) {
-        return Some("variant puzzles are written as a line, as f-puzzles JSON or as variant text");
+        return Some(
+            "variant puzzles are written as a line, as f-puzzles JSON, as variant text or as a \
+             SudokuPad link",
+        );
     }
     None
 }
@@ -113,6 +117,7 @@ pub(super) fn read(text: &str, format: Option<FormatArg>) -> Result<Read, String
     let pasted = match format {
         Some(FormatArg::Fpuzzles) => input::read_as(text, Form::Fpuzzles),
         Some(FormatArg::Variant) => input::read_as(text, Form::Variant),
+        Some(FormatArg::Sudokupad) => input::read_as(text, Form::Link),
         _ => input::read(text),
     }
     .map_err(|e| e.to_string())?;
@@ -318,6 +323,11 @@ fn report(
                 }
                 (Ok(p), Some(sol)) if args.output_format == Some(FormatArg::Variant) => {
                     rule_line::write(p.puzzle.rules(), sol)
+                }
+                (Ok(p), solution) if args.output_format == Some(FormatArg::Sudokupad) => {
+                    let (rules, givens) = (p.puzzle.rules(), p.puzzle.givens());
+                    let json = fpuzzles::write_rules(rules, givens, None);
+                    sudokupad::link(&json, solution.map(|s| &s[..]))
                 }
                 (Ok(_), Some(sol)) => as_line(sol),
                 // Nothing solved (no solution, or none in time): the
