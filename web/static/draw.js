@@ -46,7 +46,8 @@ export function rulesText(fp) {
     ['littlekillersum', 'little killers'], ['sandwichsum', 'sandwiches'], ['whispers', 'whispers'],
     ['renban', 'renban'], ['palindrome', 'palindromes'], ['betweenline', 'between lines'],
     ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
-    ['entropicline', 'entropic lines'], ['modularline', 'modular lines'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
+    ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
+    ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
   for (const [key, name] of counted) if (fp[key] && fp[key].length) words.push(`${name} (${fp[key].length})`);
@@ -73,6 +74,9 @@ export function draw(svg, fp, overlay) {
   for (const e of fp.clone || []) for (const c of [...e.cells, ...e.cloneCells]) shade(c, '#dcebf7');
   for (const e of fp.maximum || []) shade(e.cell, '#f7e3cf');
   for (const e of fp.minimum || []) shade(e.cell, '#d9efd9');
+  for (const e of fp.countingcircles || []) {
+    for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.4, fill: 'none', stroke: '#555', 'stroke-width': 1.5 }); }
+  }
   for (const e of fp.odd || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: '#d6d6d6' }); }
   for (const e of fp.even || []) { const [a, b] = centre(e.cell); el(svg, 'rect', { x: a - S * 0.36, y: b - S * 0.36, width: S * 0.72, height: S * 0.72, fill: '#d6d6d6' }); }
   // A hint's cells: green where it places a digit, orange where it removes

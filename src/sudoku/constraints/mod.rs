@@ -87,7 +87,7 @@ pub use regions::ExtraRegion;
 pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
-pub use single::{Even, Maximum, Minimum, Odd, Quadruple};
+pub use single::{CountingCircles, Even, Maximum, Minimum, Odd, Quadruple};
 pub use sums::{Arrow, LittleKiller, RegionSum, Sandwich, Zipper};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
@@ -206,6 +206,7 @@ pub static KINDS: &[&Kind] = &[
     &single::ODD_EVEN,
     &single::MIN_MAX,
     &single::QUADRUPLE,
+    &single::COUNTING,
     &sums::ARROW,
     &sums::LITTLE_KILLER,
     &sums::SANDWICH,

@@ -3,12 +3,14 @@
 //! than every orthogonal neighbour: forbidden pairs) and quadruples (the
 //! digits of a circle on a corner all appear in its cells, a digit listed
 //! twice twice: an automaton whose state counts the digits still missing,
-//! [`Encoder::chain`]).
+//! [`Encoder::chain`]) and counting circles (a digit d in a circle is in d
+//! of them: an automaton a digit, counting its circles).
 //!
 //! Text: `odd=R1C1`, `even=R1C1`, `min=R1C1`, `max=R1C1` (a list of cells
-//! gives one constraint a cell), `quad=1,2:R1C1,R1C2,R2C1,R2C2`.
+//! gives one constraint a cell), `quad=1,2:R1C1,R1C2,R2C1,R2C2`,
+//! `counting=R1C1,R2C5,…`.
 //! f-puzzles: `odd`, `even`, `minimum`, `maximum` (each entry a `cell`),
-//! `quadruple` (`cells`, `values`: numbers).
+//! `quadruple` (`cells`, `values`: numbers), `countingcircles` (`cells`).
 
 use std::sync::Arc;
 
@@ -125,6 +127,28 @@ pub(super) static MIN_MAX: Kind = Kind {
             }));
         }
         Ok(out)
+    },
+};
+
+pub(super) static COUNTING: Kind = Kind {
+    name: "counting circles",
+    words: &["counting"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(CountingCircles {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["countingcircles"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        entries(json, "countingcircles")
+            .iter()
+            .map(|entry| {
+                Ok(Arc::new(CountingCircles {
+                    cells: json_cells(entry, "cells", g.side)?,
+                }) as Arc<dyn Constraint>)
+            })
+            .collect()
     },
 };
 
@@ -429,5 +453,62 @@ impl Constraint for Quadruple {
             ]),
         );
     }
+    any_eq!();
+}
+
+/// Counting circles: a digit d in one of the circles is in exactly d of
+/// them (a digit in none is free).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountingCircles {
+    /// The circles' cells.
+    pub cells: Vec<usize>,
+}
+
+impl Constraint for CountingCircles {
+    fn kind(&self) -> &'static str {
+        COUNTING.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells("counting circles", &self.cells, rules.side(), 1)
+    }
+    /// An automaton a digit d, counting the circles that hold it, ending
+    /// on 0 or d.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for d in 1..=e.side() as u64 {
+            e.chain(
+                &self.cells,
+                0,
+                |_, s, digit| match u64::from(digit) == d {
+                    true => (s < d).then_some(s + 1),
+                    false => Some(s),
+                },
+                |s| s == 0 || s == d,
+            );
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        for d in 1..=n as u8 {
+            let count = self.cells.iter().filter(|&&k| solution[k] == d).count();
+            if count != 0 && count != usize::from(d) {
+                return Err(broken(
+                    format!("counting circles {}", cells_text(&self.cells, n)),
+                    format!("{d} is in {count} of them"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("counting={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(
+            json,
+            "countingcircles",
+            object([("cells", json_names(&self.cells, n))]),
+        );
+    }
+
     any_eq!();
 }

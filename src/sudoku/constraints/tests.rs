@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 28] = [
+pub(crate) const MADE: [&str; 29] = [
     "region",
     "cage",
     "renban",
@@ -210,6 +210,7 @@ pub(crate) const MADE: [&str; 28] = [
     "entropic",
     "modular",
     "zipper",
+    "counting",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -379,6 +380,9 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 shaft: cells[split..].to_vec(),
             })
         }
+        "counting" => Arc::new(CountingCircles {
+            cells: some_cells(n, rng.gen_range(1..=n), rng),
+        }),
         "zipper" => Arc::new(Zipper {
             cells: walk(n, rng.gen_range(3..=5), rng),
         }),

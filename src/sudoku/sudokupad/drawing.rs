@@ -31,7 +31,9 @@
 //!   consecutive, black: one double the other), and an `X` or `V` there:
 //!   XV; "all … are given" makes them negative;
 //! * a circle or square filling a cell, when a sentence says such shapes
-//!   hold odd (or even) digits;
+//!   hold odd (or even) digits; circles the text counts ("a digit in a
+//!   circle says how many circles hold it"): counting circles, all of
+//!   them one constraint;
 //! * anti-knight and anti-king from the rules text.
 //!
 //! Invariant: every visible element gets one meaning or the reading is
@@ -647,6 +649,7 @@ pub(super) fn read(
 
     // Dots and XV on edges, parity shapes in cells.
     let mut negative: Vec<&str> = Vec::new();
+    let mut counted: Vec<Value> = Vec::new();
     for (s, shape) in shapes.iter().enumerate() {
         if used[s] {
             continue;
@@ -661,12 +664,21 @@ pub(super) fn read(
             }
             let odd = text.says_all(&[kind, "odd"]);
             let even = text.says_all(&[kind, "even"]);
-            let key = match (odd, even) {
-                (true, false) => "odd",
-                (false, true) => "even",
+            let counting = kind == "circle"
+                && ["how many", "counting", "exactly"]
+                    .iter()
+                    .any(|w| text.says_all(&["circle", w]));
+            let key = match (odd, even, counting) {
+                (true, false, _) => "odd",
+                (false, true, _) => "even",
+                (false, false, true) => {
+                    counted.push(name(cell));
+                    continue;
+                }
                 _ => {
                     return Err(format!(
-                        "{place}: a {kind} whose rule the text does not tell as odd or even"
+                        "{place}: a {kind} whose rule the text does not tell (odd, even, \
+                         counting)"
                     ))
                 }
             };
@@ -704,6 +716,11 @@ pub(super) fn read(
         if !negative.contains(&key) && all_given(&text, key) {
             negative.push(key);
         }
+    }
+    if !counted.is_empty() {
+        let mut entry = Map::new();
+        entry.insert("cells".into(), Value::Array(counted));
+        push(&mut out, "countingcircles", Value::Object(entry));
     }
     if !negative.is_empty() {
         out.insert(
@@ -918,14 +935,25 @@ fn little_killer(
     Ok(Value::Object(entry))
 }
 
-/// A line of `kind` through `cells` as the lines it is read as: itself
-/// when open; when it closes on its first cell (a loop), the cells once
+/// A line of `kind` through `cells` as the lines it is read as: a
+/// renban's cells once each; another line itself when open; when it
+/// closes on its first cell (a loop), the cells once
 /// and what the loop adds where it closes — for whispers the closing
 /// pair, for entropic and modular lines the four cells around the
 /// closing point (their windows of three are the loop's across it); a
 /// renban or a region sum line asks nothing more. `None`: a loop of a
 /// kind whose reading around it is not clear (palindromes).
 fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, usize)>>> {
+    if kind == LineKind::Renban {
+        // A renban's cells are a set: a cell the line passes twice is one.
+        let mut once: Vec<(usize, usize)> = Vec::new();
+        for c in cells {
+            if !once.contains(&c) {
+                once.push(c);
+            }
+        }
+        return Some(vec![once]);
+    }
     let m = cells.len();
     if m < 4 || cells[0] != cells[m - 1] {
         return Some(vec![cells]);

@@ -1204,6 +1204,19 @@ mod tests {
         // Anti-knight from the text: R1C1 and R2C3 both hold 1.
         let err = drawn("", "Cells a knight move apart cannot hold the same digit.").unwrap_err();
         assert!(err.to_string().contains("anti-knight"), "{err}");
+        // Counting circles: R1C1 holds 1, R1C2 and R2C4 hold 2.
+        let circles = |cells: &[(f64, f64)]| {
+            let shapes: Vec<String> = cells
+                .iter()
+                .map(|(r, c)| format!("{{ct:[{r},{c}],w:0.8,h:0.8,c1:'#0',c2:'#F',r:t}}"))
+                .collect();
+            format!(",u:[{}]", shapes.join(","))
+        };
+        let counting = "A digit in a circle says how many circles hold it.";
+        let kept = drawn(&circles(&[(0.5, 0.5), (0.5, 1.5), (1.5, 3.5)]), counting).unwrap();
+        assert_eq!(kept.rules().constraints()[0].kind(), "counting circles");
+        let err = drawn(&circles(&[(0.5, 0.5), (0.5, 1.5)]), counting).unwrap_err();
+        assert!(err.to_string().contains("counting circles"), "{err}");
         // Whispers take their gap from the text: 4 and 3 differ by 1.
         let whisper = ",l:[{wp:[[3.5,0.5],[3.5,1.5]],c:67f067,th:10}]";
         drawn(
@@ -1255,7 +1268,7 @@ mod tests {
             (
                 ",u:[{ct:[3.5,3.5],w:0.8,h:0.8,c2:'#ccc'}]",
                 RULES,
-                "a square whose rule the text does not tell",
+                "a square whose rule the text does not tell (odd, even, counting)",
             ),
             (
                 ",ca:[{ce:[[0,0],[0,1]]}]",
