@@ -900,8 +900,12 @@ fn little_killer(
     let s = shapes
         .iter()
         .position(|s| {
+            // Outside the grid, next to it.
+            let near = |x: f64| x > -1.0 && x < n as f64 + 1.0;
             !s.text.is_empty()
                 && cell_at(s.center, n).is_none()
+                && near(s.center.0)
+                && near(s.center.1)
                 && (s.center.0 - first.0).abs() <= 0.75
                 && (s.center.1 - first.1).abs() <= 0.75
         })
