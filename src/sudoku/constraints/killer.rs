@@ -18,7 +18,8 @@ use serde_json::{Map, Value};
 
 use super::{
     any_eq, broken, cells_text, check_cells, entries, json_cells, json_lines, json_names,
-    json_number, object, parse_cells, push_entry, Constraint, Encoder, Geometry, Kind, Read,
+    json_number, line_entry, object, parse_cells, push_entry, Constraint, Encoder, Geometry, Kind,
+    Read,
 };
 use crate::sudoku::rules::{Broken, House, Rules, RulesError};
 
@@ -229,12 +230,7 @@ impl Constraint for Renban {
     }
 
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
-        let line = json_names(&self.cells, n);
-        push_entry(
-            json,
-            "renban",
-            object([("lines", Value::Array(vec![line]))]),
-        );
+        push_entry(json, "renban", line_entry(&self.cells, n));
     }
 
     any_eq!();

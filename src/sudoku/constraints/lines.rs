@@ -28,8 +28,8 @@ use serde_json::{Map, Value};
 
 use super::{
     any_eq, broken, cells_text, check_cells, check_path, entries, json_cells, json_lines,
-    json_names, json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder,
-    Geometry, Kind, Read,
+    json_names, json_number, line_entry, number_and, object, parse_cells, push_entry, Constraint,
+    Encoder, Geometry, Kind, Read,
 };
 use crate::sudoku::rules::{Broken, Rules, RulesError};
 
@@ -223,11 +223,6 @@ pub(super) static CLONE: Kind = Kind {
             .collect()
     },
 };
-
-/// A line's entry in f-puzzles: `lines` holding the one line.
-fn line_entry(cells: &[usize], n: usize) -> Value {
-    object([("lines", Value::Array(vec![json_names(cells, n)]))])
-}
 
 impl Constraint for Thermometer {
     fn kind(&self) -> &'static str {

@@ -362,6 +362,11 @@ pub(crate) fn push_entry(json: &mut Map<String, Value>, key: &str, entry: Value)
     }
 }
 
+/// A line's entry in f-puzzles: `lines` holding the one line.
+pub(crate) fn line_entry(cells: &[usize], n: usize) -> Value {
+    object([("lines", Value::Array(vec![json_names(cells, n)]))])
+}
+
 /// An object of `fields`.
 pub(crate) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     Value::Object(

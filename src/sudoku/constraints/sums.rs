@@ -22,8 +22,8 @@ use serde_json::{Map, Value};
 
 use super::{
     any_eq, broken, cell_name, cells_text, check_cells, entries, json_cells, json_lines,
-    json_names, json_number, number_and, object, parse_cells, push_entry, Constraint, Encoder,
-    Kind,
+    json_names, json_number, line_entry, number_and, object, parse_cells, push_entry, Constraint,
+    Encoder, Kind,
 };
 use crate::sudoku::rules::{Broken, Rules, RulesError};
 
@@ -707,12 +707,7 @@ impl Constraint for RegionSum {
         vec![format!("regionsum={}", groups.join(":"))]
     }
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
-        let line = json_names(&self.cells(), n);
-        push_entry(
-            json,
-            "regionsumline",
-            object([("lines", Value::Array(vec![line]))]),
-        );
+        push_entry(json, "regionsumline", line_entry(&self.cells(), n));
     }
 
     any_eq!();
@@ -770,12 +765,7 @@ impl Constraint for Zipper {
         vec![format!("zipper={}", cells_text(&self.cells, n))]
     }
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
-        let line = json_names(&self.cells, n);
-        push_entry(
-            json,
-            "zipperline",
-            object([("lines", Value::Array(vec![line]))]),
-        );
+        push_entry(json, "zipperline", line_entry(&self.cells, n));
     }
 
     any_eq!();

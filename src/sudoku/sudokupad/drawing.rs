@@ -43,7 +43,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::sudoku::constraints::cell_name;
+use crate::sudoku::constraints::{cell_name, object, push_entry};
 
 /// A point `(row, column)` in cells.
 type Point = (f64, f64);
@@ -484,12 +484,8 @@ pub(super) fn read(
     let mut used = vec![false; shapes.len()];
     let mut out = Map::new();
     let name = |(r, c): (usize, usize)| Value::from(cell_name(r * n + c, n));
-    let names = |cells: &[(usize, usize)]| Value::Array(cells.iter().map(|&k| name(k)).collect());
-    let push = |out: &mut Map<String, Value>, key: &str, entry: Value| {
-        if let Value::Array(a) = out.entry(key).or_insert_with(|| Value::Array(Vec::new())) {
-            a.push(entry);
-        }
-    };
+    let names = |cells: &[(usize, usize)]| names(cells, n);
+    let push = push_entry;
 
     // Cages.
     for (i, cage) in list("cages").iter().enumerate() {
@@ -631,7 +627,11 @@ pub(super) fn read(
             "thermometer"
         };
         for (cells, _) in &thermometers {
-            push(&mut out, key, lines_entry(names(cells)));
+            push(
+                &mut out,
+                key,
+                object([("lines", Value::Array(vec![names(cells)]))]),
+            );
         }
     }
     // The head of an arrow drawn as a line: short strokes of its colour
@@ -779,10 +779,14 @@ fn branch(stroke: &Stroke, thermometers: &[Thermometer], n: usize) -> Option<Vec
     None
 }
 
-fn lines_entry(cells: Value) -> Value {
-    let mut entry = Map::new();
-    entry.insert("lines".into(), Value::Array(vec![cells]));
-    Value::Object(entry)
+/// Cells `(row, column)` as f-puzzles names them, a JSON array.
+fn names(cells: &[(usize, usize)], n: usize) -> Value {
+    Value::Array(
+        cells
+            .iter()
+            .map(|&(r, c)| Value::from(cell_name(r * n + c, n)))
+            .collect(),
+    )
 }
 
 /// The two cells either side of the edge whose middle is `p`.
@@ -862,16 +866,12 @@ fn arrow(
         .iter()
         .map(|&k| Value::from(cell_name(k, n)))
         .collect();
-    let mut line = vec![Value::from(cell_name(k, n))];
-    line.extend(
-        shaft
-            .iter()
-            .map(|&(r, c)| Value::from(cell_name(r * n + c, n))),
-    );
-    let mut entry = Map::new();
-    entry.insert("cells".into(), Value::Array(circle_names));
-    entry.insert("lines".into(), Value::Array(vec![Value::Array(line)]));
-    Ok(Value::Object(entry))
+    let mut line = vec![cell];
+    line.extend(shaft);
+    Ok(object([
+        ("cells", Value::Array(circle_names)),
+        ("lines", Value::Array(vec![names(&line, n)])),
+    ]))
 }
 
 /// A little killer: an arrow from outside the grid along a diagonal, its
@@ -1073,14 +1073,8 @@ fn read_lines(
         for cells in closed(cells, kind)
             .ok_or_else(|| format!("{place}: a closed {} line is not read", kind.key()))?
         {
-            let cells = Value::Array(
-                cells
-                    .iter()
-                    .map(|&(r, c)| Value::from(cell_name(r * n + c, n)))
-                    .collect(),
-            );
             let mut entry = Map::new();
-            entry.insert("lines".into(), Value::Array(vec![cells]));
+            entry.insert("lines".into(), Value::Array(vec![names(&cells, n)]));
             if let LineKind::Whispers(gap) = kind {
                 entry.insert("value".into(), Value::from(gap.to_string()));
             }
@@ -1088,12 +1082,7 @@ fn read_lines(
                 // Each run of the line in a region is a group of its own.
                 entry.insert("segments".into(), Value::Bool(true));
             }
-            if let Value::Array(a) = out
-                .entry(kind.key())
-                .or_insert_with(|| Value::Array(Vec::new()))
-            {
-                a.push(Value::Object(entry));
-            }
+            push_entry(out, kind.key(), Value::Object(entry));
         }
     }
     Ok(())
