@@ -38,7 +38,7 @@ export function rulesText(fp) {
   if (fp.nonconsecutive) words.push('non-consecutive');
   if (fp.disjointgroups) words.push('disjoint groups');
   for (const neg of fp.negative || []) {
-    words.push({ ratio: 'every black dot given', difference: 'every white dot given', xv: 'every X and V given' }[neg] || `negative ${neg}`);
+    words.push({ ratio: 'every black dot given', difference: 'every white dot given', xv: 'every X and V given', x: 'every X given', v: 'every V given' }[neg] || `negative ${neg}`);
   }
   const counted = [
     ['killercage', 'killer cages'], ['thermometer', 'thermometers'], ['slowthermometer', 'slow thermometers'],
@@ -47,6 +47,7 @@ export function rulesText(fp) {
     ['renban', 'renban'], ['palindrome', 'palindromes'], ['betweenline', 'between lines'],
     ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
+    ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
@@ -104,7 +105,8 @@ export function draw(svg, fp, overlay) {
     }
   }
   const lineKinds = [['whispers', '#5ec26a'], ['renban', '#c77dd9'], ['palindrome', '#9a9a9a'], ['betweenline', '#9ec3e6'], ['regionsumline', '#4fb3e0'],
-    ['zipperline', '#b59be0'], ['entropicline', '#f2b27a'], ['modularline', '#5cb8b2']];
+    ['zipperline', '#b59be0'], ['entropicline', '#f2b27a'], ['modularline', '#5cb8b2'],
+    ['differencescountline', '#a6d96a'], ['fibonacciline', '#6adaed']];
   for (const [key, colour] of lineKinds) {
     for (const e of fp[key] || []) for (const l of e.lines) {
       path(l, colour, S * 0.18, 0.85);

@@ -113,10 +113,46 @@ pub struct Xv {
     pub sum: u32,
 }
 
-/// Every XV mark is given: orthogonal neighbours without one add up to
-/// neither 5 nor 10.
+/// Every XV mark is given, or every X, or every V: orthogonal neighbours
+/// without a mark add up to none of the sums whose marks are all given (10
+/// for X, 5 for V). [`NegativeXv::BOTH`] is f-puzzles' `negative: ["xv"]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NegativeXv;
+pub struct NegativeXv {
+    /// Every X is given: unmarked neighbours never add up to 10.
+    pub x: bool,
+    /// Every V is given: unmarked neighbours never add up to 5.
+    pub v: bool,
+}
+
+impl NegativeXv {
+    /// Every X and every V given.
+    pub const BOTH: NegativeXv = NegativeXv { x: true, v: true };
+
+    /// Whether neighbours without a mark may add up to `sum`.
+    fn refuses(self, sum: u32) -> bool {
+        (self.x && sum == 10) || (self.v && sum == 5)
+    }
+
+    /// The marks given, as the text form and f-puzzles' `negative` spell
+    /// them: `xv`, `x` or `v`.
+    fn word(self) -> &'static str {
+        match (self.x, self.v) {
+            (true, false) => "x",
+            (false, true) => "v",
+            _ => "xv",
+        }
+    }
+
+    /// The rule of `word` (`xv`, `x` or `v`).
+    fn of(word: &str) -> Option<NegativeXv> {
+        Some(match word {
+            "xv" => NegativeXv::BOTH,
+            "x" => NegativeXv { x: true, v: false },
+            "v" => NegativeXv { x: false, v: true },
+            _ => return None,
+        })
+    }
+}
 
 pub(super) static NON_CONSECUTIVE: Kind = Kind {
     name: "non-consecutive",
@@ -162,12 +198,14 @@ pub(super) static NEGATIVE: Kind = Kind {
             "black" => Arc::new(NegativeDots {
                 kind: DotKind::Black,
             }),
-            "xv" => Arc::new(NegativeXv),
-            _ => return Err(format!("`{value}` is not white, black or xv")),
+            other => match NegativeXv::of(other) {
+                Some(rule) => Arc::new(rule),
+                None => return Err(format!("`{value}` is not white, black, xv, x or v")),
+            },
         }])
     },
     fpuzzles_keys: &["negative"],
-    negative: &["difference", "ratio", "xv"],
+    negative: &["difference", "ratio", "xv", "x", "v"],
     read_fpuzzles: |json, _| {
         let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
         for entry in entries(json, "negative") {
@@ -178,8 +216,12 @@ pub(super) static NEGATIVE: Kind = Kind {
                 Some("ratio") => out.push(Arc::new(NegativeDots {
                     kind: DotKind::Black,
                 })),
-                Some("xv") => out.push(Arc::new(NegativeXv)),
-                _ => {}
+                Some(word) => {
+                    if let Some(rule) = NegativeXv::of(word) {
+                        out.push(Arc::new(rule));
+                    }
+                }
+                None => {}
             }
         }
         Ok(out)
@@ -511,9 +553,10 @@ impl Constraint for NegativeXv {
     }
     fn encode(&self, e: &mut Encoder<'_>) {
         let marked = marked_xv(e.rules());
+        let rule = *self;
         for (a, b) in orthogonal_pairs(e.side()) {
             if !marked.contains(&(a, b)) {
-                e.forbid(a, b, |x, y| !matches!(x + y, 5 | 10));
+                e.forbid(a, b, move |x, y| !rule.refuses(x as u32 + y as u32));
             }
         }
     }
@@ -522,9 +565,9 @@ impl Constraint for NegativeXv {
         let n = rules.side();
         for (a, b) in orthogonal_pairs(n) {
             let (x, y) = (solution[a], solution[b]);
-            if !marked.contains(&(a, b)) && matches!(x as u32 + y as u32, 5 | 10) {
+            if !marked.contains(&(a, b)) && self.refuses(x as u32 + y as u32) {
                 return Err(broken(
-                    "negative xv".into(),
+                    format!("negative {}", self.word()),
                     format!(
                         "{} and {} add up to {} with no mark",
                         cell_name(a, n),
@@ -537,10 +580,10 @@ impl Constraint for NegativeXv {
         Ok(())
     }
     fn words(&self, _: usize) -> Vec<String> {
-        vec!["negative=xv".into()]
+        vec![format!("negative={}", self.word())]
     }
     fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
-        push_entry(json, "negative", Value::from("xv"));
+        push_entry(json, "negative", Value::from(self.word()));
     }
     any_eq!();
 }

@@ -552,3 +552,190 @@ impl Constraint for Entropic {
 
     any_eq!();
 }
+
+pub(super) static DIFFERENCES_COUNT: Kind = Kind {
+    name: "differences count line",
+    words: &["diffcount"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(DifferencesCount {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["differencescountline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "differencescountline", g.side, |cells, _| {
+            Ok(Arc::new(DifferencesCount { cells }))
+        })
+    },
+};
+
+/// A differences count line: the difference of each two neighbours on it
+/// is how many pairs of neighbours on it have that difference (so a
+/// difference of 1 appears once, of 2 twice or never, …; never 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DifferencesCount {
+    /// The cells along the line.
+    pub cells: Vec<usize>,
+}
+
+/// The largest side a differences count line takes: its automaton's state
+/// holds the last digit and a count of four bits a difference in 64 bits.
+const DIFFERENCES_SIDE: usize = 16;
+
+impl Constraint for DifferencesCount {
+    fn kind(&self) -> &'static str {
+        DIFFERENCES_COUNT.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        check_cells(self.kind(), &self.cells, n, 2)?;
+        if n > DIFFERENCES_SIDE {
+            return Err(RulesError::Shape {
+                rule: self.kind(),
+                why: format!("grids of side {DIFFERENCES_SIDE} at most"),
+            });
+        }
+        Ok(())
+    }
+    /// An automaton whose state is the last digit (less one, four bits)
+    /// and, four bits each above it, how many pairs so far have each
+    /// difference 1 to n − 1: a pair whose difference is 0 or already
+    /// counted that many times is refused; at the end each count is 0 or
+    /// its difference.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let field = |diff: u64| 4 * diff;
+        e.chain(
+            &self.cells,
+            0,
+            |i, s, d| {
+                let d = u64::from(d - 1);
+                if i == 0 {
+                    return Some(d);
+                }
+                let diff = (s & 15).abs_diff(d);
+                let count = (s >> field(diff)) & 15;
+                (diff > 0 && count < diff).then(|| ((s & !15) + (1 << field(diff))) | d)
+            },
+            |s| (1..16u64).all(|diff| matches!((s >> field(diff)) & 15, c if c == 0 || c == diff)),
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let diffs: Vec<usize> = self
+            .cells
+            .windows(2)
+            .map(|w| solution[w[0]].abs_diff(solution[w[1]]) as usize)
+            .collect();
+        let wrong = diffs
+            .iter()
+            .find(|&&d| diffs.iter().filter(|&&x| x == d).count() != d);
+        if let Some(&d) = wrong {
+            let digits: Vec<u8> = self.cells.iter().map(|&k| solution[k]).collect();
+            return Err(broken(
+                format!("{} {}", self.kind(), cells_text(&self.cells, rules.side())),
+                format!("{digits:?}: the difference {d} is not on {d} pairs"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("diffcount={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "differencescountline", line_entry(&self.cells, n));
+    }
+
+    any_eq!();
+}
+
+pub(super) static FIBONACCI: Kind = Kind {
+    name: "fibonacci line",
+    words: &["fibonacci"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(Fibonacci {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["fibonacciline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "fibonacciline", g.side, |cells, _| {
+            Ok(Arc::new(Fibonacci { cells }))
+        })
+    },
+};
+
+/// A Fibonacci line: its digits strictly increase from one end to the
+/// other, and from the low end each digit after the first two is the sum
+/// of the two before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fibonacci {
+    /// The cells along the line (either end may be the low one).
+    pub cells: Vec<usize>,
+}
+
+impl Fibonacci {
+    /// Whether `digits`, in order along the line, keep the rule.
+    fn holds(digits: &[u32]) -> bool {
+        let up = |ds: &[u32]| {
+            ds.windows(2).all(|w| w[0] < w[1]) && ds.windows(3).all(|w| w[2] == w[0] + w[1])
+        };
+        let back: Vec<u32> = digits.iter().rev().copied().collect();
+        up(digits) || up(&back)
+    }
+}
+
+impl Constraint for Fibonacci {
+    fn kind(&self) -> &'static str {
+        FIBONACCI.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells(self.kind(), &self.cells, rules.side(), 2)
+    }
+    /// An automaton whose state is the last two digits (eight bits each)
+    /// and the way the line runs (bit 16: up, bit 17: down, set by the
+    /// second digit): up, each digit past the second is the sum of the two
+    /// before; down, each is the one before less the digit before that.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        const UP: u64 = 1 << 16;
+        const DOWN: u64 = 1 << 17;
+        e.chain(
+            &self.cells,
+            0,
+            |i, s, d| {
+                let d = u64::from(d);
+                let (last, before) = (s & 255, (s >> 8) & 255);
+                let next = |way: u64| Some(way | (last << 8) | d);
+                match i {
+                    0 => Some(d),
+                    1 if d > last => next(UP),
+                    1 if d < last => next(DOWN),
+                    1 => None,
+                    _ if s & UP != 0 => (d == last + before).then(|| next(UP)).flatten(),
+                    _ => (d < last && last + d == before)
+                        .then(|| next(DOWN))
+                        .flatten(),
+                }
+            },
+            |_| true,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let digits: Vec<u32> = self.cells.iter().map(|&k| solution[k] as u32).collect();
+        if !Fibonacci::holds(&digits) {
+            return Err(broken(
+                format!("{} {}", self.kind(), cells_text(&self.cells, rules.side())),
+                format!("{digits:?} is no increasing Fibonacci run from either end"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("fibonacci={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "fibonacciline", line_entry(&self.cells, n));
+    }
+
+    any_eq!();
+}

@@ -80,7 +80,9 @@ pub(crate) mod tests;
 pub(crate) use killer::digit_sets;
 pub use killer::{Cage, Renban};
 pub use kropki::{Dot, DotKind, NegativeDots, NegativeXv, NonConsecutive, Xv};
-pub use lines::{Between, Clones, Entropic, Palindrome, Thermometer, Whispers};
+pub use lines::{
+    Between, Clones, DifferencesCount, Entropic, Fibonacci, Palindrome, Thermometer, Whispers,
+};
 pub use neighbours::{AntiKing, AntiKnight};
 pub(crate) use regions::distinct;
 pub use regions::ExtraRegion;
@@ -200,6 +202,8 @@ pub static KINDS: &[&Kind] = &[
     &lines::THERMOMETER,
     &lines::WHISPERS,
     &lines::ENTROPIC,
+    &lines::DIFFERENCES_COUNT,
+    &lines::FIBONACCI,
     &lines::PALINDROME,
     &lines::CLONE,
     &lines::BETWEEN,

@@ -181,10 +181,12 @@ pub(super) static REGION_SUM: Kind = Kind {
             let segments = entry.get("segments").and_then(Value::as_bool) == Some(true);
             for line in json_lines(entry, g.side)? {
                 let region = |k: usize| fpuzzles_region(json, g, k);
-                out.push(Arc::new(if segments {
-                    RegionSum::in_runs(&line, region)
-                } else {
-                    RegionSum::along(&line, region)
+                out.push(Arc::new(match line.as_slice() {
+                    [first, .., last] if segments && first == last => {
+                        RegionSum::around(&line[1..], region)
+                    }
+                    _ if segments => RegionSum::in_runs(&line, region),
+                    _ => RegionSum::along(&line, region),
                 }));
             }
         }
@@ -660,6 +662,18 @@ impl RegionSum {
             last = Some(g);
         }
         RegionSum { groups }
+    }
+
+    /// The loop through `cells` (in order, closing from the last back to
+    /// the first), a group each run of it in one `region`: a run across
+    /// the closing point is one.
+    pub fn around(cells: &[usize], region: impl Fn(usize) -> usize) -> RegionSum {
+        let m = cells.len();
+        let start = (0..m)
+            .find(|&i| region(cells[(i + m - 1) % m]) != region(cells[i]))
+            .unwrap_or(0);
+        let turned: Vec<usize> = (0..m).map(|i| cells[(start + i) % m]).collect();
+        RegionSum::in_runs(&turned, region)
     }
 
     fn cells(&self) -> Vec<usize> {

@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 29] = [
+pub(crate) const MADE: [&str; 31] = [
     "region",
     "cage",
     "renban",
@@ -211,6 +211,8 @@ pub(crate) const MADE: [&str; 29] = [
     "modular",
     "zipper",
     "counting",
+    "diffcount",
+    "fibonacci",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -324,7 +326,11 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 DotKind::Black
             },
         }),
-        "negative-xv" => Arc::new(NegativeXv),
+        "negative-xv" => Arc::new(match rng.gen_range(0..3) {
+            0 => NegativeXv::BOTH,
+            1 => NegativeXv { x: true, v: false },
+            _ => NegativeXv { x: false, v: true },
+        }),
         "odd" | "even" => {
             let cell = rng.gen_range(0..n * n);
             let odd = if keep {
@@ -382,6 +388,12 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
         }
         "counting" => Arc::new(CountingCircles {
             cells: some_cells(n, rng.gen_range(1..=n), rng),
+        }),
+        "diffcount" => Arc::new(DifferencesCount {
+            cells: walk(n, rng.gen_range(2..=4), rng),
+        }),
+        "fibonacci" => Arc::new(Fibonacci {
+            cells: walk(n, rng.gen_range(2..=3), rng),
         }),
         "zipper" => Arc::new(Zipper {
             cells: walk(n, rng.gen_range(3..=5), rng),
@@ -444,10 +456,10 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
     let mut rng = StdRng::seed_from_u64(40);
     // Cases per kind with no solution, one, more.
     let mut seen = vec![[0u32; 3]; MADE.len()];
-    let cases = if cfg!(miri) { 28 } else { 600 };
+    let cases = if cfg!(miri) { 28 } else { 620 };
     for case in 0..cases {
         // A quarter 6×6, each kind first on both sizes in turn.
-        let (rows, cols) = if (case + case / MADE.len()) % 4 == 3 {
+        let (rows, cols) = if (case % MADE.len() + case / MADE.len()) % 4 == 3 {
             (2, 3)
         } else {
             (2, 2)
@@ -1122,6 +1134,11 @@ fn region_sum_lines_group_by_region_or_by_run() {
     assert_eq!(
         RegionSum::in_runs(&line, region).groups,
         vec![vec![0, 1], vec![2], vec![5]]
+    );
+    // A loop: its run across the closing point (5 back to 1) is one.
+    assert_eq!(
+        RegionSum::around(&[1, 2, 6, 5], region).groups,
+        vec![vec![2, 6], vec![5, 1]]
     );
     // A zipper's groups: the middle alone, then the pairs outward.
     let zipper = Zipper {

@@ -383,6 +383,8 @@ enum LineKind {
     Entropic,
     Modular,
     Zipper,
+    DifferencesCount,
+    Fibonacci,
 }
 
 impl LineKind {
@@ -415,6 +417,12 @@ impl LineKind {
         if s.contains("modular") {
             kinds.push(LineKind::Modular);
         }
+        if s.contains("difference") && s.contains("how many") {
+            kinds.push(LineKind::DifferencesCount);
+        }
+        if s.contains("fibonacci") {
+            kinds.push(LineKind::Fibonacci);
+        }
         if s.contains("region sum")
             || (s.contains("line")
                 && s.contains("sum")
@@ -435,6 +443,8 @@ impl LineKind {
             LineKind::Entropic => "entropicline",
             LineKind::Modular => "modularline",
             LineKind::Zipper => "zipperline",
+            LineKind::DifferencesCount => "differencescountline",
+            LineKind::Fibonacci => "fibonacciline",
         }
     }
 }
@@ -713,8 +723,10 @@ pub(super) fn read(
             entry.insert("value".into(), Value::from(v));
         }
         push(&mut out, key, Value::Object(entry));
-        if !negative.contains(&key) && all_given(&text, key) {
-            negative.push(key);
+        if let Some(given) = all_given(&text, key) {
+            if !negative.contains(&given) {
+                negative.push(given);
+            }
         }
     }
     if !counted.is_empty() {
@@ -804,23 +816,38 @@ fn edge_cells(p: Point, n: usize) -> Option<Vec<(usize, usize)>> {
     }
 }
 
-/// Whether the rules text says every mark of `key` is given (f-puzzles'
-/// `negative`): a sentence with "all" and "given" and no "not", naming
-/// the marks or following the sentence that does.
-fn all_given(text: &Text, key: &str) -> bool {
+/// Whether the rules text says every mark of `key` is given, as f-puzzles'
+/// `negative` names it (`None`: not said): a sentence with "all" and
+/// "given" and no "not", naming the marks or following the sentence that
+/// does. For XV, the marks that sentence names: `xv`, or `x` or `v` alone.
+fn all_given(text: &Text, key: &str) -> Option<&'static str> {
+    let xv = |s: &str| {
+        let both = has_word(s, "xv") || has_word(s, "xvs");
+        (
+            both || has_word(s, "x") || has_word(s, "xs"),
+            both || has_word(s, "v") || has_word(s, "vs"),
+        )
+    };
     let names = |s: &str| match key {
-        "xv" => has_word(s, "x") || has_word(s, "v") || has_word(s, "xv"),
+        "xv" => xv(s) != (false, false),
         _ => s.contains("dot") || s.contains("kropki"),
     };
-    let mut before = false;
+    let mut before: Option<&str> = None;
     for s in &text.sentences {
         let all = has_word(s, "all") && s.contains("given") && !has_word(s, "not");
-        if all && (names(s) || before) {
-            return true;
+        let named = if names(s) { Some(s.as_str()) } else { before };
+        if let (true, Some(named)) = (all, named) {
+            return Some(match (key, xv(named)) {
+                ("xv", (true, false)) => "x",
+                ("xv", (false, true)) => "v",
+                ("xv", _) => "xv",
+                ("difference", _) => "difference",
+                _ => "ratio",
+            });
         }
-        before = names(s);
+        before = names(s).then_some(s.as_str());
     }
-    false
+    None
 }
 
 /// An arrow whose way points start in its circle's cell `cell`, the
@@ -972,7 +999,10 @@ fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, 
         LineKind::Entropic | LineKind::Modular | LineKind::Renban | LineKind::RegionSum => {
             Vec::new()
         }
-        LineKind::Palindrome | LineKind::Zipper => return None,
+        LineKind::Palindrome
+        | LineKind::Zipper
+        | LineKind::DifferencesCount
+        | LineKind::Fibonacci => return None,
     };
     let mut lines = vec![once];
     lines.extend(closing);
@@ -1010,6 +1040,12 @@ fn read_lines(
         }
         kinds
     };
+    // The one kind named says "a coloured line": lines of every colour.
+    let any_colour = text.sentences.iter().any(|s| {
+        !LineKind::named(s, n).is_empty()
+            && (s.contains("coloured line") || s.contains("colored line"))
+    });
+    let mut renbans: Vec<Drawn> = Vec::new();
     for stroke in strokes {
         let place = stroke.place();
         let words = stroke.colour.map_or(&[][..], Rgba::words);
@@ -1033,7 +1069,7 @@ fn read_lines(
                 told.push_str(&said);
             }
         }
-        if kinds.is_empty() && colours.len() == 1 && all_kinds.len() == 1 {
+        if kinds.is_empty() && all_kinds.len() == 1 && (colours.len() == 1 || any_colour) {
             kinds = all_kinds.clone();
         }
         let kind = match kinds.as_slice() {
@@ -1070,20 +1106,65 @@ fn read_lines(
                 }
             }
         }
-        for cells in closed(cells, kind)
-            .ok_or_else(|| format!("{place}: a closed {} line is not read", kind.key()))?
-        {
+        let segments = kind == LineKind::RegionSum && told.contains("segment");
+        let lines = if segments {
+            // Segments of a loop: the line is written closed (its first
+            // cell again at its end), and the reader joins its first and
+            // last runs where they are one segment.
+            vec![cells]
+        } else {
+            closed(cells, kind)
+                .ok_or_else(|| format!("{place}: a closed {} line is not read", kind.key()))?
+        };
+        for cells in lines {
+            if kind == LineKind::Renban {
+                // Strokes of one colour that share a cell are one renban.
+                renbans.push((stroke.colour, cells));
+                continue;
+            }
             let mut entry = Map::new();
             entry.insert("lines".into(), Value::Array(vec![names(&cells, n)]));
             if let LineKind::Whispers(gap) = kind {
                 entry.insert("value".into(), Value::from(gap.to_string()));
             }
-            if kind == LineKind::RegionSum && told.contains("segment") {
+            if segments {
                 // Each run of the line in a region is a group of its own.
                 entry.insert("segments".into(), Value::Bool(true));
             }
             push_entry(out, kind.key(), Value::Object(entry));
         }
     }
+    for cells in joined(renbans) {
+        let mut entry = Map::new();
+        entry.insert("lines".into(), Value::Array(vec![names(&cells, n)]));
+        push_entry(out, LineKind::Renban.key(), Value::Object(entry));
+    }
     Ok(())
+}
+
+/// A line drawn: its colour and its cells (row, column), in order.
+type Drawn = (Option<Rgba>, Vec<(usize, usize)>);
+
+/// The renbans drawn (each with its colour), strokes of one colour that
+/// share a cell joined into one: its cells the union, each once, in the
+/// order drawn.
+fn joined(mut drawn: Vec<Drawn>) -> Vec<Vec<(usize, usize)>> {
+    let mut out: Vec<Vec<(usize, usize)>> = Vec::new();
+    while !drawn.is_empty() {
+        let (colour, mut cells) = drawn.remove(0);
+        // Join every stroke left that meets this one, until none does.
+        while let Some(i) = drawn
+            .iter()
+            .position(|(c, other)| *c == colour && other.iter().any(|x| cells.contains(x)))
+        {
+            let (_, other) = drawn.remove(i);
+            for x in other {
+                if !cells.contains(&x) {
+                    cells.push(x);
+                }
+            }
+        }
+        out.push(cells);
+    }
+    out
 }

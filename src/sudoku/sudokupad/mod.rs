@@ -1233,6 +1233,64 @@ mod tests {
     }
 
     #[test]
+    fn lines_drawn_in_pieces_loops_and_the_later_kinds_read_as_one_rule_each() {
+        let words = |p: &Puzzle| -> Vec<String> {
+            let n = p.rules().side();
+            p.rules()
+                .constraints()
+                .iter()
+                .flat_map(|c| c.words(n))
+                .collect()
+        };
+        // A renban in two strokes of one colour that meet is one renban:
+        // R4C1, R4C2, R4C3 hold 4, 3, 2.
+        let pieces = ",l:[{wp:[[3.5,0.5],[3.5,1.5]],c:f067f0,th:10},{wp:[[3.5,1.5],[3.5,2.5]],c:f067f0,th:10}]";
+        let one = drawn(pieces, "Digits on a purple line are consecutive.").unwrap();
+        assert_eq!(words(&one), ["renban=R4C1,R4C2,R4C3"]);
+        // A loop cut into segments by the boxes: its first and last runs
+        // (R2C2, R1C2: 4 + 2) are one segment, against R1C3 and R2C3 (3 + 1).
+        let lap = ",l:[{wp:[[0.5,1.5],[0.5,2.5],[1.5,2.5],[1.5,1.5],[0.5,1.5]],c:2ecbff,th:10}]";
+        let err = drawn(
+            lap,
+            "Box borders divide blue lines into segments. Digits on each segment of the same line sum to the same value.",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("add up to [4, 6]"), "{err}");
+        // "All such pairs are given" after a sentence naming V alone: only
+        // unmarked pairs adding up to 5 are refused (R1C2 and R1C3 do).
+        let v = ",o:[{ct:[0.5,2],w:0.35,h:0.35,te:'V',c2:'#F',r:t}]";
+        let err = drawn(
+            v,
+            "Digits joined by a V sum to 5. All such pairs are given.",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("negative v:"), "{err}");
+        // A differences count line of a colour no sentence names, the
+        // text speaking of "a coloured line": R1C1, R1C2 (1, 2) differ by
+        // 1 once; R1C1, R2C1 (1, 3) differ by 2 once only.
+        let counted = "The difference between two adjacent digits on a coloured line indicates \
+            exactly how many pairs of adjacent digits along that line have that exact difference.";
+        let kept = drawn(",l:[{wp:[[0.5,0.5],[0.5,1.5]],c:b7f68c,th:10}]", counted).unwrap();
+        assert_eq!(words(&kept), ["diffcount=R1C1,R1C2"]);
+        let err = drawn(",l:[{wp:[[0.5,0.5],[1.5,0.5]],c:b7f68c,th:10}]", counted)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("differences count line"), "{err}");
+        // Fibonacci lines: 1, 2, 3 along row 1 (read from either end);
+        // 2, 3, 4 is none.
+        let fibonacci = "Fibonacci lines: blue lines strictly increase from one end to the other, \
+            each digit past the lowest two the sum of the two before it.";
+        let kept = drawn(",l:[{wp:[[0.5,2.5],[0.5,0.5]],c:2ecbff,th:10}]", fibonacci).unwrap();
+        assert_eq!(words(&kept), ["fibonacci=R1C3,R1C2,R1C1"]);
+        let err = drawn(",l:[{wp:[[0.5,1.5],[0.5,3.5]],c:2ecbff,th:10}]", fibonacci)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("fibonacci line"), "{err}");
+    }
+
+    #[test]
     fn a_drawing_the_text_does_not_explain_is_refused_where_it_is() {
         for (extra, rules, want) in [
             (
