@@ -37,6 +37,7 @@ export function rulesText(fp) {
   if (fp.antiknight) words.push('anti-knight');
   if (fp.nonconsecutive) words.push('non-consecutive');
   if (fp.disjointgroups) words.push('disjoint groups');
+  if (fp.paritystrings) words.push(`no ${fp.paritystrings} in a row of one parity`);
   for (const neg of fp.negative || []) {
     words.push({ ratio: 'every black dot given', difference: 'every white dot given', xv: 'every X and V given', x: 'every X given', v: 'every V given' }[neg] || `negative ${neg}`);
   }
@@ -48,6 +49,7 @@ export function rulesText(fp) {
     ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
     ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
+    ['indexline', 'index lines'], ['sunburn', 'suns'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
@@ -78,6 +80,7 @@ export function draw(svg, fp, overlay) {
   for (const e of fp.countingcircles || []) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.4, fill: 'none', stroke: '#555', 'stroke-width': 1.5 }); }
   }
+  for (const e of fp.sunburn || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: '#fff3b0', stroke: '#f2b400', 'stroke-width': 2 }); }
   for (const e of fp.odd || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: '#d6d6d6' }); }
   for (const e of fp.even || []) { const [a, b] = centre(e.cell); el(svg, 'rect', { x: a - S * 0.36, y: b - S * 0.36, width: S * 0.72, height: S * 0.72, fill: '#d6d6d6' }); }
   // A hint's cells: green where it places a digit, orange where it removes
@@ -106,7 +109,7 @@ export function draw(svg, fp, overlay) {
   }
   const lineKinds = [['whispers', '#5ec26a'], ['renban', '#c77dd9'], ['palindrome', '#9a9a9a'], ['betweenline', '#9ec3e6'], ['regionsumline', '#4fb3e0'],
     ['zipperline', '#b59be0'], ['entropicline', '#f2b27a'], ['modularline', '#5cb8b2'],
-    ['differencescountline', '#a6d96a'], ['fibonacciline', '#6adaed']];
+    ['differencescountline', '#a6d96a'], ['fibonacciline', '#6adaed'], ['indexline', '#71ded2']];
   for (const [key, colour] of lineKinds) {
     for (const e of fp[key] || []) for (const l of e.lines) {
       path(l, colour, S * 0.18, 0.85);

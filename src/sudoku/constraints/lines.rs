@@ -739,3 +739,85 @@ impl Constraint for Fibonacci {
 
     any_eq!();
 }
+
+pub(super) static INDEX: Kind = Kind {
+    name: "index line",
+    words: &["index"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(IndexLine {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["indexline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "indexline", g.side, |cells, _| {
+            Ok(Arc::new(IndexLine { cells }))
+        })
+    },
+};
+
+/// An index line: counted from its first cell, the digit in the `k`th cell
+/// is the place along the line of the digit `k` (so every digit on it is
+/// a place on it, and a digit `p` in place `k` puts `k` in place `p`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexLine {
+    /// The cells, from the end the places are counted from.
+    pub cells: Vec<usize>,
+}
+
+impl Constraint for IndexLine {
+    fn kind(&self) -> &'static str {
+        INDEX.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        check_cells(self.kind(), &self.cells, n, 2)?;
+        if self.cells.len() > n {
+            return Err(RulesError::Shape {
+                rule: self.kind(),
+                why: format!("{} cells, more places than digits", self.cells.len()),
+            });
+        }
+        Ok(())
+    }
+    /// Digits past the line's length are banned on it; each two places
+    /// `i`, `j` (from 1): `i` holds `j` exactly when `j` holds `i`.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let m = self.cells.len();
+        for &k in &self.cells {
+            for d in m + 1..=e.side() {
+                e.ban(k, d as u8);
+            }
+        }
+        for (i, &a) in self.cells.iter().enumerate() {
+            for (j, &b) in self.cells.iter().enumerate().skip(i + 1) {
+                let (pi, pj) = (i as u8 + 1, j as u8 + 1);
+                e.forbid(a, b, move |x, y| (x == pj) == (y == pi));
+            }
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let digits: Vec<usize> = self.cells.iter().map(|&k| solution[k] as usize).collect();
+        let m = digits.len();
+        let holds = digits
+            .iter()
+            .enumerate()
+            .all(|(i, &d)| (1..=m).contains(&d) && digits[d - 1] == i + 1);
+        if !holds {
+            return Err(broken(
+                format!("{} {}", self.kind(), cells_text(&self.cells, rules.side())),
+                format!("{digits:?}: a digit does not index the place of its own place"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("index={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "indexline", line_entry(&self.cells, n));
+    }
+
+    any_eq!();
+}

@@ -81,15 +81,16 @@ pub(crate) use killer::digit_sets;
 pub use killer::{Cage, Renban};
 pub use kropki::{Dot, DotKind, NegativeDots, NegativeXv, NonConsecutive, Xv};
 pub use lines::{
-    Between, Clones, DifferencesCount, Entropic, Fibonacci, Palindrome, Thermometer, Whispers,
+    Between, Clones, DifferencesCount, Entropic, Fibonacci, IndexLine, Palindrome, Thermometer,
+    Whispers,
 };
-pub use neighbours::{AntiKing, AntiKnight};
+pub use neighbours::{AntiKing, AntiKnight, ParityStrings};
 pub(crate) use regions::distinct;
 pub use regions::ExtraRegion;
 pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
-pub use single::{CountingCircles, Even, Maximum, Minimum, Odd, Quadruple};
+pub use single::{CountingCircles, Even, Maximum, Minimum, Odd, Quadruple, Sunburn};
 pub use sums::{Arrow, LittleKiller, RegionSum, Sandwich, Zipper};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
@@ -194,6 +195,7 @@ pub static KINDS: &[&Kind] = &[
     &killer::CAGE,
     &neighbours::ANTI_KING,
     &neighbours::ANTI_KNIGHT,
+    &neighbours::PARITY_STRINGS,
     &kropki::NON_CONSECUTIVE,
     &kropki::DOTS,
     &kropki::NEGATIVE,
@@ -204,6 +206,7 @@ pub static KINDS: &[&Kind] = &[
     &lines::ENTROPIC,
     &lines::DIFFERENCES_COUNT,
     &lines::FIBONACCI,
+    &lines::INDEX,
     &lines::PALINDROME,
     &lines::CLONE,
     &lines::BETWEEN,
@@ -211,6 +214,7 @@ pub static KINDS: &[&Kind] = &[
     &single::MIN_MAX,
     &single::QUADRUPLE,
     &single::COUNTING,
+    &single::SUNBURN,
     &sums::ARROW,
     &sums::LITTLE_KILLER,
     &sums::SANDWICH,

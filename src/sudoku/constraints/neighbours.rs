@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{any_eq, Constraint, Encoder, Kind};
+use super::{any_eq, broken, cell_name, Constraint, Encoder, Kind};
 use crate::sudoku::rules::{Broken, Neighbours, Rules, RulesError};
 
 /// No two cells a king's move apart hold the same digit.
@@ -141,6 +141,117 @@ impl Constraint for AntiKnight {
     }
     fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
         json.insert("antiknight".into(), Value::Bool(true));
+    }
+    any_eq!();
+}
+
+pub(super) static PARITY_STRINGS: Kind = Kind {
+    name: "parity strings",
+    words: &["paritystrings"],
+    read_word: |_, value, _| {
+        let length = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{value}` is not a number of cells"))?;
+        Ok(vec![Arc::new(ParityStrings { length })])
+    },
+    fpuzzles_keys: &["paritystrings"],
+    negative: &[],
+    read_fpuzzles: |json, _| {
+        Ok(match json.get("paritystrings") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => Vec::new(),
+            Some(v) => {
+                let length = v
+                    .as_u64()
+                    .ok_or_else(|| format!("`paritystrings` {v} is not a number of cells"))?;
+                vec![Arc::new(ParityStrings {
+                    length: length as usize,
+                })]
+            }
+        })
+    },
+};
+
+/// In every row and every column, no `length` cells in a row hold digits
+/// of one parity (all even or all odd).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParityStrings {
+    /// The cells in a row that may not share a parity.
+    pub length: usize,
+}
+
+impl ParityStrings {
+    /// The rows, then the columns, each cell by cell.
+    fn lines(n: usize) -> impl Iterator<Item = Vec<usize>> {
+        (0..n)
+            .map(move |r| (0..n).map(|c| r * n + c).collect())
+            .chain((0..n).map(move |c| (0..n).map(|r| r * n + c).collect()))
+    }
+}
+
+impl Constraint for ParityStrings {
+    fn kind(&self) -> &'static str {
+        PARITY_STRINGS.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        if !(2..=rules.side()).contains(&self.length) {
+            return Err(RulesError::Shape {
+                rule: self.kind(),
+                why: format!(
+                    "strings of {} cells in a grid of side {}",
+                    self.length,
+                    rules.side()
+                ),
+            });
+        }
+        Ok(())
+    }
+    /// An automaton along each row and column whose state is the last
+    /// digit's parity (bit 0) and how many cells in a row have had it.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let length = self.length as u64;
+        for line in ParityStrings::lines(e.side()) {
+            e.chain(
+                &line,
+                0,
+                |i, s, d| {
+                    let p = u64::from(d % 2);
+                    let run = if i > 0 && s & 1 == p { (s >> 1) + 1 } else { 1 };
+                    (run < length).then_some(run << 1 | p)
+                },
+                |_| true,
+            );
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        for line in ParityStrings::lines(n) {
+            let run = line
+                .windows(self.length)
+                .find(|w| w.iter().all(|&k| solution[k] % 2 == solution[w[0]] % 2));
+            if let Some(w) = run {
+                return Err(broken(
+                    format!("parity strings of {}", self.length),
+                    format!(
+                        "{} to {} are all {}",
+                        cell_name(w[0], n),
+                        cell_name(w[w.len() - 1], n),
+                        if solution[w[0]].is_multiple_of(2) {
+                            "even"
+                        } else {
+                            "odd"
+                        }
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, _: usize) -> Vec<String> {
+        vec![format!("paritystrings={}", self.length)]
+    }
+    fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
+        json.insert("paritystrings".into(), Value::from(self.length));
     }
     any_eq!();
 }

@@ -512,3 +512,106 @@ impl Constraint for CountingCircles {
 
     any_eq!();
 }
+
+pub(super) static SUNBURN: Kind = Kind {
+    name: "sunburn",
+    words: &["sun"],
+    read_word: |_, value, g| {
+        parse_cells(value, g.side).map(|cells| {
+            cells
+                .into_iter()
+                .map(|cell| -> Arc<dyn Constraint> { Arc::new(Sunburn { cell }) })
+                .collect()
+        })
+    },
+    fpuzzles_keys: &["sunburn"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "sunburn") {
+            out.push(Arc::new(Sunburn {
+                cell: entry_cell(entry, g.side)?,
+            }));
+        }
+        Ok(out)
+    },
+};
+
+/// A sun: the digit in its cell is how many of the (up to eight) cells
+/// around it, orthogonally or diagonally, hold smaller digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sunburn {
+    /// The sun's cell.
+    pub cell: usize,
+}
+
+impl Sunburn {
+    /// The cell, then the cells around it (a king's move away).
+    fn cells(&self, n: usize) -> Vec<usize> {
+        let (r, c) = ((self.cell / n) as isize, (self.cell % n) as isize);
+        let mut cells = vec![self.cell];
+        for (dr, dc) in [
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, -1),
+            (0, 1),
+            (1, -1),
+            (1, 0),
+            (1, 1),
+        ] {
+            let (r2, c2) = (r + dr, c + dc);
+            if (0..n as isize).contains(&r2) && (0..n as isize).contains(&c2) {
+                cells.push(r2 as usize * n + c2 as usize);
+            }
+        }
+        cells
+    }
+}
+
+impl Constraint for Sunburn {
+    fn kind(&self) -> &'static str {
+        SUNBURN.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        one_cell("sunburn", self.cell, rules.side())
+    }
+    /// An automaton along the cell and then its neighbours, whose state is
+    /// the sun's digit (low eight bits) and how many smaller ones it has
+    /// met: at the end, as many as its digit.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let cells = self.cells(e.side());
+        e.chain(
+            &cells,
+            0,
+            |i, s, d| {
+                let d = u64::from(d);
+                Some(match i {
+                    0 => d,
+                    _ => s + (u64::from(d < s & 255) << 8),
+                })
+            },
+            |s| s >> 8 == s & 255,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        let cells = self.cells(n);
+        let d = solution[self.cell];
+        let smaller = cells[1..].iter().filter(|&&k| solution[k] < d).count();
+        if smaller != d as usize {
+            return Err(broken(
+                format!("sunburn {}", cell_name(self.cell, n)),
+                format!("holds {d}, and {smaller} cells around it hold smaller digits"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("sun={}", cell_name(self.cell, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "sunburn", cell_entry(self.cell, n));
+    }
+    any_eq!();
+}

@@ -385,6 +385,7 @@ enum LineKind {
     Zipper,
     DifferencesCount,
     Fibonacci,
+    Index,
 }
 
 impl LineKind {
@@ -423,6 +424,9 @@ impl LineKind {
         if s.contains("fibonacci") {
             kinds.push(LineKind::Fibonacci);
         }
+        if s.contains("index line") {
+            kinds.push(LineKind::Index);
+        }
         if s.contains("region sum")
             || (s.contains("line")
                 && s.contains("sum")
@@ -445,6 +449,7 @@ impl LineKind {
             LineKind::Zipper => "zipperline",
             LineKind::DifferencesCount => "differencescountline",
             LineKind::Fibonacci => "fibonacciline",
+            LineKind::Index => "indexline",
         }
     }
 }
@@ -668,6 +673,13 @@ pub(super) fn read(
         let cells = if let Some(pair) = edge_cells(shape.center, n) {
             pair
         } else if let Some(cell) = centre_cell(shape.center, n) {
+            if shape.text.starts_with('\u{2600}') && text.says("sun") && text.says("smaller") {
+                // A sun (☀): how many cells around it hold smaller digits.
+                let mut entry = Map::new();
+                entry.insert("cell".into(), name(cell));
+                push(&mut out, "sunburn", Value::Object(entry));
+                continue;
+            }
             let kind = if shape.rounded { "circle" } else { "square" };
             if !shape.text.is_empty() || shape.width < 0.4 || shape.width > 1.05 {
                 return Err(format!("{place}: a mark whose rule is not read"));
@@ -764,6 +776,20 @@ pub(super) fn read(
     }
     if forbids("king") {
         out.insert("antiking".into(), Value::Bool(true));
+    }
+    // "In every row and column, strings of 3 digits are never all even nor
+    // all odd."
+    for s in &text.sentences {
+        let said = s.contains("all even")
+            && s.contains("all odd")
+            && (s.contains("row") || s.contains("column"))
+            && ["never", "not", "cannot"].iter().any(|w| has_word(s, w));
+        let length = number_after(s, "strings of ")
+            .or_else(|| number_after(s, "runs of "))
+            .or_else(|| number_before(s, " consecutive"));
+        if let (true, Some(length)) = (said, length) {
+            out.insert("paritystrings".into(), Value::from(length));
+        }
     }
     Ok(out)
 }
@@ -1002,7 +1028,8 @@ fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, 
         LineKind::Palindrome
         | LineKind::Zipper
         | LineKind::DifferencesCount
-        | LineKind::Fibonacci => return None,
+        | LineKind::Fibonacci
+        | LineKind::Index => return None,
     };
     let mut lines = vec![once];
     lines.extend(closing);
@@ -1088,8 +1115,31 @@ fn read_lines(
         };
         let first = centre_cell(stroke.points[0], n)
             .ok_or_else(|| format!("{place}: a line that does not start on a cell"))?;
-        let cells = walk(first, &stroke.points[1..], n)
+        let mut cells = walk(first, &stroke.points[1..], n)
             .ok_or_else(|| format!("{place}: not a line through cells"))?;
+        if kind == LineKind::Index {
+            // Places are counted from the end with the mark (a diamond).
+            let mark = |cell: (usize, usize)| {
+                shapes.iter().position(|shape| {
+                    !shape.rounded
+                        && shape.text.is_empty()
+                        && centre_cell(shape.center, n) == Some(cell)
+                })
+            };
+            let last = cells[cells.len() - 1];
+            match (mark(cells[0]), mark(last)) {
+                (Some(s), None) => used[s] = true,
+                (None, Some(s)) => {
+                    used[s] = true;
+                    cells.reverse();
+                }
+                _ => {
+                    return Err(format!(
+                        "{place}: an index line without a mark on one end to count from"
+                    ))
+                }
+            }
+        }
         if kind == LineKind::Zipper {
             // The mark on its middle (a dot, a circle, a diamond).
             let m = cells.len();

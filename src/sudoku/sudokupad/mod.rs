@@ -1288,6 +1288,57 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("fibonacci line"), "{err}");
+        // An index line counts from its diamond's end: from R1C2 it reads
+        // 2, 1 (2 in place 1 puts 1 in place 2: kept); from R2C1 it reads
+        // 3, 1 (3 is no place on two cells).
+        let index = "Each turquoise line is an index line: the digit in the Nth cell along it \
+            (starting from the diamond) is the position along the line of the digit N.";
+        let line = |from: &str, to: &str, diamond: &str| {
+            format!(
+                ",l:[{{wp:[[{from}],[{to}]],c:71ded2,th:10}}],u:[{{ct:[{diamond}],w:0.42,h:0.42,c1:71ded2,c2:71ded2}}]"
+            )
+        };
+        let kept = drawn(&line("0.5,0.5", "0.5,1.5", "0.5,1.5"), index).unwrap();
+        assert_eq!(words(&kept), ["index=R1C2,R1C1"]);
+        let err = drawn(&line("0.5,0.5", "1.5,0.5", "1.5,0.5"), index)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("index line"), "{err}");
+        let err = drawn(",l:[{wp:[[0.5,0.5],[0.5,1.5]],c:71ded2,th:10}]", index)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("without a mark"), "{err}");
+        // A sun (☀) counts the smaller digits around it: R1C2 holds 2, and
+        // R1C1 and R2C3 hold 1 (kept); R2C2 holds 4 with seven smaller
+        // around it, R1C1 holds 1 with none.
+        let sun = "Sunburn: a digit on a sun is how many surrounding cells hold smaller digits.";
+        let at =
+            |r: f64, c: f64| format!(",u:[{{ct:[{r},{c}],w:0,h:1.05,te:'\u{2600}\u{fe0f}',r:t}}]");
+        let kept = drawn(&at(0.5, 1.5), sun).unwrap();
+        assert_eq!(words(&kept), ["sun=R1C2"]);
+        let err = drawn(&at(1.5, 1.5), sun).unwrap_err().to_string();
+        assert!(err.contains("sunburn R2C2"), "{err}");
+        let err = drawn(&at(0.5, 0.5), sun).unwrap_err().to_string();
+        assert!(err.contains("sunburn R1C1: holds 1, and 0"), "{err}");
+        // Strings of one parity, from the text: rows alternate 1 2 3 4, so
+        // no two cells side by side in a row share a parity; in columns
+        // R1C1, R2C1 hold 1 and 3.
+        let err = drawn(
+            "",
+            "In every row and column, strings of 2 digits are never all even nor all odd.",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("parity strings of 2: R1C1 to R2C1 are all odd"),
+            "{err}"
+        );
+        let kept = drawn(
+            "",
+            "In every row and column, strings of 3 digits are never all even nor all odd.",
+        )
+        .unwrap();
+        assert_eq!(words(&kept), ["paritystrings=3"]);
     }
 
     #[test]
