@@ -49,7 +49,7 @@ export function rulesText(fp) {
     ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
     ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
-    ['indexline', 'index lines'], ['sunburn', 'suns'],
+    ['indexline', 'index lines'], ['sunburn', 'suns'], ['knightcircles', 'knight circles'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
@@ -79,6 +79,9 @@ export function draw(svg, fp, overlay) {
   for (const e of fp.minimum || []) shade(e.cell, '#d9efd9');
   for (const e of fp.countingcircles || []) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.4, fill: 'none', stroke: '#555', 'stroke-width': 1.5 }); }
+  }
+  for (const e of fp.knightcircles || []) {
+    for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: 'none', stroke: '#2b8a3e', 'stroke-width': 2 }); }
   }
   for (const e of fp.sunburn || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: '#fff3b0', stroke: '#f2b400', 'stroke-width': 2 }); }
   for (const e of fp.odd || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: '#d6d6d6' }); }

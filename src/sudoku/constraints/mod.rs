@@ -84,7 +84,7 @@ pub use lines::{
     Between, Clones, DifferencesCount, Entropic, Fibonacci, IndexLine, Palindrome, Thermometer,
     Whispers,
 };
-pub use neighbours::{AntiKing, AntiKnight, ParityStrings};
+pub use neighbours::{AntiKing, AntiKnight, KnightCircles, ParityStrings};
 pub(crate) use regions::distinct;
 pub use regions::ExtraRegion;
 pub(crate) use regions::{
@@ -196,6 +196,7 @@ pub static KINDS: &[&Kind] = &[
     &neighbours::ANTI_KING,
     &neighbours::ANTI_KNIGHT,
     &neighbours::PARITY_STRINGS,
+    &neighbours::KNIGHT_CIRCLES,
     &kropki::NON_CONSECUTIVE,
     &kropki::DOTS,
     &kropki::NEGATIVE,

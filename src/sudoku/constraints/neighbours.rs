@@ -11,7 +11,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{any_eq, broken, cell_name, Constraint, Encoder, Kind};
+use super::{
+    any_eq, broken, cell_name, cells_text, check_cells, entries, json_cells, json_names, object,
+    parse_cells, Constraint, Encoder, Kind,
+};
 use crate::sudoku::rules::{Broken, Neighbours, Rules, RulesError};
 
 /// No two cells a king's move apart hold the same digit.
@@ -252,6 +255,110 @@ impl Constraint for ParityStrings {
     }
     fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
         json.insert("paritystrings".into(), Value::from(self.length));
+    }
+    any_eq!();
+}
+
+pub(super) static KNIGHT_CIRCLES: Kind = Kind {
+    name: "knight circles",
+    words: &["knightcircles"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(KnightCircles {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["knightcircles"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "knightcircles") {
+            out.push(Arc::new(KnightCircles {
+                cells: json_cells(entry, "cells", g.side)?,
+            }));
+        }
+        Ok(out)
+    },
+};
+
+/// Circles whose digit is in the same third of the digits (low, middle,
+/// high: 1–3, 4–6, 7–9 on 9×9) as the digit of every cell a knight's move
+/// away.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnightCircles {
+    /// The circled cells.
+    pub cells: Vec<usize>,
+}
+
+impl KnightCircles {
+    /// The third of the digits `d` is in.
+    fn third(d: u8, n: usize) -> usize {
+        usize::from(d - 1) * 3 / n
+    }
+
+    /// Each circle with each cell a knight's move from it.
+    fn pairs(&self, n: usize) -> Vec<(usize, usize)> {
+        let sn = n as isize;
+        let mut out = Vec::new();
+        for &k in &self.cells {
+            let (r, c) = ((k / n) as isize, (k % n) as isize);
+            for (dr, dc) in [(1, 2), (1, -2), (2, 1), (2, -1)] {
+                for (r2, c2) in [(r + dr, c + dc), (r - dr, c - dc)] {
+                    if (0..sn).contains(&r2) && (0..sn).contains(&c2) {
+                        out.push((k, (r2 * sn + c2) as usize));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Constraint for KnightCircles {
+    fn kind(&self) -> &'static str {
+        KNIGHT_CIRCLES.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        check_cells(self.kind(), &self.cells, n, 1)?;
+        if !n.is_multiple_of(3) {
+            return Err(RulesError::Shape {
+                rule: self.kind(),
+                why: format!("digits 1 to {n} do not fall in three thirds of one size"),
+            });
+        }
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let n = e.side();
+        for (a, b) in self.pairs(n) {
+            e.forbid(a, b, move |x, y| Self::third(x, n) == Self::third(y, n));
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        for (a, b) in self.pairs(n) {
+            if Self::third(solution[a], n) != Self::third(solution[b], n) {
+                return Err(broken(
+                    format!("knight circle {}", cell_name(a, n)),
+                    format!(
+                        "holds {}, and {} a knight's move away {}",
+                        solution[a],
+                        cell_name(b, n),
+                        solution[b]
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("knightcircles={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        json.insert(
+            "knightcircles".into(),
+            Value::Array(vec![object([("cells", json_names(&self.cells, n))])]),
+        );
     }
     any_eq!();
 }

@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 34] = [
+pub(crate) const MADE: [&str; 35] = [
     "region",
     "cage",
     "renban",
@@ -216,6 +216,7 @@ pub(crate) const MADE: [&str; 34] = [
     "index",
     "sun",
     "paritystrings",
+    "knightcircles",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -394,6 +395,9 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
         }),
         "diffcount" => Arc::new(DifferencesCount {
             cells: walk(n, rng.gen_range(2..=4), rng),
+        }),
+        "knightcircles" => Arc::new(KnightCircles {
+            cells: some_cells(n, rng.gen_range(1..=2), rng),
         }),
         "paritystrings" => Arc::new(ParityStrings {
             length: rng.gen_range(2..=3),

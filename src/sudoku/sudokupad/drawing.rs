@@ -665,6 +665,7 @@ pub(super) fn read(
     // Dots and XV on edges, parity shapes in cells.
     let mut negative: Vec<&str> = Vec::new();
     let mut counted: Vec<Value> = Vec::new();
+    let mut knights: Vec<Value> = Vec::new();
     for (s, shape) in shapes.iter().enumerate() {
         if used[s] {
             continue;
@@ -690,9 +691,18 @@ pub(super) fn read(
                 && ["how many", "counting", "exactly"]
                     .iter()
                     .any(|w| text.says_all(&["circle", w]));
-            let key = match (odd, even, counting) {
+            // "A digit in a circle must belong to the same entropic group
+            // … as every cell a knight's move away."
+            let knight = kind == "circle"
+                && text.says_all(&["circle", "knight"])
+                && (text.says("entropic") || text.says("group"));
+            let key = match (odd, even, counting || knight) {
                 (true, false, _) => "odd",
                 (false, true, _) => "even",
+                (false, false, true) if knight && !counting => {
+                    knights.push(name(cell));
+                    continue;
+                }
                 (false, false, true) => {
                     counted.push(name(cell));
                     continue;
@@ -745,6 +755,11 @@ pub(super) fn read(
         let mut entry = Map::new();
         entry.insert("cells".into(), Value::Array(counted));
         push(&mut out, "countingcircles", Value::Object(entry));
+    }
+    if !knights.is_empty() {
+        let mut entry = Map::new();
+        entry.insert("cells".into(), Value::Array(knights));
+        push(&mut out, "knightcircles", Value::Object(entry));
     }
     if !negative.is_empty() {
         out.insert(

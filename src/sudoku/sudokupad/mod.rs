@@ -1342,6 +1342,41 @@ mod tests {
     }
 
     #[test]
+    fn circles_that_share_a_third_with_their_knights_read_on_a_six_by_six() {
+        // 6×6, boxes of 2×3: 1 2 3 4 5 6 / 4 5 6 1 2 3 / 2 3 1 5 6 4 /
+        // 5 6 4 2 3 1 / 3 1 2 6 4 5 / 6 4 5 3 1 2. Thirds: 1–2, 3–4, 5–6.
+        let solution = "123456456123231564564231312645645312";
+        let regions: Vec<String> = (0..6)
+            .map(|b| {
+                let (r0, c0) = (b / 2 * 2, b % 2 * 3);
+                let cells: Vec<String> = (0..6)
+                    .map(|i| format!("[{},{}]", r0 + i / 3, c0 + i % 3))
+                    .collect();
+                format!("[{}]", cells.join(","))
+            })
+            .collect();
+        let puzzle = |circle: &str| {
+            let text = format!(
+                "{{id:'x',cs:50,ce:[[{{v:1}},,,,,],[,,,,,],[,,,,,],[,,,,,],[,,,,,],[,,,,,]],\
+                 re:[{}],u:[{{ct:[{circle}],w:0.85,h:0.85,c1:'#0',r:t}}],\
+                 metadata:{{rules:'A digit in a circle is in the same entropic group as every \
+                 cell a knight move away from it.',solution:'{solution}'}}}}",
+                regions.join(",")
+            );
+            read_link(&text)
+        };
+        // R1C1 holds 1; a knight's move away R2C3 holds 6: another third.
+        let err = puzzle("0.5,0.5").unwrap_err().to_string();
+        assert!(err.contains("knight circle R1C1"), "{err}");
+        // R1C2 holds 2, and its knights R2C4, R3C3, R3C1 hold 1, 1, 2: kept.
+        let kept = puzzle("0.5,1.5").unwrap();
+        assert_eq!(
+            kept.rules().constraints()[0].words(6),
+            ["knightcircles=R1C2"]
+        );
+    }
+
+    #[test]
     fn a_drawing_the_text_does_not_explain_is_refused_where_it_is() {
         for (extra, rules, want) in [
             (
