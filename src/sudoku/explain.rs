@@ -2497,7 +2497,7 @@ mod tests {
         let (mut explained, mut solved) = (0, 0);
         // Each kind first three times, once on 6x6.
         for case in 0..3 * MADE.len() {
-            let (rows, cols) = if (case + case / MADE.len()) % 3 == 2 {
+            let (rows, cols) = if (case % MADE.len() + case / MADE.len()) % 3 == 2 {
                 (2, 3)
             } else {
                 (2, 2)
