@@ -50,6 +50,7 @@ export function rulesText(fp) {
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
     ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
     ['indexline', 'index lines'], ['sunburn', 'suns'], ['knightcircles', 'knight circles'],
+    ['equalproducts', 'equal products'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
@@ -80,6 +81,7 @@ export function draw(svg, fp, overlay) {
   for (const e of fp.countingcircles || []) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.4, fill: 'none', stroke: '#555', 'stroke-width': 1.5 }); }
   }
+  for (const e of fp.equalproducts || []) for (const l of e.lines) path(l, '#e0a458', S * 0.12, 0.7);
   for (const e of fp.knightcircles || []) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: 'none', stroke: '#2b8a3e', 'stroke-width': 2 }); }
   }

@@ -91,7 +91,7 @@ pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
 pub use single::{CountingCircles, Even, Maximum, Minimum, Odd, Quadruple, Sunburn};
-pub use sums::{Arrow, LittleKiller, RegionSum, Sandwich, Zipper};
+pub use sums::{Arrow, EqualProducts, LittleKiller, RegionSum, Sandwich, Zipper};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
 ///
@@ -221,6 +221,7 @@ pub static KINDS: &[&Kind] = &[
     &sums::SANDWICH,
     &sums::REGION_SUM,
     &sums::ZIPPER,
+    &sums::EQUAL_PRODUCTS,
 ];
 
 /// The kind reading the text word `key`, if any.

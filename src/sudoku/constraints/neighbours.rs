@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::{
     any_eq, broken, cell_name, cells_text, check_cells, entries, json_cells, json_names, object,
-    parse_cells, Constraint, Encoder, Kind,
+    parse_cells, push_entry, Constraint, Encoder, Kind,
 };
 use crate::sudoku::rules::{Broken, Neighbours, Rules, RulesError};
 
@@ -160,18 +160,24 @@ pub(super) static PARITY_STRINGS: Kind = Kind {
     },
     fpuzzles_keys: &["paritystrings"],
     negative: &[],
+    // A number, or a list of them (rules with strings of several lengths).
     read_fpuzzles: |json, _| {
-        Ok(match json.get("paritystrings") {
+        let lengths: Vec<&Value> = match json.get("paritystrings") {
             None | Some(Value::Null) | Some(Value::Bool(false)) => Vec::new(),
-            Some(v) => {
+            Some(Value::Array(list)) => list.iter().collect(),
+            Some(v) => vec![v],
+        };
+        lengths
+            .into_iter()
+            .map(|v| -> Result<Arc<dyn Constraint>, String> {
                 let length = v
                     .as_u64()
                     .ok_or_else(|| format!("`paritystrings` {v} is not a number of cells"))?;
-                vec![Arc::new(ParityStrings {
+                Ok(Arc::new(ParityStrings {
                     length: length as usize,
-                })]
-            }
-        })
+                }))
+            })
+            .collect()
     },
 };
 
@@ -254,7 +260,14 @@ impl Constraint for ParityStrings {
         vec![format!("paritystrings={}", self.length)]
     }
     fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
-        json.insert("paritystrings".into(), Value::from(self.length));
+        let length = Value::from(self.length);
+        match json.get_mut("paritystrings") {
+            Some(Value::Array(list)) => list.push(length),
+            Some(one) => *one = Value::Array(vec![one.take(), length]),
+            None => {
+                json.insert("paritystrings".into(), length);
+            }
+        }
     }
     any_eq!();
 }
@@ -355,9 +368,10 @@ impl Constraint for KnightCircles {
         vec![format!("knightcircles={}", cells_text(&self.cells, n))]
     }
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
-        json.insert(
-            "knightcircles".into(),
-            Value::Array(vec![object([("cells", json_names(&self.cells, n))])]),
+        push_entry(
+            json,
+            "knightcircles",
+            object([("cells", json_names(&self.cells, n))]),
         );
     }
     any_eq!();

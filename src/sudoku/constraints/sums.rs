@@ -784,3 +784,121 @@ impl Constraint for Zipper {
 
     any_eq!();
 }
+
+pub(super) static EQUAL_PRODUCTS: Kind = Kind {
+    name: "equal products",
+    words: &["products"],
+    read_word: |_, value, g| {
+        let groups = value
+            .split(':')
+            .map(|list| parse_cells(list, g.side))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(vec![Arc::new(EqualProducts { groups })])
+    },
+    fpuzzles_keys: &["equalproducts"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for entry in entries(json, "equalproducts") {
+            out.push(Arc::new(EqualProducts {
+                groups: json_lines(entry, g.side)?,
+            }));
+        }
+        Ok(out)
+    },
+};
+
+/// Groups of cells whose digits multiply to one product (the diagonals a
+/// puzzle marks, say). Groups may share cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EqualProducts {
+    /// The groups, each its cells.
+    pub groups: Vec<Vec<usize>>,
+}
+
+/// The largest product an equal-products automaton holds (32 bits of its
+/// state).
+const MAX_PRODUCT: f64 = u32::MAX as f64;
+
+impl Constraint for EqualProducts {
+    fn kind(&self) -> &'static str {
+        EQUAL_PRODUCTS.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        if self.groups.is_empty() {
+            return Err(RulesError::Shape {
+                rule: self.kind(),
+                why: "no group of cells".into(),
+            });
+        }
+        for group in &self.groups {
+            check_cells(self.kind(), group, n, 1)?;
+            if (n as f64).powi(group.len() as i32) > MAX_PRODUCT {
+                return Err(RulesError::Shape {
+                    rule: self.kind(),
+                    why: format!("{} cells may multiply past 2³²", group.len()),
+                });
+            }
+        }
+        Ok(())
+    }
+    /// An automaton along the groups one after the other (a cell in two
+    /// groups is read twice: both readings take its digit), whose state is
+    /// the first group's product (high 32 bits, once it is done) and the
+    /// current group's so far: each later group ends on the first's.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let cells: Vec<usize> = self.groups.concat();
+        let mut start = vec![usize::MAX; cells.len()];
+        let mut at = 0;
+        for (g, group) in self.groups.iter().enumerate() {
+            start[at] = g;
+            at += group.len();
+        }
+        let several = self.groups.len() > 1;
+        e.chain(
+            &cells,
+            0,
+            |i, s, d| {
+                let (d, target, product) = (u64::from(d), s >> 32, s & 0xffff_ffff);
+                match start[i] {
+                    0 => Some(d),
+                    1 => Some(product << 32 | d),
+                    usize::MAX => Some(target << 32 | (product * d)),
+                    _ => (product == target).then_some(target << 32 | d),
+                }
+            },
+            |s| !several || s >> 32 == s & 0xffff_ffff,
+        );
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let products: Vec<u64> = self
+            .groups
+            .iter()
+            .map(|g| g.iter().map(|&k| u64::from(solution[k])).product())
+            .collect();
+        if products.windows(2).any(|w| w[0] != w[1]) {
+            let n = rules.side();
+            let groups: Vec<String> = self.groups.iter().map(|g| cells_text(g, n)).collect();
+            return Err(broken(
+                format!("{} {}", self.kind(), groups.join(":")),
+                format!("multiply to {products:?}"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        let groups: Vec<String> = self.groups.iter().map(|g| cells_text(g, n)).collect();
+        vec![format!("products={}", groups.join(":"))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let lines: Vec<Value> = self.groups.iter().map(|g| json_names(g, n)).collect();
+        push_entry(
+            json,
+            "equalproducts",
+            object([("lines", Value::Array(lines))]),
+        );
+    }
+
+    any_eq!();
+}

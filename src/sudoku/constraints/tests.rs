@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 35] = [
+pub(crate) const MADE: [&str; 36] = [
     "region",
     "cage",
     "renban",
@@ -217,6 +217,7 @@ pub(crate) const MADE: [&str; 35] = [
     "sun",
     "paritystrings",
     "knightcircles",
+    "products",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -395,6 +396,12 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
         }),
         "diffcount" => Arc::new(DifferencesCount {
             cells: walk(n, rng.gen_range(2..=4), rng),
+        }),
+        "products" => Arc::new(EqualProducts {
+            // Two or three short walks, which may cross.
+            groups: (0..rng.gen_range(2..=3))
+                .map(|_| walk(n, rng.gen_range(1..=3), rng))
+                .collect(),
         }),
         "knightcircles" => Arc::new(KnightCircles {
             cells: some_cells(n, rng.gen_range(1..=2), rng),

@@ -546,7 +546,10 @@ pub(super) fn read(
         push(&mut out, "killercage", Value::Object(entry));
     }
 
-    // Arrows: from a circle (an arrow) or from outside (a little killer).
+    // Arrows: from a circle (an arrow) or from outside (a little killer,
+    // or a diagonal whose product is every marked diagonal's).
+    let products = text.says("product") && text.says("same");
+    let mut diagonals: Vec<Value> = Vec::new();
     for (i, v) in list("arrows").iter().enumerate() {
         let stroke = Stroke::of("arrows", i, v)
             .ok_or_else(|| format!("`arrows` {}: no way points", i + 1))?;
@@ -556,11 +559,22 @@ pub(super) fn read(
                 let entry = arrow(&stroke, cell, &shapes, &mut used, &text, n)?;
                 push(&mut out, "arrow", entry);
             }
+            None if products => {
+                let place = stroke.place();
+                let from = (start.0.floor() as isize, start.1.floor() as isize);
+                let cells = diagonal(&stroke, from, n).map_err(|why| format!("{place}: {why}"))?;
+                diagonals.push(Value::Array(cells));
+            }
             None => {
                 let entry = little_killer(&stroke, &shapes, &mut used, &text, n)?;
                 push(&mut out, "littlekillersum", entry);
             }
         }
+    }
+    if !diagonals.is_empty() {
+        let mut entry = Map::new();
+        entry.insert("lines".into(), Value::Array(diagonals));
+        push(&mut out, "equalproducts", Value::Object(entry));
     }
 
     // Lines: thermometers (a bulb on one end), arrows drawn without a head
@@ -958,13 +972,7 @@ fn little_killer(
              diagonal sums"
         ));
     }
-    let (first, last) = (stroke.points[0], stroke.points[stroke.points.len() - 1]);
-    let (dr, dc) = (last.0 - first.0, last.1 - first.1);
-    if dr.abs() < SLACK || dc.abs() < SLACK || (dr.abs() - dc.abs()).abs() > SLACK {
-        return Err(format!(
-            "{place}: an arrow from outside the grid not along a diagonal"
-        ));
-    }
+    let first = stroke.points[0];
     let s = shapes
         .iter()
         .position(|s| {
@@ -983,11 +991,28 @@ fn little_killer(
         .parse()
         .map_err(|_| format!("{place}: the clue `{}` is no number", shapes[s].text))?;
     used[s] = true;
-    let (sr, sc) = (dr.signum() as isize, dc.signum() as isize);
-    let (mut r, mut c) = (
+    let clue = (
         shapes[s].center.0.floor() as isize,
         shapes[s].center.1.floor() as isize,
     );
+    let cells = diagonal(stroke, clue, n).map_err(|why| format!("{place}: {why}"))?;
+    let mut entry = Map::new();
+    entry.insert("cells".into(), Value::Array(cells));
+    entry.insert("value".into(), Value::from(sum.to_string()));
+    Ok(Value::Object(entry))
+}
+
+/// The cells of the diagonal an arrow from outside the grid marks, from
+/// the square `from` (outside the grid: the clue's, or the arrow's own)
+/// the way the arrow points; or why it marks none.
+fn diagonal(stroke: &Stroke, from: (isize, isize), n: usize) -> Result<Vec<Value>, String> {
+    let (first, last) = (stroke.points[0], stroke.points[stroke.points.len() - 1]);
+    let (dr, dc) = (last.0 - first.0, last.1 - first.1);
+    if dr.abs() < SLACK || dc.abs() < SLACK || (dr.abs() - dc.abs()).abs() > SLACK {
+        return Err("an arrow from outside the grid not along a diagonal".into());
+    }
+    let (sr, sc) = (dr.signum() as isize, dc.signum() as isize);
+    let (mut r, mut c) = from;
     let inside = |x: isize| x >= 0 && x < n as isize;
     let mut cells = Vec::new();
     for _ in 0..=2 * n {
@@ -999,12 +1024,9 @@ fn little_killer(
         }
     }
     if cells.is_empty() {
-        return Err(format!("{place}: its diagonal meets no cell"));
+        return Err("its diagonal meets no cell".into());
     }
-    let mut entry = Map::new();
-    entry.insert("cells".into(), Value::Array(cells));
-    entry.insert("value".into(), Value::from(sum.to_string()));
-    Ok(Value::Object(entry))
+    Ok(cells)
 }
 
 /// A line of `kind` through `cells` as the lines it is read as: a

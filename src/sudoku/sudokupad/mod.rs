@@ -1339,6 +1339,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(words(&kept), ["paritystrings=3"]);
+        // Diagonals marked by arrows without numbers, one product: the
+        // long diagonals multiply to 16 (1·4·4·1, 4·1·1·4); R1C2, R2C3,
+        // R3C4 to 6.
+        let product = "Every indicated diagonal has the same product.";
+        let arrows = |extra: &str| {
+            format!(
+                ",a:[{{wp:[[-0.3,-0.3],[-0.1,-0.1]],c:'#0',th:3}},{{wp:[[-0.3,4.3],[-0.1,4.1]],c:'#0',th:3}}{extra}]"
+            )
+        };
+        let kept = drawn(&arrows(""), product).unwrap();
+        assert_eq!(
+            words(&kept),
+            ["products=R1C1,R2C2,R3C3,R4C4:R1C4,R2C3,R3C2,R4C1"]
+        );
+        let err = drawn(
+            &arrows(",{wp:[[-0.3,0.7],[-0.1,0.9]],c:'#0',th:3}"),
+            product,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("multiply to [16, 16, 6]"), "{err}");
     }
 
     #[test]
