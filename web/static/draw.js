@@ -38,6 +38,7 @@ export function rulesText(fp) {
   if (fp.nonconsecutive) words.push('non-consecutive');
   if (fp.disjointgroups) words.push('disjoint groups');
   if (fp.paritystrings) words.push(`no ${fp.paritystrings} in a row of one parity`);
+  for (const sum of fp.negativesum || []) words.push(`every mark of ${sum} given`);
   for (const neg of fp.negative || []) {
     words.push({ ratio: 'every black dot given', difference: 'every white dot given', xv: 'every X and V given', x: 'every X given', v: 'every V given' }[neg] || `negative ${neg}`);
   }
@@ -50,7 +51,7 @@ export function rulesText(fp) {
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
     ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
     ['indexline', 'index lines'], ['sunburn', 'suns'], ['knightcircles', 'knight circles'],
-    ['equalproducts', 'equal products'],
+    ['equalproducts', 'equal products'], ['summark', 'sum marks'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
@@ -82,6 +83,14 @@ export function draw(svg, fp, overlay) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.4, fill: 'none', stroke: '#555', 'stroke-width': 1.5 }); }
   }
   for (const e of fp.equalproducts || []) for (const l of e.lines) path(l, '#e0a458', S * 0.12, 0.7);
+  for (const e of fp.summark || []) {
+    const [p, q] = e.cells.map(centre);
+    if (p && q) {
+      const [a, b] = [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+      el(svg, 'rect', { x: a - S * 0.16, y: b - S * 0.16, width: S * 0.32, height: S * 0.32, fill: '#cdeefc', stroke: '#333' });
+      el(svg, 'text', { x: a, y: b + S * 0.07, 'text-anchor': 'middle', 'font-size': S * 0.18 }, e.value.join('/'));
+    }
+  }
   for (const e of fp.knightcircles || []) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: 'none', stroke: '#2b8a3e', 'stroke-width': 2 }); }
   }

@@ -307,10 +307,18 @@ fn dotted(rules: &Rules) -> HashSet<(usize, usize)> {
 }
 
 /// The pairs marked by an XV mark.
+/// The pairs an XV mark joins (or a sum mark of X or V: 5 and 10), each
+/// low cell first.
 fn marked_xv(rules: &Rules) -> HashSet<(usize, usize)> {
+    let either = rules
+        .find::<SumMark>()
+        .filter(|m| m.sums.iter().all(|s| matches!(s, 5 | 10)))
+        .map(|m| m.cells);
     rules
         .find::<Xv>()
-        .map(|d| (d.cells[0].min(d.cells[1]), d.cells[0].max(d.cells[1])))
+        .map(|d| d.cells)
+        .chain(either)
+        .map(|[a, b]| (a.min(b), a.max(b)))
         .collect()
 }
 
@@ -599,4 +607,188 @@ mod tests {
         assert!(!DotKind::Black.holds(2, 3, 5));
         assert_eq!(orthogonal_pairs(2).count(), 4);
     }
+}
+
+pub(super) static SUM_MARK: Kind = Kind {
+    name: "sum mark",
+    words: &["summark", "negativesum"],
+    read_word: |key, value, g| {
+        let sums = |list: &str| -> Result<Vec<u32>, String> {
+            list.split('/')
+                .map(|s| s.trim().parse().map_err(|_| format!("`{s}` is not a sum")))
+                .collect()
+        };
+        if key == "negativesum" {
+            return Ok(vec![Arc::new(NegativeSum {
+                sum: sums(value)?.first().copied().unwrap_or(0),
+            })]);
+        }
+        let (list, cells) = value
+            .split_once(':')
+            .ok_or_else(|| format!("`{value}` is not SUMS:CELLS"))?;
+        Ok(vec![Arc::new(SumMark {
+            cells: pair(&parse_cells(cells, g.side)?)?,
+            sums: sums(list)?,
+        })])
+    },
+    fpuzzles_keys: &["summark", "negativesum"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        let number = |v: &Value| {
+            v.as_u64()
+                .map(|x| x as u32)
+                .ok_or_else(|| format!("the sum {v} is not a number"))
+        };
+        for entry in entries(json, "summark") {
+            let sums = entry
+                .get("value")
+                .and_then(Value::as_array)
+                .ok_or("a sum mark without its sums (`value`)")?
+                .iter()
+                .map(number)
+                .collect::<Result<Vec<u32>, String>>()?;
+            out.push(Arc::new(SumMark {
+                cells: pair(&json_cells(entry, "cells", g.side)?)?,
+                sums,
+            }));
+        }
+        for v in entries(json, "negativesum") {
+            out.push(Arc::new(NegativeSum { sum: number(v)? }));
+        }
+        Ok(out)
+    },
+};
+
+/// A mark between two cells that add up to one of `sums` (a dot "either X
+/// or V" is 5 and 10; a square of 7, say). A mark whose sums are 5 and 10
+/// counts as an XV mark for [`NegativeXv`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SumMark {
+    /// The two cells.
+    pub cells: [usize; 2],
+    /// The sums they may add up to.
+    pub sums: Vec<u32>,
+}
+
+/// Every mark of `sum` is given: orthogonal neighbours without a
+/// [`SumMark`] that allows it (or an [`Xv`] of it) never add up to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NegativeSum {
+    /// The sum whose marks are all given.
+    pub sum: u32,
+}
+
+/// The pairs a sum mark allowing `sum` joins, each low cell first.
+fn marked_sum(rules: &Rules, sum: u32) -> HashSet<(usize, usize)> {
+    let xv = rules.find::<Xv>().filter(|d| d.sum == sum).map(|d| d.cells);
+    rules
+        .find::<SumMark>()
+        .filter(|m| m.sums.contains(&sum))
+        .map(|m| m.cells)
+        .chain(xv)
+        .map(|[a, b]| (a.min(b), a.max(b)))
+        .collect()
+}
+
+fn sums_text(sums: &[u32]) -> String {
+    let list: Vec<String> = sums.iter().map(u32::to_string).collect();
+    list.join("/")
+}
+
+impl Constraint for SumMark {
+    fn kind(&self) -> &'static str {
+        SUM_MARK.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        two_cells("sum mark", self.cells, rules.side())?;
+        if self.sums.is_empty() {
+            return Err(RulesError::Shape {
+                rule: "sum mark",
+                why: "no sum".into(),
+            });
+        }
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let sums = self.sums.clone();
+        e.forbid(self.cells[0], self.cells[1], move |x, y| {
+            sums.contains(&(x as u32 + y as u32))
+        });
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let [a, b] = self.cells;
+        let total = solution[a] as u32 + solution[b] as u32;
+        if !self.sums.contains(&total) {
+            let n = rules.side();
+            return Err(broken(
+                format!("sum mark {} {}", cell_name(a, n), cell_name(b, n)),
+                format!("add up to {total}, not {}", sums_text(&self.sums)),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!(
+            "summark={}:{},{}",
+            sums_text(&self.sums),
+            cell_name(self.cells[0], n),
+            cell_name(self.cells[1], n)
+        )]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let sums: Vec<Value> = self.sums.iter().map(|&s| Value::from(s)).collect();
+        push_entry(
+            json,
+            "summark",
+            object([
+                ("cells", json_names(&self.cells, n)),
+                ("value", Value::Array(sums)),
+            ]),
+        );
+    }
+    any_eq!();
+}
+
+impl Constraint for NegativeSum {
+    fn kind(&self) -> &'static str {
+        SUM_MARK.name
+    }
+    fn validate(&self, _: &Rules) -> Result<(), RulesError> {
+        Ok(())
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let marked = marked_sum(e.rules(), self.sum);
+        let sum = self.sum;
+        for (a, b) in orthogonal_pairs(e.side()) {
+            if !marked.contains(&(a, b)) {
+                e.forbid(a, b, move |x, y| x as u32 + y as u32 != sum);
+            }
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let marked = marked_sum(rules, self.sum);
+        let n = rules.side();
+        for (a, b) in orthogonal_pairs(n) {
+            let total = solution[a] as u32 + solution[b] as u32;
+            if !marked.contains(&(a, b)) && total == self.sum {
+                return Err(broken(
+                    format!("negative sum {}", self.sum),
+                    format!(
+                        "{} and {} add up to it with no mark",
+                        cell_name(a, n),
+                        cell_name(b, n)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, _: usize) -> Vec<String> {
+        vec![format!("negativesum={}", self.sum)]
+    }
+    fn to_fpuzzles(&self, _: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "negativesum", Value::from(self.sum));
+    }
+    any_eq!();
 }

@@ -79,7 +79,9 @@ pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) use killer::digit_sets;
 pub use killer::{Cage, Renban};
-pub use kropki::{Dot, DotKind, NegativeDots, NegativeXv, NonConsecutive, Xv};
+pub use kropki::{
+    Dot, DotKind, NegativeDots, NegativeSum, NegativeXv, NonConsecutive, SumMark, Xv,
+};
 pub use lines::{
     Between, Clones, DifferencesCount, Entropic, Fibonacci, IndexLine, Palindrome, Thermometer,
     Whispers,
@@ -201,6 +203,7 @@ pub static KINDS: &[&Kind] = &[
     &kropki::DOTS,
     &kropki::NEGATIVE,
     &kropki::XV,
+    &kropki::SUM_MARK,
     &killer::RENBAN,
     &lines::THERMOMETER,
     &lines::WHISPERS,

@@ -181,7 +181,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 36] = [
+pub(crate) const MADE: [&str; 38] = [
     "region",
     "cage",
     "renban",
@@ -218,6 +218,8 @@ pub(crate) const MADE: [&str; 36] = [
     "paritystrings",
     "knightcircles",
     "products",
+    "summark",
+    "negativesum",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -396,6 +398,18 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
         }),
         "diffcount" => Arc::new(DifferencesCount {
             cells: walk(n, rng.gen_range(2..=4), rng),
+        }),
+        "summark" => {
+            let cells = pair(rng);
+            let sum = sol[cells[0]] as u32 + sol[cells[1]] as u32;
+            let other = rng.gen_range(3..=2 * n as u32 - 1);
+            Arc::new(SumMark {
+                cells,
+                sums: if keep { vec![sum, other] } else { vec![other] },
+            })
+        }
+        "negativesum" => Arc::new(NegativeSum {
+            sum: rng.gen_range(3..=2 * n as u32 - 1),
         }),
         "products" => Arc::new(EqualProducts {
             // Two or three short walks, which may cross.

@@ -680,6 +680,7 @@ pub(super) fn read(
     let mut negative: Vec<&str> = Vec::new();
     let mut counted: Vec<Value> = Vec::new();
     let mut knights: Vec<Value> = Vec::new();
+    let mut negative_sums: Vec<u32> = Vec::new();
     for (s, shape) in shapes.iter().enumerate() {
         if used[s] {
             continue;
@@ -736,6 +737,31 @@ pub(super) fn read(
             return Err(format!("{place}: a mark whose rule is not read"));
         };
         let mark = shape.text.to_ascii_uppercase();
+        // A coloured mark whose colour's sentence gives its sums ("the
+        // green dots are either X or V", "a blue square sums to 7").
+        let coloured = shape.fill.filter(|f| !f.is_white() && !f.is_black());
+        if let Some((fill, sums)) = coloured
+            .filter(|_| mark.is_empty() && shape.width <= 0.5)
+            .and_then(|f| Some((f, marked_sums(&text, f)?)))
+        {
+            let mut entry = Map::new();
+            entry.insert("cells".into(), names(&cells));
+            let list = sums.iter().map(|&s| Value::from(s)).collect();
+            entry.insert("value".into(), Value::Array(list));
+            push(&mut out, "summark", Value::Object(entry));
+            let all = |s: &String| {
+                has_word(s, "all")
+                    && s.contains("given")
+                    && !has_word(s, "not")
+                    && fill.words().iter().any(|w| has_word(s, w))
+            };
+            if let ([sum], true) = (sums.as_slice(), text.sentences.iter().any(all)) {
+                if !negative_sums.contains(sum) {
+                    negative_sums.push(*sum);
+                }
+            }
+            continue;
+        }
         let (key, value) = match mark.as_str() {
             "X" | "V"
                 if text
@@ -769,6 +795,9 @@ pub(super) fn read(
         let mut entry = Map::new();
         entry.insert("cells".into(), Value::Array(counted));
         push(&mut out, "countingcircles", Value::Object(entry));
+    }
+    for sum in negative_sums {
+        push(&mut out, "negativesum", Value::from(sum));
     }
     if !knights.is_empty() {
         let mut entry = Map::new();
@@ -903,6 +932,23 @@ fn all_given(text: &Text, key: &str) -> Option<&'static str> {
         before = names(s).then_some(s.as_str());
     }
     None
+}
+
+/// The sums a mark of colour `fill` allows, from the sentence naming the
+/// colour: "either X or V" (5 or 10), or "sum to N" (N).
+fn marked_sums(text: &Text, fill: Rgba) -> Option<Vec<u32>> {
+    text.sentences
+        .iter()
+        .filter(|s| fill.words().iter().any(|w| has_word(s, w)))
+        .find_map(|s| {
+            if s.contains("either x or v") {
+                return Some(vec![5, 10]);
+            }
+            let n = number_after(s, "sum to ")
+                .or_else(|| number_after(s, "sums to "))
+                .or_else(|| number_after(s, "add up to "))?;
+            Some(vec![n])
+        })
 }
 
 /// An arrow whose way points start in its circle's cell `cell`, the

@@ -1360,6 +1360,21 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("multiply to [16, 16, 6]"), "{err}");
+        // Coloured marks whose sentence gives their sums: a green dot
+        // either X or V, R3C2 and R3C3 (1 + 4 = 5); a blue square of 5
+        // with every one given breaks where R1C2 and R1C3 (2 + 3) have
+        // none.
+        let mark =
+            |colour: &str| format!(",o:[{{ct:[2.5,2],w:0.3,h:0.3,c1:'#0',c2:{colour},r:t}}]");
+        let kept = drawn(&mark("38de00"), "The green dots are either X or V.").unwrap();
+        assert_eq!(words(&kept), ["summark=5/10:R3C2,R3C3"]);
+        let err = drawn(
+            &mark("00e1ff"),
+            "Cells joined by a blue square sum to 5. All blue squares are given.",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("negative sum 5: R1C2 and R1C3"), "{err}");
     }
 
     #[test]
