@@ -560,32 +560,14 @@ impl Constraint for NegativeXv {
         Ok(())
     }
     fn encode(&self, e: &mut Encoder<'_>) {
-        let marked = marked_xv(e.rules());
         let rule = *self;
-        for (a, b) in orthogonal_pairs(e.side()) {
-            if !marked.contains(&(a, b)) {
-                e.forbid(a, b, move |x, y| !rule.refuses(x as u32 + y as u32));
-            }
-        }
+        forbid_unmarked(e, &marked_xv(e.rules()), move |sum| rule.refuses(sum));
     }
     fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
-        let marked = marked_xv(rules);
-        let n = rules.side();
-        for (a, b) in orthogonal_pairs(n) {
-            let (x, y) = (solution[a], solution[b]);
-            if !marked.contains(&(a, b)) && self.refuses(x as u32 + y as u32) {
-                return Err(broken(
-                    format!("negative {}", self.word()),
-                    format!(
-                        "{} and {} add up to {} with no mark",
-                        cell_name(a, n),
-                        cell_name(b, n),
-                        x as u32 + y as u32
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        let rule = format!("negative {}", self.word());
+        first_unmarked(rules, &marked_xv(rules), solution, rule, |sum| {
+            self.refuses(sum)
+        })
     }
     fn words(&self, _: usize) -> Vec<String> {
         vec![format!("negative={}", self.word())]
@@ -679,6 +661,46 @@ pub struct NegativeSum {
     pub sum: u32,
 }
 
+/// A negative rule's encoding: orthogonal neighbours not `marked` never
+/// add up to a sum it `refuses`.
+fn forbid_unmarked(
+    e: &mut Encoder<'_>,
+    marked: &HashSet<(usize, usize)>,
+    refuses: impl Fn(u32) -> bool + Copy + 'static,
+) {
+    for (a, b) in orthogonal_pairs(e.side()) {
+        if !marked.contains(&(a, b)) {
+            e.forbid(a, b, move |x, y| !refuses(x as u32 + y as u32));
+        }
+    }
+}
+
+/// A negative rule's check: the first orthogonal neighbours not `marked`
+/// adding up to a sum it `refuses` break `rule`.
+fn first_unmarked(
+    rules: &Rules,
+    marked: &HashSet<(usize, usize)>,
+    solution: &[u8],
+    rule: String,
+    refuses: impl Fn(u32) -> bool,
+) -> Result<(), Broken> {
+    let n = rules.side();
+    for (a, b) in orthogonal_pairs(n) {
+        let total = solution[a] as u32 + solution[b] as u32;
+        if !marked.contains(&(a, b)) && refuses(total) {
+            return Err(broken(
+                rule,
+                format!(
+                    "{} and {} add up to {total} with no mark",
+                    cell_name(a, n),
+                    cell_name(b, n)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The pairs a sum mark allowing `sum` joins, each low cell first.
 fn marked_sum(rules: &Rules, sum: u32) -> HashSet<(usize, usize)> {
     let xv = rules.find::<Xv>().filter(|d| d.sum == sum).map(|d| d.cells);
@@ -758,31 +780,18 @@ impl Constraint for NegativeSum {
         Ok(())
     }
     fn encode(&self, e: &mut Encoder<'_>) {
-        let marked = marked_sum(e.rules(), self.sum);
         let sum = self.sum;
-        for (a, b) in orthogonal_pairs(e.side()) {
-            if !marked.contains(&(a, b)) {
-                e.forbid(a, b, move |x, y| x as u32 + y as u32 != sum);
-            }
-        }
+        forbid_unmarked(e, &marked_sum(e.rules(), sum), move |total| total == sum);
     }
     fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
-        let marked = marked_sum(rules, self.sum);
-        let n = rules.side();
-        for (a, b) in orthogonal_pairs(n) {
-            let total = solution[a] as u32 + solution[b] as u32;
-            if !marked.contains(&(a, b)) && total == self.sum {
-                return Err(broken(
-                    format!("negative sum {}", self.sum),
-                    format!(
-                        "{} and {} add up to it with no mark",
-                        cell_name(a, n),
-                        cell_name(b, n)
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        let rule = format!("negative sum {}", self.sum);
+        first_unmarked(
+            rules,
+            &marked_sum(rules, self.sum),
+            solution,
+            rule,
+            |total| total == self.sum,
+        )
     }
     fn words(&self, _: usize) -> Vec<String> {
         vec![format!("negativesum={}", self.sum)]
