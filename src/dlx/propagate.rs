@@ -28,7 +28,9 @@
 //! the sum say as much from the cells' candidates. The Sudoku layer
 //! leaves such automata out of the matrix it searches with the sum bounds
 //! (`sudoku/rules/matrix.rs`): ISS's LITTLE_KILLER_SNIPES 4–6× faster, about the
-//! same guesses. The matrix without the rule is then sound only under an engine
+//! same guesses. Automata the bounds do not take (sandwiches, pill arrows,
+//! lines that carry a state) go the same way, enforced by their runs
+//! through the candidates (`sudoku/constraints/chains.rs`). The matrix without the rule is then sound only under an engine
 //! that runs the propagator, so the layer keeps the whole matrix for the
 //! others.
 //!

@@ -36,7 +36,11 @@
 //!   ties a transition to the next (a transition into v covers the items of
 //!   the other states; where the constraint's sums are bounded and such
 //!   an item would be in more options than the masks engine takes, a hub
-//!   option a state and two items a state instead). No colors: Algorithm C's colors (one item a cell
+//!   option a state and two items a state instead). The automaton is
+//!   kept too, for the chain runs propagator (`chains.rs`), which
+//!   keeps each cell to the digits of some run through the candidates and
+//!   enforces a constraint said by automata alone where the searched
+//!   matrix leaves it out. No colors: Algorithm C's colors (one item a cell
 //!   colored by its digit, one a state) were measured first and searched
 //!   far worse — a color forbids but never forces, so a digit no
 //!   transition supports stays open — on the published between-line,
@@ -62,6 +66,7 @@ use serde_json::{Map, Value};
 
 use super::rules::{Broken, Rules, RulesError};
 
+pub(crate) mod chains;
 pub(crate) mod derive;
 mod killer;
 mod kropki;
@@ -528,6 +533,17 @@ pub struct Encoder<'r> {
     /// The digit-set groups met ([`Encoder::digit_sets`]): cells and
     /// sets, for the [`sets`] propagator.
     pub(crate) sets: Vec<(Vec<usize>, Vec<u64>)>,
+    /// The automata met ([`Encoder::chain`]): cells, each layer's width
+    /// and each step's transitions (state before, digit, state after, by
+    /// their places in their layers), for the [`chains`] propagator.
+    pub(crate) runs: Vec<Run>,
+    /// Items, options and bans made outside an automaton
+    /// ([`Encoder::chain`]), counted: a constraint that made none says
+    /// its rule by automata alone ([`Owner::runs_alone`]).
+    outside: usize,
+    /// Whether an automaton is being linked (its items and options are
+    /// not counted in `outside`).
+    chaining: bool,
     /// Whether the constraint being encoded hands its sums to the sum
     /// bounds ([`Constraint::sums`]): its automata may then take the hub
     /// form ([`Encoder::chain`]).
@@ -538,6 +554,14 @@ pub struct Encoder<'r> {
     pub(crate) owners: Vec<Owner>,
 }
 
+/// An automaton the encoder met ([`Encoder::runs`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Run {
+    pub(crate) cells: Vec<usize>,
+    pub(crate) widths: Vec<usize>,
+    pub(crate) moves: Vec<Vec<(usize, u8, usize)>>,
+}
+
 /// The items one constraint made ([`Encoder::owners`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Owner {
@@ -546,6 +570,12 @@ pub(crate) struct Owner {
     pub(crate) derived: bool,
     pub(crate) primary: std::ops::Range<usize>,
     pub(crate) secondary: std::ops::Range<usize>,
+    /// Whether its encoding is automata alone ([`Encoder::chain`]), which
+    /// the [`chains`] propagator enforces exactly once the cells are
+    /// placed: a search that runs it may leave them out of its matrix.
+    pub(crate) runs_alone: bool,
+    /// Its automata, by their places in [`Encoder::runs`].
+    pub(crate) runs: std::ops::Range<usize>,
 }
 
 impl fmt::Debug for Encoder<'_> {
@@ -573,6 +603,9 @@ impl<'r> Encoder<'r> {
             regions: rules.regions().to_vec(),
             pairs: Vec::new(),
             sets: Vec::new(),
+            runs: Vec::new(),
+            outside: 0,
+            chaining: false,
             bounded: false,
             owners: Vec::new(),
         }
@@ -581,12 +614,15 @@ impl<'r> Encoder<'r> {
     /// Encodes `c`, noting the items it makes as its own.
     pub(crate) fn encode_owned(&mut self, c: &Arc<dyn Constraint>, derived: bool) {
         let (p, s) = (self.primary, self.secondary);
+        let (outside, runs) = (self.outside, self.runs.len());
         c.encode(self);
         self.owners.push(Owner {
             constraint: Arc::clone(c),
             derived,
             primary: p..self.primary,
             secondary: s..self.secondary,
+            runs_alone: self.outside == outside && self.runs.len() > runs,
+            runs: runs..self.runs.len(),
         });
     }
 
@@ -603,6 +639,7 @@ impl<'r> Encoder<'r> {
 
     /// `count` new primary items; the first is returned ([`Item::at`]).
     pub fn primary_items(&mut self, count: usize) -> Item {
+        self.outside += usize::from(!self.chaining);
         let item = Item {
             primary: true,
             index: self.primary,
@@ -613,6 +650,7 @@ impl<'r> Encoder<'r> {
 
     /// `count` new secondary items; the first is returned.
     pub fn secondary_items(&mut self, count: usize) -> Item {
+        self.outside += usize::from(!self.chaining);
         let item = Item {
             primary: false,
             index: self.secondary,
@@ -623,11 +661,13 @@ impl<'r> Encoder<'r> {
 
     /// Adds `item` to the option putting digit `d` (1..=n) in cell `k`.
     pub fn cell_item(&mut self, k: usize, d: u8, item: Item) {
+        self.outside += usize::from(!self.chaining);
         self.cell_items[k * self.n + d as usize - 1].push(item);
     }
 
     /// Adds an option of the constraint's own.
     pub fn option(&mut self, items: Vec<Item>) {
+        self.outside += usize::from(!self.chaining);
         self.options.push(items);
     }
 
@@ -712,6 +752,7 @@ impl<'r> Encoder<'r> {
                 self.cell_item(k, d, base.at(d as usize - 1));
             }
         }
+        self.outside += 1;
         self.sets.push((cells.to_vec(), sets.to_vec()));
         for &set in sets {
             let missing: Vec<Item> = (0..n)
@@ -727,6 +768,7 @@ impl<'r> Encoder<'r> {
     /// Cell `k` never holds `d`: its option takes the cell's void item,
     /// which the pin (preselected with the givens) covers.
     pub fn ban(&mut self, k: usize, d: u8) {
+        self.outside += usize::from(!self.chaining);
         let void = match self.voids[k] {
             Some(v) => v,
             None => {
@@ -762,6 +804,7 @@ impl<'r> Encoder<'r> {
         }
         let n = self.n;
         let sees = self.sees(a, b);
+        self.outside += 1;
         self.pairs.push((
             a,
             b,
@@ -878,6 +921,7 @@ impl<'r> Encoder<'r> {
             }
             return;
         }
+        self.outside += 1;
         self.pairs.push((a, b, (0..n).map(|x| 1u64 << x).collect()));
         // The least k with C(k, k/2) ≥ n.
         let binom = |k: u64, r: u64| (0..r).fold(1u64, |acc, i| acc * (k - i) / (i + 1));
@@ -900,7 +944,9 @@ impl<'r> Encoder<'r> {
         }
     }
 
-    /// An automaton read along `cells` (distinct, in order): from `start`,
+    /// An automaton read along `cells` (in order; a cell read twice, as
+    /// crossing groups of equal products are, holds one digit both
+    /// times): from `start`,
     /// digit d in a state goes to `step(i, state, d)` (`None`: refused),
     /// and the grid is accepted when the state after the last cell is
     /// `accept`ed. The transitions kept are those on an accepted run
@@ -969,7 +1015,14 @@ impl<'r> Encoder<'r> {
                 }
             }
         }
+        self.chaining = true;
         self.chain_linked(cells, &layers, &moves);
+        self.chaining = false;
+        self.runs.push(Run {
+            cells: cells.to_vec(),
+            widths: layers.iter().map(Vec::len).collect(),
+            moves,
+        });
     }
 
     fn chain_linked(

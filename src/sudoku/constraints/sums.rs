@@ -517,13 +517,51 @@ impl Constraint for Sandwich {
         }
         Ok(())
     }
+    /// An automaton along the row or column. Up to 9×9 its state between
+    /// the 1 and the n is the set of digits met so far (the line's digits
+    /// differ, so a set adds up to the sum only with distinct digits: a
+    /// clue of 18 between three cells is 2+8+… never 6+6+6, and the
+    /// matrix and the chain runs say so); beyond, the sum so far.
     fn encode(&self, e: &mut Encoder<'_>) {
         let n = e.side() as u8;
-        let (sum, k) = (self.sum as u64, self.sum as u64 + 1);
+        let cells = self.cells(n as usize);
+        let sum = u64::from(self.sum);
+        if n <= 9 {
+            // State: phase << 16 | the digits met inside (bit d); phase 0
+            // before the 1 or n, 1 between them, 2 after.
+            const PHASE: u64 = 1 << 16;
+            e.chain(
+                &cells,
+                0,
+                |_, s, d| {
+                    let (phase, set) = (s / PHASE, s % PHASE);
+                    let crust = d == 1 || d == n;
+                    match (phase, crust) {
+                        (0, false) | (2, false) => Some(s),
+                        (0, true) => Some(PHASE),
+                        (1, false) => {
+                            let set = set | 1 << d;
+                            let total: u64 =
+                                (2..n).filter(|&x| set >> x & 1 != 0).map(u64::from).sum();
+                            (set != s % PHASE && total <= sum).then_some(PHASE | set)
+                        }
+                        (1, true) => {
+                            let total: u64 =
+                                (2..n).filter(|&x| set >> x & 1 != 0).map(u64::from).sum();
+                            (total == sum).then_some(2 * PHASE)
+                        }
+                        _ => None,
+                    }
+                },
+                |s| s == 2 * PHASE,
+            );
+            return;
+        }
+        let k = sum + 1;
         // State: phase · (sum + 1) + the sum so far; phase 0 before the 1
         // or n, 1 between them, 2 after.
         e.chain(
-            &self.cells(n as usize),
+            &cells,
             0,
             |_, s, d| {
                 let (phase, so_far) = (s / k, s % k);

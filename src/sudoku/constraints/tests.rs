@@ -542,9 +542,18 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         {
             assert!(matrix.propagator_in(Form::Whole).is_some(), "{rules:?}");
         }
-        // Those sums are the propagator's alone in the lean matrix, which
-        // the default search takes (counted below against brute force).
-        assert_eq!(matrix.has_lean(), summed, "{rules:?}");
+        // So are the constraints said by automata alone (sandwiches, pill
+        // arrows, lines carrying a state …): the chain runs enforce them.
+        let alone = rules.constraints().iter().any(|c| {
+            let mut e = Encoder::new(&rules);
+            e.encode_owned(c, false);
+            e.owners[0].runs_alone
+        });
+        // Those sums and automata are the propagator's alone in the lean
+        // matrix, which the default search takes (counted below against
+        // brute force).
+        let lean = summed || alone;
+        assert_eq!(matrix.has_lean(), lean, "{rules:?}");
         let source = if n == 4 {
             brute_force(&rules, &[0; 16], usize::MAX)
                 .choose(&mut rng)
@@ -567,7 +576,7 @@ fn every_constraint_counts_as_brute_force_and_reads_back() {
         if let Some(grid) = grid {
             check(&rules, &givens, &grid).unwrap();
         }
-        if summed {
+        if lean {
             // By Knuth's rule no engine runs a propagator: the whole matrix.
             let config = Config::new().engine(EngineKind::Links);
             let mut links = DlxSudoku::for_rules(&matrix, config).unwrap();
@@ -1186,4 +1195,26 @@ fn region_sum_lines_group_by_region_or_by_run() {
     let ok = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
     // 0,1,2,3,7 hold 1,2,3,4,2: the middle 3, then 2+4 = 6 ≠ 3.
     assert!(crate::sudoku::rules::check(&rules, &[0; 16], &ok).is_err());
+}
+
+#[test]
+fn crossing_products_count_the_same_with_the_chain_runs() {
+    // Three groups of equal products that cross (SudokuPad's "Cross
+    // Product"): one automaton reads R4C2, R5C3, R1C5 and R2C6 twice, and
+    // the chain runs narrow each reading apart. Searched over the lean
+    // matrix, the runs enforcing the products, and over the whole one by
+    // Knuth's rule: one solution both ways.
+    let line = ".................................... boxes=2x3 \
+        products=R1C5,R2C6:R3C1,R4C2,R5C3,R6C4:R5C1,R4C2,R3C3,R2C4,R1C5:R6C2,R5C3,R4C4,R3C5,R2C6";
+    let (rules, givens) = crate::sudoku::rule_line::read(line).unwrap();
+    let matrix = rules.matrix().unwrap();
+    assert!(matrix.has_lean());
+    let (count, grid) = matrix.count(&givens, u64::MAX);
+    assert_eq!(count.solutions, 1);
+    check(&rules, &givens, &grid.unwrap()).unwrap();
+    let config = Config::new().engine(EngineKind::Links);
+    let mut links = DlxSudoku::for_rules(&matrix, config).unwrap();
+    assert!(!links.propagates());
+    let answer = links.solve_cells(&givens, &Limits::count_to(u64::MAX), &mut Vec::new());
+    assert_eq!(answer.solutions, 1);
 }

@@ -81,17 +81,22 @@ pub(crate) enum Form {
 /// puzzles.
 ///
 /// Two matrices where the rule set has constraints whose sums the sum
-/// bounds take (little killers, arrows with a one-cell circle): the
+/// bounds take (little killers, arrows with a one-cell circle) or that
+/// are said by automata alone ([`Encoder::chain`]: sandwiches, pill
+/// arrows, between lines …), which the chain runs take
+/// (`constraints/chains.rs`): the
 /// *whole* matrix encodes every rule ([`matrix`](Self::matrix): what any
 /// engine may search); the *lean* one leaves
 /// those constraints out, and a search over it must run the propagator,
-/// which then [enforces](Propagator::enforces) their sums (asked at every
-/// solution). A little killer's automaton (an option a step, state and
-/// digit; items chaining the steps) is the costliest part of its matrix
-/// to search, and the bounds prune as much: ISS's LITTLE_KILLER_SNIPES
-/// 4–6× faster a guess, about the same guesses (BENCHMARKS.md, "Little
-/// killers as sums"). The two share the cell options (`k·n + d − 1`);
-/// their pins differ.
+/// which then [enforces](Propagator::enforces) them (asked at every
+/// solution). An automaton (an option a step, state and digit; items
+/// chaining the steps) is the costliest part of its matrix to search,
+/// and the bounds prune as much: ISS's LITTLE_KILLER_SNIPES 4–6× faster a
+/// guess, about the same guesses (BENCHMARKS.md, "Little killers as
+/// sums"); the runs prune more (a state no run through the candidates
+/// reaches goes), "Sandwich snipe 18" in 1.7 s against over 30
+/// (BENCHMARKS.md, "Chain runs"). The two share the cell options
+/// (`k·n + d − 1`); their pins differ.
 #[derive(Debug)]
 pub struct RulesMatrix {
     rules: Rules,
@@ -105,13 +110,15 @@ pub struct RulesMatrix {
     /// digit-set groups ([`SetGroups`](constraints::sets::SetGroups)) and
     /// bounds on the sums
     /// the 45 rule derives that the matrix does not take
-    /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), if any.
+    /// ([`SumBounds`](constraints::sum_bounds::SumBounds)), and the runs
+    /// of the automata the sum bounds do not take
+    /// ([`Chains`](constraints::chains::Chains)), if any.
     propagator: Option<Arc<dyn Propagator>>,
     /// How a search that runs the propagator branches (each propagator's
     /// wish, `Strategy::and`).
     strategy: Strategy,
-    /// The lean matrix, where the rules have constraints the sum bounds
-    /// enforce.
+    /// The lean matrix, where the rules have constraints the sum bounds or
+    /// the chain runs enforce.
     lean: Option<Lean>,
     /// The whole matrix's items each constraint made.
     owners: Vec<Owned>,
@@ -231,6 +238,16 @@ impl RulesMatrix {
             sums.extend(own);
         }
         let e = encode(&rules, &derived, |_| false);
+        // Constraints said by automata alone, which the chain runs enforce
+        // exactly: out of the lean matrix too.
+        let alone: Vec<Arc<dyn Constraint>> = e
+            .owners
+            .iter()
+            .filter(|o| o.runs_alone && !o.derived)
+            .map(|o| Arc::clone(&o.constraint))
+            .collect();
+        let out_of_lean =
+            |c: &Arc<dyn Constraint>| left_out(c) || alone.iter().any(|a| Arc::ptr_eq(a, c));
         let mut propagators: Vec<Arc<dyn Propagator>> = Vec::new();
         // How the search branches, each propagator's wish taken
         // (`Strategy::and`).
@@ -270,6 +287,18 @@ impl RulesMatrix {
             wish(p.strategy());
             propagators.push(Arc::new(p));
         }
+        // The automata, but those of constraints the sum bounds enforce
+        // (little killers: the bounds cut as much, at a fraction of the
+        // cost).
+        let runs: Vec<&constraints::Run> = e
+            .owners
+            .iter()
+            .filter(|o| !left_out(&o.constraint))
+            .flat_map(|o| &e.runs[o.runs.clone()])
+            .collect();
+        if let Some(p) = constraints::chains::Chains::new(n, &runs) {
+            propagators.push(Arc::new(p));
+        }
         if let Some(p) = constraints::sum_bounds::SumBounds::new(n, &rules.regions, &sums) {
             let p = p.with_pairs(loose);
             wish(p.strategy());
@@ -303,8 +332,8 @@ impl RulesMatrix {
         // propagator: they are the rules' (the lean matrix's encoder is
         // asked for nothing but its matrix).
         let lean = match &propagator {
-            Some(p) if rules.constraints.iter().any(left_out) => {
-                let e = encode(&rules, &derived, left_out);
+            Some(p) if rules.constraints.iter().any(out_of_lean) => {
+                let e = encode(&rules, &derived, out_of_lean);
                 let (matrix, pins) = assemble(&rules, &e)?;
                 Some(Lean {
                     matrix: Arc::new(matrix),

@@ -25,9 +25,10 @@
 //! takes with them; `check.rs` the checker.
 //!
 //! A rule set whose constraints say sums the search's sum bounds take
-//! (little killers, arrows with a one-cell circle) has a second, *lean*
-//! matrix: the same but for those constraints, whose sums the propagator
-//! then enforces alone (asked at every solution; see
+//! (little killers, arrows with a one-cell circle), or are said by
+//! automata alone, which the chain runs take (sandwiches, pill arrows,
+//! between lines …), has a second, *lean* matrix: the same but for those
+//! constraints, which the propagator then enforces alone (asked at every solution; see
 //! [`Propagator::enforces`](crate::dlx::Propagator::enforces)). A search
 //! takes it only where its engine runs the propagator; any other takes the
 //! whole matrix, which is what [`RulesMatrix::matrix`] gives. Invariant: the two have the same cell
