@@ -29,6 +29,7 @@ use super::grid::Grid;
 use super::rules::{Form, Rules, RulesMatrix};
 use super::threads::{on_residuals, preselecting, How, SUBTREES_PER_THREAD};
 use super::{Answer, Limits, SudokuSolver};
+use crate::dlx::BuildError;
 
 use crate::dlx::share::Give;
 use crate::dlx::{
@@ -70,7 +71,9 @@ impl SudokuMatrix {
 
     /// The exact-cover matrix itself.
     pub fn matrix(&self) -> &Matrix {
-        self.cover.matrix()
+        // A classic rule set has no lean matrix: the one searched is the
+        // whole one.
+        self.cover.searched()
     }
 
     /// The same matrix with its rules: what the variants' code takes.
@@ -155,13 +158,24 @@ impl<'m> DlxSudoku<'m> {
         // every Sudoku rule set's propagator; were one refused, the whole
         // matrix by Knuth's rule, which runs none.
         let made = searcher(&cover, |m| Ok(Solver::with_rule(m, Branching::FirstForced)))
-            .unwrap_or_else(|_| {
-                let whole = matrix_of(&cover, Form::Whole);
-                (
+            .unwrap_or_else(|_| match matrix_of(&cover, Form::Whole) {
+                Ok(whole) => (
                     Solver::with_rule(whole, Branching::Knuth),
                     Form::Whole,
                     false,
-                )
+                ),
+                // (A whole matrix past the builder's limits: links,
+                // which takes every matrix and runs the propagator.)
+                Err(_) => {
+                    let form = if cover.has_lean() {
+                        Form::Lean
+                    } else {
+                        Form::Whole
+                    };
+                    let mut s = Solver::with_rule(searched_of(&cover), Branching::FirstForced);
+                    let propagates = s.set_propagator(cover.propagator_in(form)).is_ok();
+                    (s, form, propagates)
+                }
             });
         DlxSudoku::over(cover, Config::new().branching(Branching::FirstForced), made)
     }
@@ -173,7 +187,7 @@ impl<'m> DlxSudoku<'m> {
         config: Config,
         (solver, form, propagates): (Solver<'m>, Form, bool),
     ) -> Self {
-        let primary = cover.matrix().primary_count();
+        let primary = cover.searched().primary_count();
         let mut s = DlxSudoku {
             cover,
             config,
@@ -265,11 +279,23 @@ impl<'m> DlxSudoku<'m> {
     }
 }
 
-/// The matrix of `form` of `cover`, borrowed or shared as `cover` is.
-fn matrix_of<'m>(cover: &Shared<'m, RulesMatrix>, form: Form) -> Shared<'m, Matrix> {
+/// The matrix of `form` of `cover`, borrowed or shared as `cover` is (the
+/// whole one built if it was not).
+fn matrix_of<'m>(
+    cover: &Shared<'m, RulesMatrix>,
+    form: Form,
+) -> Result<Shared<'m, Matrix>, BuildError> {
+    Ok(match cover {
+        Shared::Borrowed(c) => Shared::Borrowed(&**c.matrix_in(form)?),
+        Shared::Owned(c) => Shared::Owned(c.matrix_in(form)?.clone()),
+    })
+}
+
+/// The matrix searches of `cover` take, borrowed or shared as `cover` is.
+fn searched_of<'m>(cover: &Shared<'m, RulesMatrix>) -> Shared<'m, Matrix> {
     match cover {
-        Shared::Borrowed(c) => Shared::Borrowed(&**c.matrix_in(form)),
-        Shared::Owned(c) => Shared::Owned(c.matrix_in(form).clone()),
+        Shared::Borrowed(c) => Shared::Borrowed(&**c.searched()),
+        Shared::Owned(c) => Shared::Owned(c.searched().clone()),
     }
 }
 
@@ -300,18 +326,24 @@ fn searcher<'m>(
     cover: &Shared<'m, RulesMatrix>,
     make: impl Fn(Shared<'m, Matrix>) -> Result<Solver<'m>, EngineError>,
 ) -> Result<(Solver<'m>, Form, bool), EngineError> {
+    let mut refused = None;
     if cover.has_lean() {
-        if let Ok(mut solver) = make(matrix_of(cover, Form::Lean)) {
-            solver.set_strategy(cover.strategy());
-            if solver
-                .set_propagator(cover.propagator_in(Form::Lean))
-                .is_ok()
-            {
-                return Ok((solver, Form::Lean, true));
+        match make(searched_of(cover)) {
+            Ok(mut solver) => {
+                solver.set_strategy(cover.strategy());
+                match solver.set_propagator(cover.propagator_in(Form::Lean)) {
+                    Ok(()) => return Ok((solver, Form::Lean, true)),
+                    Err(e) => refused = Some(e),
+                }
             }
+            Err(e) => refused = Some(e),
         }
     }
-    let mut solver = make(matrix_of(cover, Form::Whole))?;
+    // (Where there is no lean matrix the whole one is built; else the
+    // lean one's refusal is said where the whole one cannot be built.)
+    let whole = matrix_of(cover, Form::Whole)
+        .map_err(|e| refused.unwrap_or_else(|| EngineError::matrix(EngineKind::Links, e)))?;
+    let mut solver = make(whole)?;
     solver.set_strategy(cover.strategy());
     let Some(p) = cover.propagator_in(Form::Whole) else {
         return Ok((solver, Form::Whole, false));
@@ -678,12 +710,22 @@ impl DlxSudoku<'_> {
                         // options an item, the whole matrix without it.)
                         let made = searcher(&self.cover, |m| {
                             Ok(Solver::with_rule(m, Branching::Lookahead))
-                        })
-                        .unwrap_or_else(|_| {
-                            let whole = matrix_of(&self.cover, Form::Whole);
-                            let s = Solver::with_rule(whole, Branching::Lookahead);
-                            (s, Form::Whole, false)
                         });
+                        let made = match made {
+                            Ok(made) => made,
+                            Err(_) => match matrix_of(&self.cover, Form::Whole) {
+                                Ok(whole) => {
+                                    let s = Solver::with_rule(whole, Branching::Lookahead);
+                                    (s, Form::Whole, false)
+                                }
+                                // Unknown, not "none".
+                                Err(_) => {
+                                    answer.solutions = before;
+                                    answer.complete = false;
+                                    return answer;
+                                }
+                            },
+                        };
                         self.look.insert((made.0, made.1))
                     }
                 };
@@ -758,7 +800,7 @@ impl DlxSudoku<'_> {
         // propagator runs on it, and the givens' pins are the whole
         // matrix's.
         let givens = given_in(&self.cover, &self.givens, self.form, Form::Whole);
-        let residual = self.cover.matrix().residual(&givens).ok()?;
+        let residual = self.cover.matrix().ok()?.residual(&givens).ok()?;
         let solver = Solver::with_config(residual.matrix(), config).ok()?;
         let mut look = OnResidual {
             solver,

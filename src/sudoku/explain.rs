@@ -375,7 +375,7 @@ impl Board {
         let n = rules.side();
         let extras = rules.extra_regions();
         let matrix = rules.matrix().map_err(ExplainError::Rules)?;
-        let m = matrix.matrix();
+        let m = matrix.matrix().map_err(ExplainError::Rules)?;
         let mut live = LiveMatrix::new(m).map_err(ExplainError::Logic)?;
         // The item whose options are exactly `options` (cell options).
         let item_of = |live: &LiveMatrix, options: &[usize]| -> Option<ItemId> {

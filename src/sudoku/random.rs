@@ -50,6 +50,7 @@ pub fn random_solution(puzzle: &Puzzle, seed: u64, limits: &Limits) -> Result<Ra
     let mut rng = StdRng::seed_from_u64(seed);
     let shuffled = cover
         .matrix()
+        .map_err(SolveError::Rules)?
         .shuffled(&mut rng)
         .map_err(SolveError::Rules)?;
     let (matrix, original) = shuffled.into_parts();

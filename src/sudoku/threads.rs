@@ -29,6 +29,7 @@ use super::grid::Grid;
 use super::rules::RulesMatrix;
 use super::{Answer, Limits, SudokuMatrix};
 use crate::dlx::share::{share, Give, Scores, Shared, Sharing, Start, Worker};
+use crate::dlx::Matrix;
 use crate::dlx::{Branching, Config, Cut, OptionId, Residual, Solver, Stats, Step, Stop};
 
 /// Subtrees per thread that [`solve_on_threads`] cuts one puzzle into
@@ -114,7 +115,11 @@ pub(super) fn on_residuals(
         return (Answer::default(), 0);
     }
     let n = cover.rules().side();
-    let cut = match cut(cover, base, config, limits, how.per_thread * jobs.max(1)) {
+    // Unknown, not "none", where the whole matrix cannot be built.
+    let Ok(whole) = cover.matrix() else {
+        return (Answer::default(), 0);
+    };
+    let cut = match cut(whole, base, config, limits, how.per_thread * jobs.max(1)) {
         Ok(cut) => cut,
         // Contradicting givens (callers check first).
         Err(NoCut::Clash) => return no_solution(),
@@ -136,7 +141,8 @@ pub(super) fn on_residuals(
     };
     let make = || {
         Some(OnResiduals {
-            cover,
+            whole,
+            n,
             base,
             config,
             limits: search_limits(limits),
@@ -282,7 +288,7 @@ enum NoCut {
 /// stops at the deadline and the cancel handle of `limits`, inside a pass
 /// too: then [`Cut::stopped`] says so.
 fn cut(
-    cover: &RulesMatrix,
+    whole: &Matrix,
     givens: &[OptionId],
     config: Config,
     limits: &Limits,
@@ -293,8 +299,8 @@ fn cut(
         s.set_limits(search_limits(limits));
         Ok(s)
     };
-    let Ok(residual) = cover.matrix().residual(givens) else {
-        let mut splitter = solver(cover.matrix())?;
+    let Ok(residual) = whole.residual(givens) else {
+        let mut splitter = solver(whole)?;
         splitter.preselect_all(givens).map_err(|_| NoCut::Clash)?;
         return Ok(Cut::new(&mut splitter, target));
     };
@@ -326,7 +332,10 @@ enum PieceSearch<'m> {
 
 /// A thread's worker [`on_residuals`].
 struct OnResiduals<'m> {
-    cover: &'m RulesMatrix,
+    /// The rule set's whole matrix.
+    whole: &'m Matrix,
+    /// The grid's side.
+    n: usize,
     base: &'m [OptionId],
     config: Config,
     /// The deadline and cancel handle.
@@ -359,7 +368,7 @@ impl<'m> Worker for OnResiduals<'m> {
         self.piece.clear();
         self.piece.extend_from_slice(self.base);
         self.piece.extend_from_slice(piece);
-        self.search = match self.cover.matrix().residual(&self.piece) {
+        self.search = match self.whole.residual(&self.piece) {
             Ok(residual) => Solver::with_config(residual.shared(), self.config)
                 .ok()
                 .map(|s| PieceSearch::Residual(residual, s)),
@@ -368,7 +377,7 @@ impl<'m> Worker for OnResiduals<'m> {
                 // clash): the whole matrix, the solver kept for the next.
                 let mut s = match self.search.take() {
                     Some(PieceSearch::Whole(s)) => Some(s),
-                    _ => Solver::with_config(self.cover.matrix(), self.config).ok(),
+                    _ => Solver::with_config(self.whole, self.config).ok(),
                 };
                 if let Some(solver) = &mut s {
                     if solver.preselect_all(&self.piece).is_err() {
@@ -415,7 +424,7 @@ impl<'m> Worker for OnResiduals<'m> {
     }
 
     fn solution(&self) -> Vec<u8> {
-        let n = self.cover.rules().side();
+        let n = self.n;
         let mut cells = vec![0; n * n];
         match &self.search {
             Some(PieceSearch::Residual(r, s)) => {

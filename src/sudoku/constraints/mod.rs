@@ -34,9 +34,9 @@
 //!   item a digit ties the transition to the cell's digit (the cell's
 //!   option for e covers the items of the other digits), one item a state
 //!   ties a transition to the next (a transition into v covers the items of
-//!   the other states; where the constraint's sums are bounded and such
-//!   an item would be in more options than the masks engine takes, a hub
-//!   option a state and two items a state instead). The automaton is
+//!   the other states; where the sum bounds enforce the constraint and it
+//!   makes fewer nodes, a hub option a state and two items a state
+//!   instead). The automaton is
 //!   kept too, for the chain runs propagator (`chains.rs`), which
 //!   keeps each cell to the digits of some run through the candidates and
 //!   enforces a constraint said by automata alone where the searched
@@ -481,10 +481,6 @@ enum Layer {
     Hub { into: Item, out: Item },
 }
 
-/// The most options a state's item of the complement form may be in; a
-/// layer that would put one in more takes the hub.
-const HUB_PAST: usize = crate::dlx::MAX_MASK_OPTIONS;
-
 /// An item a constraint made: primary or secondary, by its place among the
 /// constraints' items of that kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -544,9 +540,10 @@ pub struct Encoder<'r> {
     /// Whether an automaton is being linked (its items and options are
     /// not counted in `outside`).
     chaining: bool,
-    /// Whether the constraint being encoded hands its sums to the sum
-    /// bounds ([`Constraint::sums`]): its automata may then take the hub
-    /// form ([`Encoder::chain`]).
+    /// Whether the sum bounds enforce the constraint being encoded (every
+    /// one of its [`Constraint::sums`] taken, so that it is left out of
+    /// the lean matrix): its automata may then take the hub form
+    /// ([`Encoder::chain`]).
     pub(crate) bounded: bool,
     /// The items each constraint made, primary and secondary (by their
     /// places among those), in the order encoded: what the logic layer
@@ -952,10 +949,9 @@ impl<'r> Encoder<'r> {
     /// `accept`ed. The transitions kept are those on an accepted run
     /// (states reached from the start that reach acceptance); each is an
     /// option, linked to its cell and to the next step by primary items
-    /// (see the module documentation; a layer of states whose items would
-    /// be in too many options takes a hub where the sums are bounded), so exactly
-    /// one transition a step is
-    /// chosen, with the cell's digit, and consecutive ones agree on the
+    /// (see the module documentation; a layer takes a hub where the sums
+    /// are bounded and it makes fewer nodes), so exactly one transition a
+    /// step is chosen, with the cell's digit, and consecutive ones agree on the
     /// state. A digit no transition of a cell takes is banned. The caller
     /// keeps the states few (sums bounded by what the cells left can add).
     pub fn chain(
@@ -1060,7 +1056,7 @@ impl<'r> Encoder<'r> {
             // The items of the layer of states after this step (more than
             // one state, not the last).
             let after = (i + 1 < m && layers[i + 1].len() > 1)
-                .then(|| self.layer(layers[i + 1].len(), &moves[i], &moves[i + 1]));
+                .then(|| self.layer(layers[i + 1].len(), &moves[i]));
             for &(j, d, j2) in &moves[i] {
                 let mut items = vec![base.at(place[d as usize])];
                 match before {
@@ -1084,35 +1080,25 @@ impl<'r> Encoder<'r> {
     }
 
     /// The items tying the transitions into a layer of `states` states
-    /// (`into`) to those out of it (`out`). A state's item in the
-    /// complement form is in every transition into another state and every
-    /// one out of it: up to a whole step's transitions, past
-    /// [`MAX_MASK_OPTIONS`](crate::dlx::MAX_MASK_OPTIONS) for a sum of four
-    /// cells up to 15 or more, and then the masks engine, which alone runs
-    /// the sum bounds, cannot take the matrix. The hub keeps each item to
-    /// a state's own transitions and the hub's options; it is taken only
-    /// where the constraint's sums are bounded ([`Encoder::bounded`]) and a
-    /// complement item would pass that width. Without the bounds it
-    /// searches worse: once every transition left leads to one state, the
-    /// complement form says so at once (that state's item keeps only the
-    /// transitions out of it), the hub only when the other hub options
+    /// (`into`) to those out of it. In the complement form a
+    /// transition into a state covers the item of every other state, one
+    /// out of it its own: `into.len() * (states - 1)` nodes, most of a long
+    /// sum's matrix. The hub keeps a transition to two items and adds an
+    /// option a state covering the others' two: `into.len() + 2 * states *
+    /// (states - 1)`. It is taken only where the constraint's sums are
+    /// bounded ([`Encoder::bounded`]: left out of every matrix a search
+    /// that propagates takes, and in the whole one, which Knuth's rule and
+    /// the logic engine take) and it has fewer nodes. Without the bounds
+    /// it searches worse: once every transition left leads to one state,
+    /// the complement form says so at once (that state's item keeps only
+    /// the transitions out of it), the hub only when the other hub options
     /// clash with a choice — pill arrows took 0.11 s with the complement
     /// form, over 20 s with the hub (BENCHMARKS.md, "Little killers on the
     /// masks engine").
-    fn layer(
-        &mut self,
-        states: usize,
-        into: &[(usize, u8, usize)],
-        out: &[(usize, u8, usize)],
-    ) -> Layer {
-        let mut count = vec![into.len(); states];
-        for &(_, _, v) in into {
-            count[v] -= 1;
-        }
-        for &(u, _, _) in out {
-            count[u] += 1;
-        }
-        if !self.bounded || count.iter().all(|&c| c <= HUB_PAST) {
+    fn layer(&mut self, states: usize, into: &[(usize, u8, usize)]) -> Layer {
+        let complement = into.len() * states.saturating_sub(1);
+        let hub = into.len() + 2 * states * states.saturating_sub(1);
+        if !self.bounded || complement <= hub {
             // A transition into v covers every other state's item, one
             // out of v covers v's.
             return Layer::Complement(self.primary_items(states));

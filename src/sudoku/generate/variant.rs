@@ -31,7 +31,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::{remove_clues, solutions_within, Symmetry};
-use crate::dlx::{Branching, Solver};
+use crate::dlx::{Branching, BuildError, Solver};
 use crate::sudoku::rules::{Rules, RulesError, RulesMatrix};
 
 /// How many times one puzzle is started over (new regions, new digits)
@@ -214,7 +214,8 @@ impl VariantGenerator {
                 rules
             };
             let matrix = rules.matrix().map_err(|_| GenerateError::NoSolvedGrid)?;
-            let mut checker = Checker::new(&matrix, self.node_budget);
+            let mut checker =
+                Checker::new(&matrix, self.node_budget).map_err(|_| GenerateError::NoSolvedGrid)?;
             checker.first_forced &= !self.has(Variant::Killer);
             let orbits = self.symmetry.orbits(rules.side());
             let givens = remove_clues(&solution, &orbits, &mut self.rng, |cells| {
@@ -317,6 +318,7 @@ impl VariantGenerator {
         let mut givens = vec![0u8; n * n];
         givens[..n].copy_from_slice(&row);
         Checker::new(matrix, self.node_budget)
+            .ok()?
             .solutions(&givens)
             .and_then(|(_, first)| first)
     }
@@ -372,14 +374,16 @@ struct Checker<'m> {
 }
 
 impl<'m> Checker<'m> {
-    fn new(matrix: &'m RulesMatrix, budget: u64) -> Self {
-        Checker {
+    /// A checker over the whole matrix of `matrix` (built here if it was
+    /// not).
+    fn new(matrix: &'m RulesMatrix, budget: u64) -> Result<Self, BuildError> {
+        Ok(Checker {
             matrix,
             budget,
             first_forced: true,
-            forced: Solver::with_rule(matrix.matrix(), Branching::FirstForced),
+            forced: Solver::with_rule(matrix.matrix()?, Branching::FirstForced),
             look: None,
-        }
+        })
     }
 
     /// The solutions of `givens` up to two and the first, or `None` when
@@ -392,9 +396,14 @@ impl<'m> Checker<'m> {
                 return Some(found);
             }
         }
-        let look = self
-            .look
-            .get_or_insert_with(|| Solver::with_rule(self.matrix.matrix(), Branching::Lookahead));
+        let look = match &mut self.look {
+            Some(look) => look,
+            None => {
+                let whole = self.matrix.matrix().ok()?;
+                self.look
+                    .insert(Solver::with_rule(whole, Branching::Lookahead))
+            }
+        };
         solutions_within(look, self.matrix, givens, (self.budget / 100).max(1))
     }
 }

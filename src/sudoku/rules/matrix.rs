@@ -1,10 +1,11 @@
-//! A rule set's exact-cover matrix ([`RulesMatrix`]): the whole one and,
-//! where the sum bounds enforce some constraints alone, the lean one; the
-//! propagators the search runs over them and the [`Strategy`] it branches
+//! A rule set's exact-cover matrix ([`RulesMatrix`]): the one searches
+//! take (the lean one where the propagators enforce some constraints
+//! alone, else the whole one), and the whole one built when first asked;
+//! the propagators the search runs over them and the [`Strategy`] it branches
 //! by (each propagator's wish, joined); and a solution back (see the
 //! module documentation of [`rules`](super)).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{sorted, Rules};
 use crate::dlx::{BuildError, ItemId, Matrix, MatrixBuilder, OptionId, Propagator, Strategy};
@@ -68,6 +69,16 @@ struct Lean {
     propagator: Arc<dyn Propagator>,
 }
 
+/// The whole matrix, where there is a lean one: built the first time it
+/// is asked for (Knuth's rule, the logic engine, a random solution), from
+/// the rules encoded again.
+#[derive(Debug)]
+struct Whole {
+    /// The 45 rule's cages, encoded after the rules'.
+    derived: Vec<Arc<dyn Constraint>>,
+    matrix: OnceLock<Result<Arc<Matrix>, BuildError>>,
+}
+
 /// Which of a rule set's matrices a search takes (see [`RulesMatrix`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
@@ -80,7 +91,7 @@ pub(crate) enum Form {
 /// The exact-cover matrix of a rule set, built once and shared by its
 /// puzzles.
 ///
-/// Two matrices where the rule set has constraints whose sums the sum
+/// Two forms where the rule set has constraints whose sums the sum
 /// bounds take (little killers, arrows with a one-cell circle) or that
 /// are said by automata alone ([`Encoder::chain`]: sandwiches, pill
 /// arrows, between lines …), which the chain runs take
@@ -96,13 +107,22 @@ pub(crate) enum Form {
 /// sums"); the runs prune more (a state no run through the candidates
 /// reaches goes), "Sandwich snipe 18" in 1.7 s against over 30
 /// (BENCHMARKS.md, "Chain runs"). The two share the cell options
-/// (`k·n + d − 1`); their pins differ.
+/// (`k·n + d − 1`); their pins differ. Only the matrix searches take is
+/// built with the rule set; the whole one, where there is a lean one, is
+/// built when first asked for ([`matrix`](Self::matrix)): searches that
+/// propagate never ask ("Triple digits", three pill arrows of 25–29
+/// cells, 140 MB to 78 MB).
 #[derive(Debug)]
 pub struct RulesMatrix {
     rules: Rules,
-    /// Shared with the solvers that own what they search.
-    matrix: Arc<Matrix>,
-    /// The options preselected with every puzzle's givens (the pin).
+    /// The matrix searches take (the lean one where there is one), shared
+    /// with the solvers that own what they search.
+    searched: Arc<Matrix>,
+    /// The whole matrix: built with the rule set where there is no lean
+    /// matrix (then `searched`), else when first asked for.
+    whole: Whole,
+    /// The options of the whole matrix preselected with every puzzle's
+    /// givens (the pin).
     pins: Vec<OptionId>,
     /// What the search runs at nodes where nothing is forced: arc
     /// consistency over pair relations
@@ -136,10 +156,9 @@ fn encode<'r>(
     let mut order: Vec<&Arc<dyn Constraint>> = rules.constraints.iter().collect();
     order.sort_by_key(|c| constraints::order(c.kind()));
     for c in order.into_iter().filter(|c| !left_out(c)) {
-        // A constraint whose sums the propagator bounds may encode its
-        // automata in the hub form (kept within the masks engine, which
-        // alone propagates).
-        e.bounded = !c.sums().is_empty();
+        // A constraint the sum bounds enforce (out of the lean matrix) may
+        // encode its automata in the hub form, where it makes fewer nodes.
+        e.bounded = bounds_enforce(rules.side, c);
         e.encode_owned(c, false);
     }
     e.bounded = false;
@@ -147,6 +166,31 @@ fn encode<'r>(
         e.encode_owned(derived, true);
     }
     e
+}
+
+/// The sums a constraint says ([`Constraint::sums`]), as the sum bounds
+/// take them.
+fn said(c: &Arc<dyn Constraint>) -> Vec<constraints::derive::SignedSum> {
+    c.sums()
+        .into_iter()
+        .map(|(plus, minus, total)| constraints::derive::SignedSum {
+            plus,
+            minus,
+            total,
+            distinct: false,
+        })
+        .collect()
+}
+
+/// Whether the sum bounds enforce constraint `c` on a grid of side `n`
+/// alone: it says sums, and the bounds take every one (they are exact
+/// once the cells are placed), so it is left out of the lean matrix.
+fn bounds_enforce(n: usize, c: &Arc<dyn Constraint>) -> bool {
+    let own = said(c);
+    !own.is_empty()
+        && own
+            .iter()
+            .all(|s| constraints::sum_bounds::SumBounds::takes(n, s))
 }
 
 /// A constraint's items in the whole matrix ([`RulesMatrix::owners`]).
@@ -158,7 +202,18 @@ pub(crate) struct Owned {
     pub(crate) items: Vec<ItemId>,
 }
 
-/// The matrix of what `e` encoded and its pins.
+/// The pins of the matrix of what `e` encoded: the pin option, last, if
+/// a constraint bans candidates.
+fn pins_of(rules: &Rules, e: &Encoder<'_>) -> Vec<OptionId> {
+    let n = rules.side;
+    let options = n * n * n + e.options.len();
+    match e.voids().next() {
+        Some(_) => vec![OptionId::must(options)],
+        None => Vec::new(),
+    }
+}
+
+/// The matrix of what `e` encoded and its pins ([`pins_of`]).
 fn assemble(rules: &Rules, e: &Encoder<'_>) -> Result<(Matrix, Vec<OptionId>), BuildError> {
     let n = rules.side;
     let nn = n * n;
@@ -210,25 +265,8 @@ impl RulesMatrix {
         // And the sums the rules say over cells that may repeat a digit
         // (little killers), bounded by the same propagator; a constraint
         // whose sums it bounds, every one, is left out of the lean matrix
-        // (the bounds are exact once the cells are placed).
-        let said = |c: &Arc<dyn Constraint>| {
-            c.sums()
-                .into_iter()
-                .map(|(plus, minus, total)| constraints::derive::SignedSum {
-                    plus,
-                    minus,
-                    total,
-                    distinct: false,
-                })
-                .collect::<Vec<_>>()
-        };
-        let left_out = |c: &Arc<dyn Constraint>| {
-            let own = said(c);
-            !own.is_empty()
-                && own
-                    .iter()
-                    .all(|s| constraints::sum_bounds::SumBounds::takes(n, s))
-        };
+        // ([`bounds_enforce`]).
+        let left_out = |c: &Arc<dyn Constraint>| bounds_enforce(n, c);
         // Sums the rules say over cells that may repeat a digit, nothing
         // subtracted (little killers): the search branches on house pairs.
         let mut loose = false;
@@ -310,7 +348,7 @@ impl RulesMatrix {
             1 => propagators.pop(),
             _ => Some(Arc::new(Each(propagators)) as Arc<dyn Propagator>),
         };
-        let (matrix, pins) = assemble(&rules, &e)?;
+        let pins = pins_of(&rules, &e);
         let nn = n * n;
         let primary = 4 * nn + e.primary + usize::from(e.voids().next().is_some());
         let owners = e
@@ -331,21 +369,34 @@ impl RulesMatrix {
         // The pairs and sets the left-out constraints met stay in the
         // propagator: they are the rules' (the lean matrix's encoder is
         // asked for nothing but its matrix).
-        let lean = match &propagator {
+        let whole = Whole {
+            derived,
+            matrix: OnceLock::new(),
+        };
+        let (searched, lean) = match &propagator {
             Some(p) if rules.constraints.iter().any(out_of_lean) => {
-                let e = encode(&rules, &derived, out_of_lean);
+                drop(e);
+                let e = encode(&rules, &whole.derived, out_of_lean);
                 let (matrix, pins) = assemble(&rules, &e)?;
-                Some(Lean {
-                    matrix: Arc::new(matrix),
+                let matrix = Arc::new(matrix);
+                let lean = Lean {
+                    matrix: Arc::clone(&matrix),
                     pins,
                     propagator: Arc::new(Enforcing(p.clone())),
-                })
+                };
+                (matrix, Some(lean))
             }
-            _ => None,
+            _ => {
+                let (matrix, _) = assemble(&rules, &e)?;
+                let matrix = Arc::new(matrix);
+                let _ = whole.matrix.set(Ok(Arc::clone(&matrix)));
+                (matrix, None)
+            }
         };
         Ok(RulesMatrix {
             rules,
-            matrix: Arc::new(matrix),
+            searched,
+            whole,
             pins,
             propagator,
             strategy,
@@ -354,14 +405,31 @@ impl RulesMatrix {
         })
     }
 
+    /// The whole matrix, built the first time it is asked for.
+    fn whole(&self) -> Result<&Arc<Matrix>, BuildError> {
+        let built = self.whole.matrix.get_or_init(|| {
+            let e = encode(&self.rules, &self.whole.derived, |_| false);
+            assemble(&self.rules, &e).map(|(matrix, _)| Arc::new(matrix))
+        });
+        built.as_ref().map_err(Clone::clone)
+    }
+
+    /// Whether the whole matrix has been built (a test's question).
+    #[cfg(test)]
+    pub(crate) fn whole_built(&self) -> bool {
+        self.whole.matrix.get().is_some()
+    }
+
     /// The items of the whole matrix each constraint made (derived ones
     /// last).
     pub(crate) fn owners(&self) -> &[Owned] {
         &self.owners
     }
 
-    /// The options preselected with every puzzle's givens: the pin that
-    /// bans the candidates constraints rule out (odd, even, …), if any.
+    /// The options of the whole matrix ([`matrix`](Self::matrix))
+    /// preselected with every puzzle's givens: the pin that bans the
+    /// candidates constraints rule out (odd, even, …), if any. Known
+    /// without building the matrix.
     pub fn pins(&self) -> &[OptionId] {
         &self.pins
     }
@@ -372,12 +440,18 @@ impl RulesMatrix {
     }
 
     /// The matrix of `form` (the whole one where there is no lean one),
-    /// shared.
-    pub(crate) fn matrix_in(&self, form: Form) -> &Arc<Matrix> {
+    /// shared; the whole one is built the first time it is asked for.
+    pub(crate) fn matrix_in(&self, form: Form) -> Result<&Arc<Matrix>, BuildError> {
         match (&self.lean, form) {
-            (Some(lean), Form::Lean) => &lean.matrix,
-            _ => &self.matrix,
+            (Some(lean), Form::Lean) => Ok(&lean.matrix),
+            _ => self.whole(),
         }
+    }
+
+    /// The matrix searches take (the lean one where there is one, else
+    /// the whole one), shared.
+    pub(crate) fn searched(&self) -> &Arc<Matrix> {
+        &self.searched
     }
 
     /// The pins of the matrix of `form`.
@@ -410,15 +484,13 @@ impl RulesMatrix {
         &self.rules
     }
 
-    /// The exact-cover matrix.
-    pub fn matrix(&self) -> &Matrix {
-        &self.matrix
-    }
-
-    /// The exact-cover matrix, shared (for a solver that owns what it
-    /// searches).
-    pub fn shared_matrix(&self) -> Arc<Matrix> {
-        self.matrix.clone()
+    /// The exact-cover matrix of every rule: what Knuth's rule searches
+    /// (DLX1's input), the logic engine reasons over and
+    /// [`knuth::write`](crate::knuth::write) writes. Where searches take a
+    /// lean matrix (see the type's documentation), it is built the first
+    /// time it is asked for, and a builder's error is said then.
+    pub fn matrix(&self) -> Result<&Matrix, BuildError> {
+        self.whole().map(|m| &**m)
     }
 
     /// The option putting digit `d` (1..=n) in cell `k` (row-major).

@@ -31,7 +31,8 @@
 //! constraints, which the propagator then enforces alone (asked at every solution; see
 //! [`Propagator::enforces`](crate::dlx::Propagator::enforces)). A search
 //! takes it only where its engine runs the propagator; any other takes the
-//! whole matrix, which is what [`RulesMatrix::matrix`] gives. Invariant: the two have the same cell
+//! whole matrix, which is what [`RulesMatrix::matrix`] gives, built the
+//! first time it is asked for. Invariant: the two have the same cell
 //! options, and the same solutions once the propagator is counted in.
 //!
 //! ```
