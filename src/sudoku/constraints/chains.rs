@@ -36,8 +36,31 @@
 //! rules (or implied by them), so no solution is lost: the propagator is
 //! redundant, as the [`Propagator`] contract asks.
 
+use std::cell::RefCell;
+
 use super::Run;
 use crate::dlx::{Live, Propagator};
+
+/// What a call of [`Chains::propagate`] works in, kept between calls on
+/// the thread (a search calls at every node where nothing is forced; the
+/// vectors are sized once, not allocated and zeroed each call).
+#[derive(Default)]
+struct Scratch {
+    /// Each cell's candidates now.
+    now: Vec<u64>,
+    /// Whether each automaton is in `queue`.
+    queued: Vec<bool>,
+    queue: Vec<usize>,
+    /// The states reached forward and backward ([`Chain::narrow`]).
+    reach: Vec<bool>,
+    back: Vec<bool>,
+    /// The candidates of the automaton's cells, in its order.
+    masks: Vec<u64>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
 
 /// One automaton along cells (see the module documentation).
 #[derive(Clone, Debug)]
@@ -257,10 +280,35 @@ impl Chain {
 
 impl Propagator for Chains {
     fn propagate(&self, live: &mut dyn Live) -> bool {
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.run(live, &mut scratch),
+            // (Not reentrant; were it ever, fresh vectors.)
+            Err(_) => self.run(live, &mut Scratch::default()),
+        })
+    }
+
+    /// Each cell's candidates as the last call on the path left them.
+    fn state_words(&self) -> usize {
+        self.n * self.n
+    }
+}
+
+impl Chains {
+    /// [`Propagator::propagate`] in `scratch`.
+    fn run(&self, live: &mut dyn Live, scratch: &mut Scratch) -> bool {
+        let Scratch {
+            now,
+            queued,
+            queue,
+            reach,
+            back,
+            masks,
+        } = scratch;
         let n = self.n;
         let cells = n * n;
         // Each cell's candidates now (a placed cell its one digit).
-        let mut now = vec![0u64; cells];
+        now.clear();
+        now.resize(cells, 0);
         for (k, mask) in now.iter_mut().enumerate() {
             let options = live.options(k);
             *mask = if options != 0 {
@@ -274,7 +322,8 @@ impl Propagator for Chains {
         }
         // The automata to run: those reading a cell changed since the
         // last call on this path (all of them where no words are kept).
-        let mut queued = vec![false; self.chains.len()];
+        queued.clear();
+        queued.resize(self.chains.len(), false);
         {
             let words = live.state();
             let kept = words.len() >= cells;
@@ -286,23 +335,24 @@ impl Propagator for Chains {
                 }
             }
         }
-        let mut queue: Vec<usize> = (0..self.chains.len())
-            .rev()
-            .filter(|&c| queued[c])
-            .collect();
-        let (mut reach, mut back) = (vec![false; self.widest], vec![false; self.widest]);
-        let mut masks = Vec::new();
+        queue.clear();
+        queue.extend((0..self.chains.len()).rev().filter(|&c| queued[c]));
+        // (`narrow` clears the part it reads.)
+        if reach.len() < self.widest {
+            reach.resize(self.widest, false);
+            back.resize(self.widest, false);
+        }
         while let Some(c) = queue.pop() {
             queued[c] = false;
             let chain = &self.chains[c];
             masks.clear();
             masks.extend(chain.cells.iter().map(|&k| now[k]));
-            if !chain.narrow(&mut masks, &mut reach, &mut back) {
+            if !chain.narrow(masks, reach, back) {
                 live.state().fill(0);
                 return false;
             }
             let mut narrowed = false;
-            for (&k, &keep) in chain.cells.iter().zip(&masks) {
+            for (&k, &keep) in chain.cells.iter().zip(masks.iter()) {
                 let gone = now[k] & !keep;
                 if gone == 0 {
                     continue;
@@ -333,14 +383,9 @@ impl Propagator for Chains {
         }
         let words = live.state();
         if words.len() >= cells {
-            words[..cells].copy_from_slice(&now);
+            words[..cells].copy_from_slice(now);
         }
         true
-    }
-
-    /// Each cell's candidates as the last call on the path left them.
-    fn state_words(&self) -> usize {
-        self.n * self.n
     }
 }
 
