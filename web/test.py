@@ -77,6 +77,12 @@ def main():
         docs[name] = doc
         cases.append((name, f"load={packed}", "solve", solution))
         cases.append((name, f"load={packed}", "check", "unique"))
+    # Equal products whose groups cross (SudokuPad's "Cross Product"), 6x6:
+    # drawn under the shading, before the other lines.
+    products = (".................................... boxes=2x3 products=R1C5,R2C6:"
+                "R3C1,R4C2,R5C3,R6C4:R5C1,R4C2,R3C3,R2C4,R1C5:R6C2,R5C3,R4C4,R3C5,R2C6")
+    packed = fpuzzles_string(products)[1]
+    cases.append(("products", f"load={packed}", "solve", native(["solve"], products)))
     # One candidate a cell, the solution's, for a unique puzzle.
     packed = fpuzzles_string(published[0])[1]
     cases.append(("thermo", f"load={packed}", "candidates", " ".join(published_solutions[0])))

@@ -71,6 +71,12 @@ export function draw(svg, fp, overlay) {
   const cx = (c) => x(c) + S / 2;
   const cy = (r) => y(r) + S / 2;
   const centre = (name) => { const p = rc(name); return p ? [cx(p[1]), cy(p[0])] : null; };
+  // A line through the cells' centres (every kind drawn as a line, and
+  // equal products under the shading).
+  const path = (cells, stroke, width, opacity = 1) => {
+    const pts = cells.map(centre).filter(Boolean).map((p) => p.join(',')).join(' ');
+    return el(svg, 'polyline', { points: pts, fill: 'none', stroke, 'stroke-width': width, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', opacity });
+  };
   el(svg, 'rect', { x: 0, y: 0, width: W, height: W, fill: 'white' });
 
   // Shaded cells.
@@ -110,10 +116,6 @@ export function draw(svg, fp, overlay) {
   if (fp['diagonal+']) el(svg, 'line', { x1: x(0), y1: y(n), x2: x(n), y2: y(0), stroke: '#8fb3d9', 'stroke-width': 2 });
 
   // Lines.
-  const path = (cells, stroke, width, opacity = 1) => {
-    const pts = cells.map(centre).filter(Boolean).map((p) => p.join(',')).join(' ');
-    return el(svg, 'polyline', { points: pts, fill: 'none', stroke, 'stroke-width': width, 'stroke-linecap': 'round', 'stroke-linejoin': 'round', opacity });
-  };
   for (const [key, colour] of [['thermometer', '#b8b8b8'], ['slowthermometer', '#c9b3d9']]) {
     for (const t of fp[key] || []) for (const l of t.lines) {
       path(l, colour, S * 0.3);
