@@ -7,12 +7,15 @@ The puzzles and their answers come from puzzles/ (published puzzles with
 their setters' solutions); the f-puzzles strings are made here with the
 native `dlx` (its JSON) and PyPI's `lzstring` (the compression), so the page
 reads what f-puzzles links carry, compressed by another implementation.
+Every variant-text example of docs/variants.md's table of constraints is
+also shown on an empty grid: the page draws every kind without an error.
 
     python web/test.py DIST DLX SCREENSHOTS
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -44,6 +47,19 @@ def fpuzzles_string(puzzle_line):
             if not cell.get("given"):
                 cell.pop("value", None)
     return doc, lzstring.LZString().compressToBase64(json.dumps(doc))
+
+
+def doc_examples():
+    """The variant-text examples of docs/variants.md's table of constraints
+    (its second column), those without an ellipsis."""
+    with open(os.path.join(ROOT, "docs", "variants.md")) as f:
+        rows = [l for l in f if l.startswith("| ") and not l.startswith("| Constraint")]
+    out = []
+    for row in rows:
+        cols = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cols) > 1:
+            out += [m for m in re.findall(r"`([^`]+)`", cols[1]) if "…" not in m and " " not in m]
+    return out
 
 
 def native(args, puzzle_line):
@@ -133,6 +149,31 @@ def main():
                 print(f"     expected {expected!r}\n     got {state} {got!r}")
             if (name in ("killer", "arrow", "jigsaw") and action == "solve") or action == "hint":
                 page.locator("#board").screenshot(path=os.path.join(SHOTS, f"{name}-{action}.png"))
+        # Every constraint drawn: each example of docs/variants.md's table
+        # on an empty 9x9, shown (the page never dies on what the command
+        # line reads).
+        drawn = 0
+        for word in doc_examples():
+            out = subprocess.run(
+                [DLX, "sudoku", "solve", "--output-format", "fpuzzles", "--timeout", "20s"],
+                input="." * 81 + " " + word + "\n", capture_output=True, text=True)
+            if out.returncode != 0:
+                continue  # no solution to carry: the table's example alone
+            doc = json.loads(out.stdout)
+            for row in doc["grid"]:
+                for cell in row:
+                    cell.pop("value", None)
+            packed = lzstring.LZString().compressToBase64(json.dumps(doc))
+            page.goto(f"{base}?load={packed}")
+            # (Shown, the result is empty: attached, not visible.)
+            page.wait_for_selector("#result[data-state='done'], #result[data-state='error']",
+                                   state="attached", timeout=60_000)
+            drawn += 1
+            if page.get_attribute("#result", "data-state") != "done":
+                failures += 1
+                print(f"FAIL drawn {word}: {page.text_content('#result')!r}")
+        print(f"ok   drawn: {drawn} of the table's examples")
+        assert drawn >= 40, drawn
         # The Stop button ends a long search and the page stays usable.
         page.goto(f"{base}?grid={'.' * 255}1")
         page.fill("#cap", "1000000000")
@@ -153,7 +194,8 @@ def main():
             failures += 1
         browser.close()
     server.shutdown()
-    print(f"{len(cases) + 1 - failures} of {len(cases) + 1} passed")
+    checks = len(cases) + 1 + drawn
+    print(f"{checks - failures} of {checks} passed")
     sys.exit(1 if failures else 0)
 
 
