@@ -213,8 +213,8 @@ fn pins_of(rules: &Rules, e: &Encoder<'_>) -> Vec<OptionId> {
     }
 }
 
-/// The matrix of what `e` encoded and its pins ([`pins_of`]).
-fn assemble(rules: &Rules, e: &Encoder<'_>) -> Result<(Matrix, Vec<OptionId>), BuildError> {
+/// The matrix of what `e` encoded (its pins: [`pins_of`]).
+fn assemble(rules: &Rules, e: &Encoder<'_>) -> Result<Matrix, BuildError> {
     let n = rules.side;
     let nn = n * n;
     let voids: Vec<constraints::Item> = e.voids().collect();
@@ -245,15 +245,14 @@ fn assemble(rules: &Rules, e: &Encoder<'_>) -> Result<(Matrix, Vec<OptionId>), B
         items.extend(option.iter().map(|&i| id(i)));
         b.option(&items)?;
     }
-    let mut pins = Vec::new();
     if !voids.is_empty() {
-        // The pin, the last primary item.
+        // The pin, the last primary item, in the last option.
         items.clear();
         items.push(ItemId::must(primary - 1));
         items.extend(voids.iter().map(|&v| id(v)));
-        pins.push(b.option(&items)?);
+        b.option(&items)?;
     }
-    Ok((b.build()?, pins))
+    b.build()
 }
 
 impl RulesMatrix {
@@ -377,8 +376,8 @@ impl RulesMatrix {
             Some(p) if rules.constraints.iter().any(out_of_lean) => {
                 drop(e);
                 let e = encode(&rules, &whole.derived, out_of_lean);
-                let (matrix, pins) = assemble(&rules, &e)?;
-                let matrix = Arc::new(matrix);
+                let matrix = Arc::new(assemble(&rules, &e)?);
+                let pins = pins_of(&rules, &e);
                 let lean = Lean {
                     matrix: Arc::clone(&matrix),
                     pins,
@@ -387,8 +386,7 @@ impl RulesMatrix {
                 (matrix, Some(lean))
             }
             _ => {
-                let (matrix, _) = assemble(&rules, &e)?;
-                let matrix = Arc::new(matrix);
+                let matrix = Arc::new(assemble(&rules, &e)?);
                 let _ = whole.matrix.set(Ok(Arc::clone(&matrix)));
                 (matrix, None)
             }
@@ -409,7 +407,7 @@ impl RulesMatrix {
     fn whole(&self) -> Result<&Arc<Matrix>, BuildError> {
         let built = self.whole.matrix.get_or_init(|| {
             let e = encode(&self.rules, &self.whole.derived, |_| false);
-            assemble(&self.rules, &e).map(|(matrix, _)| Arc::new(matrix))
+            assemble(&self.rules, &e).map(Arc::new)
         });
         built.as_ref().map_err(Clone::clone)
     }
