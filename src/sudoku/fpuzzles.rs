@@ -613,18 +613,21 @@ mod tests {
 
     #[test]
     fn what_is_not_modelled_is_refused_by_name() {
-        let skyscraper = r#","skyscraper":[{"cell":"R0C1","value":"3"}]"#;
+        let lockout = r#","lockout":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"2"}]"#;
         assert_eq!(
-            read(&json(4, &[0; 16], skyscraper)).unwrap_err(),
-            FpuzzlesError::Unsupported("skyscraper".into())
+            read(&json(4, &[0; 16], lockout)).unwrap_err(),
+            FpuzzlesError::Unsupported("lockout".into())
         );
         let err = read(&json(
             4,
             &[0; 16],
-            r#","xsum":[{"cell":"R0C1","value":"3"}]"#,
+            r#","doublearrow":[{"lines":[["R1C1","R1C2","R1C3"]]}]"#,
         ))
         .unwrap_err();
-        assert!(err.to_string().contains("`xsum` is not supported"), "{err}");
+        assert!(
+            err.to_string().contains("`doublearrow` is not supported"),
+            "{err}"
+        );
         let negative = r#","negative":["xv","sum"]"#;
         assert_eq!(
             read(&json(4, &[0; 16], negative)).unwrap_err(),

@@ -254,8 +254,8 @@ mod tests {
     fn what_is_wrong_is_named() {
         let empty = ".".repeat(81);
         assert_eq!(
-            read(&format!("{empty} skyscraper=3:C1")),
-            Err(RuleLineError::Unknown("skyscraper=3:C1".into()))
+            read(&format!("{empty} lockout=R1C1,R1C2,R1C3")),
+            Err(RuleLineError::Unknown("lockout=R1C1,R1C2,R1C3".into()))
         );
         assert!(matches!(
             read(&format!("{empty} thermo")),

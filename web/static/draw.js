@@ -50,7 +50,9 @@ export function rulesText(fp) {
     ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
     ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
-    ['indexline', 'index lines'], ['sunburn', 'suns'], ['knightcircles', 'knight circles'],
+    ['indexline', 'index lines'], ['nabnerline', 'Nabner lines'], ['parityline', 'parity lines'],
+    ['skyscraper', 'skyscrapers'], ['xsum', 'X-sums'], ['numberedroom', 'numbered rooms'],
+    ['sunburn', 'suns'], ['knightcircles', 'knight circles'],
     ['equalproducts', 'equal products'], ['summark', 'sum marks'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
     ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
@@ -125,7 +127,8 @@ export function draw(svg, fp, overlay) {
   }
   const lineKinds = [['whispers', '#5ec26a'], ['renban', '#c77dd9'], ['palindrome', '#9a9a9a'], ['betweenline', '#9ec3e6'], ['regionsumline', '#4fb3e0'],
     ['zipperline', '#b59be0'], ['entropicline', '#f2b27a'], ['modularline', '#5cb8b2'],
-    ['differencescountline', '#a6d96a'], ['fibonacciline', '#6adaed'], ['indexline', '#71ded2']];
+    ['differencescountline', '#a6d96a'], ['fibonacciline', '#6adaed'], ['indexline', '#71ded2'],
+    ['nabnerline', '#e8c547'], ['parityline', '#e07a9b']];
   for (const [key, colour] of lineKinds) {
     for (const e of fp[key] || []) for (const l of e.lines) {
       path(l, colour, S * 0.18, 0.85);
@@ -239,6 +242,24 @@ export function draw(svg, fp, overlay) {
   for (const s of fp.sandwichsum || []) {
     const [a, b] = centre(s.cell) || [0, 0];
     el(svg, 'text', { x: a, y: b + S * 0.12, 'font-size': S * 0.34, 'text-anchor': 'middle' }, String(s.value ?? ''));
+  }
+  // Skyscrapers in a square, X-sums in a circle, numbered rooms in a
+  // diamond; a clue sharing its place with another kind's moves aside.
+  const taken = new Map();
+  for (const s of fp.sandwichsum || []) taken.set(s.cell, 1);
+  for (const [key, mark] of [['skyscraper', 'square'], ['xsum', 'circle'], ['numberedroom', 'diamond']]) {
+    for (const s of fp[key] || []) {
+      const p = centre(s.cell);
+      if (!p) continue;
+      const k = taken.get(s.cell) || 0;
+      taken.set(s.cell, k + 1);
+      const [a, b] = [p[0] + (k % 2 ? 1 : -1) * (k ? S * 0.22 : 0), p[1] + (k > 1 ? S * 0.22 : 0)];
+      const r = S * (k ? 0.2 : 0.3);
+      if (mark === 'square') el(svg, 'rect', { x: a - r, y: b - r, width: 2 * r, height: 2 * r, fill: 'none', stroke: '#555' });
+      if (mark === 'circle') el(svg, 'circle', { cx: a, cy: b, r, fill: 'none', stroke: '#555' });
+      if (mark === 'diamond') el(svg, 'polygon', { points: `${a},${b - r} ${a + r},${b} ${a},${b + r} ${a - r},${b}`, fill: 'none', stroke: '#555' });
+      el(svg, 'text', { x: a, y: b + r * 0.4, 'font-size': r * 1.1, 'text-anchor': 'middle' }, String(s.value ?? ''));
+    }
   }
 
   // Digits: givens, then the solution or the candidates in the other cells.

@@ -231,15 +231,15 @@ fn what_cannot_be_honoured_is_refused() {
             text(&out.stderr)
         );
     }
-    let skyscraper = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"skyscraper":[{"cell":"R0C1","value":"2"}]}"#;
-    let out = run(&["sudoku", "check"], skyscraper.as_bytes());
+    let lockout = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"lockout":[{"lines":[["R1C1","R1C2","R1C3"]],"value":"2"}]}"#;
+    let out = run(&["sudoku", "check"], lockout.as_bytes());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stdout).starts_with("invalid: "),
         "{}",
         text(&out.stdout)
     );
-    assert!(text(&out.stderr).contains("`skyscraper` is not supported"));
+    assert!(text(&out.stderr).contains("`lockout` is not supported"));
     // A puzzle with no solution (row 2's 3 and 4 leave box 1 nothing):
     // echoed, exit 1; clashing givens: invalid, exit 2, as in a classic
     // line; a timeout: exit 3.

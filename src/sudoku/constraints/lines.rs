@@ -3,7 +3,9 @@
 //! or more, or the line's value), palindromes (the line reads the same
 //! both ways), clones (two groups of cells hold the same digits, cell by
 //! cell) and between lines (the cells strictly between the values of the
-//! two ends).
+//! two ends); Nabner lines (no two digits on it repeat or are
+//! consecutive) and parity lines (neighbours one odd, one even), forbidden
+//! pairs too.
 //!
 //! Thermometers and whispers are forbidden pairs ([`Encoder::forbid`]) — a
 //! thermometer's every pair, not only neighbours, so that cell i of the
@@ -15,12 +17,14 @@
 //!
 //! Text: `thermo=R1C1,R1C2,…` (bulb first), `slowthermo=…`,
 //! `whispers=…` or `whispers=GAP:…`, `palindrome=…`, `between=…` (ends
-//! first and last), `clone=R1C1,R1C2:R5C5,R5C6`. f-puzzles: `thermometer`,
+//! first and last), `clone=R1C1,R1C2:R5C5,R5C6`, `nabner=…`,
+//! `parityline=…`. f-puzzles: `thermometer`,
 //! `whispers` (`value`: the gap, 5 unless given), `palindrome`,
 //! `betweenline` (each `lines`: one line per entry of the array), `clone`
 //! (`cells`, `cloneCells`); f-puzzles has no slow thermometer, which is
 //! written as `slowthermometer` (read back by us, refused by f-puzzles as
-//! it should be).
+//! it should be); nor Nabner and parity lines, written as `nabnerline` and
+//! `parityline` (each `lines`).
 
 use std::sync::Arc;
 
@@ -817,6 +821,129 @@ impl Constraint for IndexLine {
     }
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
         push_entry(json, "indexline", line_entry(&self.cells, n));
+    }
+
+    any_eq!();
+}
+
+pub(super) static NABNER: Kind = Kind {
+    name: "nabner line",
+    words: &["nabner"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(Nabner {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["nabnerline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "nabnerline", g.side, |cells, _| {
+            Ok(Arc::new(Nabner { cells }))
+        })
+    },
+};
+
+/// A Nabner line: no two digits on it repeat or are consecutive, wherever
+/// they stand on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nabner {
+    /// The cells.
+    pub cells: Vec<usize>,
+}
+
+impl Constraint for Nabner {
+    fn kind(&self) -> &'static str {
+        NABNER.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_cells(self.kind(), &self.cells, rules.side(), 2)
+    }
+    /// Every pair of its cells, forbidden to differ by less than 2.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for (i, &a) in self.cells.iter().enumerate() {
+            for &b in &self.cells[i + 1..] {
+                e.forbid(a, b, |x, y| x.abs_diff(y) >= 2);
+            }
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        for (i, &a) in self.cells.iter().enumerate() {
+            for &b in &self.cells[i + 1..] {
+                let (x, y) = (solution[a], solution[b]);
+                if x.abs_diff(y) < 2 {
+                    return Err(broken(
+                        format!("{} {}", self.kind(), cells_text(&self.cells, rules.side())),
+                        format!("{x} and {y} on it"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("nabner={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "nabnerline", line_entry(&self.cells, n));
+    }
+
+    any_eq!();
+}
+
+pub(super) static PARITY_LINE: Kind = Kind {
+    name: "parity line",
+    words: &["parityline"],
+    read_word: |_, value, g| {
+        Ok(vec![Arc::new(ParityLine {
+            cells: parse_cells(value, g.side)?,
+        })])
+    },
+    fpuzzles_keys: &["parityline"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        lines_of(json, "parityline", g.side, |cells, _| {
+            Ok(Arc::new(ParityLine { cells }))
+        })
+    },
+};
+
+/// A parity line: neighbours on it are one odd, one even.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParityLine {
+    /// The cells, in order along the line (which may come back to a cell,
+    /// closing a loop).
+    pub cells: Vec<usize>,
+}
+
+impl Constraint for ParityLine {
+    fn kind(&self) -> &'static str {
+        PARITY_LINE.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        check_path(self.kind(), &self.cells, rules.side(), 2)
+    }
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for w in self.cells.windows(2) {
+            e.forbid(w[0], w[1], |x, y| x % 2 != y % 2);
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        for w in self.cells.windows(2) {
+            let (x, y) = (solution[w[0]], solution[w[1]]);
+            if x % 2 == y % 2 {
+                return Err(broken(
+                    format!("{} {}", self.kind(), cells_text(&self.cells, rules.side())),
+                    format!("{x} next to {y}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("parityline={}", cells_text(&self.cells, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, "parityline", line_entry(&self.cells, n));
     }
 
     any_eq!();

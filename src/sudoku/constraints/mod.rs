@@ -28,7 +28,7 @@
 //!   secondary "void" item in the options banned, and a pin option that
 //!   covers it is preselected with the givens;
 //! * **sums and other rules over many cells** (arrows, little killers,
-//!   sandwiches, between lines, quadruples): [`Encoder::chain`], a finite
+//!   sandwiches, skyscrapers, between lines, quadruples): [`Encoder::chain`], a finite
 //!   automaton read along the cells, linked to them by primary items alone:
 //!   a step's transitions (state, digit, next state) are its options; one
 //!   item a digit ties the transition to the cell's digit (the cell's
@@ -72,6 +72,7 @@ mod killer;
 mod kropki;
 mod lines;
 mod neighbours;
+mod outside;
 pub(crate) mod pairs;
 mod regions;
 pub(crate) mod sets;
@@ -88,10 +89,11 @@ pub use kropki::{
     Dot, DotKind, NegativeDots, NegativeSum, NegativeXv, NonConsecutive, SumMark, Xv,
 };
 pub use lines::{
-    Between, Clones, DifferencesCount, Entropic, Fibonacci, IndexLine, Palindrome, Thermometer,
-    Whispers,
+    Between, Clones, DifferencesCount, Entropic, Fibonacci, IndexLine, Nabner, Palindrome,
+    ParityLine, Thermometer, Whispers,
 };
 pub use neighbours::{AntiKing, AntiKnight, KnightCircles, ParityStrings};
+pub use outside::{Look, NumberedRoom, Skyscraper, XSum};
 pub(crate) use regions::distinct;
 pub use regions::ExtraRegion;
 pub(crate) use regions::{
@@ -216,6 +218,8 @@ pub static KINDS: &[&Kind] = &[
     &lines::DIFFERENCES_COUNT,
     &lines::FIBONACCI,
     &lines::INDEX,
+    &lines::NABNER,
+    &lines::PARITY_LINE,
     &lines::PALINDROME,
     &lines::CLONE,
     &lines::BETWEEN,
@@ -230,6 +234,9 @@ pub static KINDS: &[&Kind] = &[
     &sums::REGION_SUM,
     &sums::ZIPPER,
     &sums::EQUAL_PRODUCTS,
+    &outside::SKYSCRAPER,
+    &outside::X_SUM,
+    &outside::NUMBERED_ROOM,
 ];
 
 /// The kind reading the text word `key`, if any.

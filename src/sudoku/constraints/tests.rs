@@ -180,7 +180,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 38] = [
+pub(crate) const MADE: [&str; 43] = [
     "region",
     "cage",
     "renban",
@@ -219,6 +219,11 @@ pub(crate) const MADE: [&str; 38] = [
     "products",
     "summark",
     "negativesum",
+    "nabner",
+    "parityline",
+    "skyscraper",
+    "xsum",
+    "numberedroom",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -422,6 +427,44 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
         "paritystrings" => Arc::new(ParityStrings {
             length: rng.gen_range(2..=3),
         }),
+        "nabner" => Arc::new(Nabner {
+            cells: some_cells(n, rng.gen_range(2..=3), rng),
+        }),
+        "parityline" => Arc::new(ParityLine {
+            cells: walk(n, rng.gen_range(2..=4), rng),
+        }),
+        "skyscraper" | "xsum" | "numberedroom" => {
+            let look = Look {
+                row: rng.gen_bool(0.5),
+                index: rng.gen_range(0..n),
+                back: rng.gen_bool(0.5),
+            };
+            let digits: Vec<u32> = look.cells(n).iter().map(|&k| sol[k] as u32).collect();
+            let x = digits[0] as usize;
+            let value = match what {
+                "skyscraper" => digits
+                    .iter()
+                    .scan(0, |tallest, &d| {
+                        let seen = d > *tallest;
+                        *tallest = (*tallest).max(d);
+                        Some(seen)
+                    })
+                    .filter(|&seen| seen)
+                    .count() as u32,
+                "xsum" => digits[..x].iter().sum(),
+                _ => digits[x - 1],
+            };
+            let value = if keep {
+                value
+            } else {
+                rng.gen_range(1..=n as u32)
+            };
+            match what {
+                "skyscraper" => Arc::new(Skyscraper { look, count: value }),
+                "xsum" => Arc::new(XSum { look, sum: value }),
+                _ => Arc::new(NumberedRoom { look, digit: value }),
+            }
+        }
         "sun" => Arc::new(Sunburn {
             cell: rng.gen_range(0..n * n),
         }),

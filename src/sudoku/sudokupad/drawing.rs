@@ -386,13 +386,17 @@ enum LineKind {
     DifferencesCount,
     Fibonacci,
     Index,
+    Nabner,
+    Parity,
 }
 
 impl LineKind {
     /// The kinds one sentence gives a line.
     fn named(s: &str, n: usize) -> Vec<LineKind> {
         let mut kinds = Vec::new();
-        if s.contains("renban") || (s.contains("consecutive") && s.contains("line")) {
+        if s.contains("renban")
+            || (s.contains("consecutive") && s.contains("line") && !s.contains("nabner"))
+        {
             kinds.push(LineKind::Renban);
         }
         if s.contains("whisper")
@@ -427,6 +431,14 @@ impl LineKind {
         if s.contains("index line") {
             kinds.push(LineKind::Index);
         }
+        if s.contains("nabner") {
+            kinds.push(LineKind::Nabner);
+        }
+        if s.contains("parity line")
+            || (s.contains("line") && s.contains("alternate") && s.contains("odd"))
+        {
+            kinds.push(LineKind::Parity);
+        }
         if s.contains("region sum")
             || (s.contains("line")
                 && s.contains("sum")
@@ -450,6 +462,8 @@ impl LineKind {
             LineKind::DifferencesCount => "differencescountline",
             LineKind::Fibonacci => "fibonacciline",
             LineKind::Index => "indexline",
+            LineKind::Nabner => "nabnerline",
+            LineKind::Parity => "parityline",
         }
     }
 }
@@ -733,6 +747,19 @@ pub(super) fn read(
             entry.insert("cell".into(), name(cell));
             push(&mut out, key, Value::Object(entry));
             continue;
+        } else if let Some(cell) = outside_cell(shape.center, n) {
+            // A number outside the grid: a clue of the one kind the text
+            // names for such clues.
+            let (key, value) =
+                outside_clue(&text, &shape.text, n).map_err(|why| format!("{place}: {why}"))?;
+            let mut entry = Map::new();
+            entry.insert(
+                "cell".into(),
+                Value::from(format!("R{}C{}", cell.0, cell.1)),
+            );
+            entry.insert("value".into(), Value::from(value.to_string()));
+            push(&mut out, key, Value::Object(entry));
+            continue;
         } else {
             return Err(format!("{place}: a mark whose rule is not read"));
         };
@@ -850,6 +877,72 @@ pub(super) fn read(
         }
     }
     Ok(out)
+}
+
+/// The clue cell `(r, c)` (1-based, 0 and n + 1 outside the grid) of a
+/// point just outside the grid beside a row or a column.
+fn outside_cell(p: Point, n: usize) -> Option<(usize, usize)> {
+    let (r, c) = (p.0.floor() as isize + 1, p.1.floor() as isize + 1);
+    let far = n as isize + 1;
+    let inside = |x: isize| (1..far).contains(&x);
+    let beside = ((r == 0 || r == far) && inside(c)) || ((c == 0 || c == far) && inside(r));
+    beside.then_some((r as usize, c as usize))
+}
+
+/// The f-puzzles key and value of a number `mark` outside the grid: the
+/// one kind of clue outside the grid the rules text names (sandwiches
+/// only between the 1 and the n), or why not.
+fn outside_clue(text: &Text, mark: &str, n: usize) -> Result<(&'static str, u32), String> {
+    let value: u32 = mark
+        .parse()
+        .map_err(|_| format!("a mark `{mark}` outside the grid that is no number"))?;
+    let crusts = |s: &String| {
+        let words: Vec<&str> = s
+            .split(|ch: char| !ch.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        words.contains(&"1") && words.contains(&n.to_string().as_str())
+    };
+    // Each kind by the words naming it; a sentence naming one that speaks
+    // of a loop ("loopy numbered rooms": counted along a loop the solver
+    // draws) twists it.
+    let named = [
+        (&["sandwich"][..], "sandwichsum"),
+        (&["skyscraper"], "skyscraper"),
+        (&["x-sum", "x sum"], "xsum"),
+        (&["numbered room"], "numberedroom"),
+    ];
+    let mut kinds: Vec<&'static str> = Vec::new();
+    for (words, key) in named {
+        let naming: Vec<&String> = text
+            .sentences
+            .iter()
+            .filter(|s| words.iter().any(|w| s.contains(w)))
+            .collect();
+        if naming.iter().any(|s| s.contains("loop")) {
+            return Err(format!(
+                "a clue outside the grid, and the rules text twists its kind ({key}) with a loop"
+            ));
+        }
+        if !naming.is_empty() {
+            kinds.push(key);
+        }
+    }
+    match kinds.as_slice() {
+        ["sandwichsum"]
+            if !text
+                .sentences
+                .iter()
+                .any(|s| s.contains("sandwich") && crusts(s)) =>
+        {
+            Err(format!(
+                "a sandwich clue whose crusts are not the 1 and the {n}"
+            ))
+        }
+        [key] => Ok((key, value)),
+        [] => Err("a clue outside the grid whose rule is not read".into()),
+        _ => Err("a clue outside the grid, and the rules text gives several kinds".into()),
+    }
 }
 
 /// The thermometer `stroke` branches off: one of `thermometers` of its
@@ -1084,8 +1177,9 @@ fn diagonal(stroke: &Stroke, from: (isize, isize), n: usize) -> Result<Vec<Value
 /// renban or a region sum line asks nothing more. `None`: a loop of a
 /// kind whose reading around it is not clear (palindromes).
 fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, usize)>>> {
-    if kind == LineKind::Renban {
-        // A renban's cells are a set: a cell the line passes twice is one.
+    if matches!(kind, LineKind::Renban | LineKind::Nabner) {
+        // A renban's cells are a set, a Nabner line's too: a cell the line
+        // passes twice is one.
         let mut once: Vec<(usize, usize)> = Vec::new();
         for c in cells {
             if !once.contains(&c) {
@@ -1101,13 +1195,15 @@ fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, 
     let once = cells[..m - 1].to_vec();
     let l = once.len();
     let closing = match kind {
-        LineKind::Whispers(_) => vec![vec![once[l - 1], once[0]]],
+        LineKind::Whispers(_) | LineKind::Parity => vec![vec![once[l - 1], once[0]]],
         LineKind::Entropic | LineKind::Modular if l >= 4 => {
             vec![vec![once[l - 2], once[l - 1], once[0], once[1]]]
         }
-        LineKind::Entropic | LineKind::Modular | LineKind::Renban | LineKind::RegionSum => {
-            Vec::new()
-        }
+        LineKind::Entropic
+        | LineKind::Modular
+        | LineKind::Renban
+        | LineKind::Nabner
+        | LineKind::RegionSum => Vec::new(),
         LineKind::Palindrome
         | LineKind::Zipper
         | LineKind::DifferencesCount

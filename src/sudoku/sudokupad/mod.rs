@@ -1378,6 +1378,95 @@ mod tests {
     }
 
     #[test]
+    fn nabner_and_parity_lines_and_clues_outside_the_grid_read_by_the_text() {
+        let words = |p: &Puzzle| -> Vec<String> {
+            let n = p.rules().side();
+            p.rules()
+                .constraints()
+                .iter()
+                .flat_map(|c| c.words(n))
+                .collect()
+        };
+        let line = |from: &str, to: &str| format!(",l:[{{wp:[[{from}],[{to}]],c:2ecbff,th:10}}]");
+        // A Nabner line: R1C1, R2C2 hold 1, 4 (kept); R1C1, R1C2 hold 1, 2.
+        let nabner = "Digits on a blue Nabner line may not repeat and no two are consecutive.";
+        let kept = drawn(&line("0.5,0.5", "1.5,1.5"), nabner).unwrap();
+        assert_eq!(words(&kept), ["nabner=R1C1,R2C2"]);
+        let err = drawn(&line("0.5,0.5", "0.5,1.5"), nabner)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nabner line R1C1,R1C2: 1 and 2"), "{err}");
+        // A parity line: R1C1, R1C2 hold 1, 2 (kept); R1C1, R2C1 hold 1, 3.
+        let parity = "Digits along a blue line alternate between odd and even.";
+        let kept = drawn(&line("0.5,0.5", "0.5,1.5"), parity).unwrap();
+        assert_eq!(words(&kept), ["parityline=R1C1,R1C2"]);
+        let err = drawn(&line("0.5,0.5", "1.5,0.5"), parity)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("parity line R1C1,R2C1: 1 next to 3"), "{err}");
+        // Numbers outside the grid, by the one kind the text names: above
+        // column 1 (1, 3, 2, 4) three skyscrapers are seen; left of row 2
+        // (3, 4, 1, 2) the first three add up to 8; right of row 1 (4, 3,
+        // 2, 1) the fourth is 1; left of row 3 (2, 1, 4, 3) nothing is
+        // between the 1 and the 4.
+        let clue = |r: f64, c: f64, v: u32| format!(",o:[{{ct:[{r},{c}],w:1,h:1,te:'{v}'}}]");
+        for (rules, (r, c), kept, broken, word) in [
+            (
+                "Skyscrapers: a clue outside the grid is how many digits are seen from it, taller digits hiding smaller ones.",
+                (-0.5, 0.5),
+                3,
+                2,
+                "skyscraper=3:R0C1",
+            ),
+            (
+                "X-sums: a clue outside the grid is the sum of the first X digits from it, X the first digit.",
+                (1.5, -0.5),
+                8,
+                7,
+                "xsum=8:R2C0",
+            ),
+            (
+                "Numbered rooms: a clue outside the grid is the digit in the Xth cell from it, X the first digit.",
+                (0.5, 4.5),
+                1,
+                2,
+                "numberedroom=1:R1C5",
+            ),
+            (
+                "Clues outside the grid give the sum of the digits sandwiched between the 1 and the 4.",
+                (2.5, -0.5),
+                0,
+                1,
+                "sandwich=0:R3",
+            ),
+        ] {
+            let read = drawn(&clue(r, c, kept), rules).unwrap();
+            assert_eq!(words(&read), [word]);
+            let err = drawn(&clue(r, c, broken), rules).unwrap_err().to_string();
+            assert!(err.contains("breaks its rules as read"), "{word}: {err}");
+        }
+        // Crusts other than the 1 and the n, or several kinds named: refused
+        // where the clue is.
+        let err = drawn(
+            &clue(2.5, -0.5, 0),
+            "Clues outside the grid give the sum of the digits sandwiched between the 2 and the 4.",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("(2.5, -0.5): a sandwich clue whose crusts"),
+            "{err}"
+        );
+        let err = drawn(
+            &clue(2.5, -0.5, 0),
+            "Clues outside the grid are both sandwich and skyscraper clues.",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("several kinds"), "{err}");
+    }
+
+    #[test]
     fn circles_that_share_a_third_with_their_knights_read_on_a_six_by_six() {
         // 6×6, boxes of 2×3: 1 2 3 4 5 6 / 4 5 6 1 2 3 / 2 3 1 5 6 4 /
         // 5 6 4 2 3 1 / 3 1 2 6 4 5 / 6 4 5 3 1 2. Thirds: 1–2, 3–4, 5–6.
