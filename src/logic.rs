@@ -509,22 +509,36 @@ impl std::fmt::Debug for Links<'_> {
 /// follows from (its parents), found breadth first, options on before
 /// options off; stopped at the first potential implied both on and off
 /// where [`Links::stop`] says so.
+///
+/// Its size is that of what was implied, not of the matrix: a search that
+/// draws thousands of them over a matrix of many options (a variant's
+/// automata) pays for what each one reaches.
 #[derive(Clone, Debug)]
 pub struct Implied {
-    /// Each potential's parents, by [`Potential::key`], as a range of
-    /// `arena`; `u32::MAX` at its start: not implied.
-    parents: Vec<(u32, u32)>,
-    arena: Vec<u32>,
     /// In the order found.
     order: Vec<Potential>,
+    /// Each potential's parents (by [`Potential::key`]), as a range of
+    /// `arena`, in the order of `order`.
+    ranges: Vec<(u32, u32)>,
+    arena: Vec<u32>,
+    /// `(key, place in order)`, sorted by key.
+    index: Vec<(u32, u32)>,
     /// A potential implied both on and off (the `on` one).
     pub contradiction: Option<Potential>,
 }
 
 impl Implied {
+    fn place(&self, key: usize) -> Option<usize> {
+        let key = u32::try_from(key).ok()?;
+        self.index
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .ok()
+            .map(|i| self.index[i].1 as usize)
+    }
+
     /// Whether `p` is implied.
     pub fn has(&self, p: Potential) -> bool {
-        self.parents.get(p.key()).is_some_and(|r| r.0 != u32::MAX)
+        self.place(p.key()).is_some()
     }
 
     /// The potentials implied, in the order found.
@@ -544,9 +558,12 @@ impl Implied {
     }
 
     fn parent_keys(&self, key: u32) -> &[u32] {
-        match self.parents.get(key as usize) {
-            Some(&(from, to)) if from != u32::MAX => &self.arena[from as usize..to as usize],
-            _ => &[],
+        match self.place(key as usize) {
+            Some(i) => {
+                let (from, to) = self.ranges[i];
+                &self.arena[from as usize..to as usize]
+            }
+            None => &[],
         }
     }
 
@@ -569,6 +586,28 @@ impl Implied {
 /// (see [`implications`]).
 pub type Drawn = Vec<(Potential, Vec<Potential>)>;
 
+/// The working arrays of one [`implications`] run, sized to the matrix
+/// and kept between runs (a pool a thread, since a run's `extra` may run
+/// others inside it): at rest every `slot` is `u32::MAX`, every `off`
+/// false and every `gone` 0, so a run pays for what it touches, not for
+/// the matrix.
+#[derive(Default)]
+struct Scratch {
+    /// Each potential's place in the run's `order` (`u32::MAX`: not
+    /// implied), by [`Potential::key`].
+    slot: Vec<u32>,
+    /// Options implied off so far.
+    off: Vec<bool>,
+    /// Each item's options implied off so far.
+    gone: Vec<u32>,
+    /// The options set in `off`.
+    offs: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<Scratch>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Everything `assumed` implies on `live` under `links` (see [`Links`]),
 /// to the first contradiction. `extra`, called whenever nothing more
 /// follows directly, may add potentials off (with their parents) drawn by
@@ -580,42 +619,108 @@ pub fn implications(
     assumed: Potential,
     extra: &mut dyn FnMut(&[bool]) -> Drawn,
 ) -> Implied {
+    let mut scratch = SCRATCH
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_default();
     let options = live.option_count();
-    let mut implied = Implied {
-        parents: vec![(u32::MAX, 0); options * 2],
-        arena: Vec::new(),
-        order: Vec::new(),
-        contradiction: None,
-    };
-    // Options implied off so far, and each item's options left.
-    let mut off = vec![false; options];
-    let mut left: Vec<u32> = live.len.clone();
-    let mut pending_on = std::collections::VecDeque::new();
-    let mut pending_off = std::collections::VecDeque::new();
-    let add = |implied: &mut Implied, p: Potential, parents: &[u32]| -> bool {
-        if implied.has(p) {
+    if scratch.slot.len() < options * 2 {
+        scratch.slot.resize(options * 2, u32::MAX);
+        scratch.off.resize(options, false);
+    }
+    if scratch.gone.len() < live.len.len() {
+        scratch.gone.resize(live.len.len(), 0);
+    }
+    let Run {
+        order,
+        ranges,
+        arena,
+        contradiction,
+    } = implications_in(live, links, assumed, extra, &mut scratch);
+    // Back to rest, and to the pool.
+    for p in &order {
+        scratch.slot[p.key()] = u32::MAX;
+    }
+    for &o in &scratch.offs {
+        let option = OptionId::must(o as usize);
+        scratch.off[o as usize] = false;
+        for i in live.items(option) {
+            scratch.gone[i.as_usize()] = 0;
+        }
+    }
+    scratch.offs.clear();
+    SCRATCH.with(|pool| pool.borrow_mut().push(scratch));
+    let mut index: Vec<(u32, u32)> = order
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key() as u32, i as u32))
+        .collect();
+    index.sort_unstable();
+    Implied {
+        order,
+        ranges,
+        arena,
+        index,
+        contradiction,
+    }
+}
+
+/// What one run of [`implications`] found so far.
+#[derive(Default)]
+struct Run {
+    order: Vec<Potential>,
+    ranges: Vec<(u32, u32)>,
+    arena: Vec<u32>,
+    contradiction: Option<Potential>,
+}
+
+impl Run {
+    /// Adds `p` with its `parents` (false if it was implied already), and
+    /// notes the first contradiction; `slot` is the scratch's.
+    fn add(&mut self, slot: &mut [u32], p: Potential, parents: &[u32]) -> bool {
+        if slot[p.key()] != u32::MAX {
             return false;
         }
-        let from = implied.arena.len() as u32;
-        implied.arena.extend_from_slice(parents);
-        implied.parents[p.key()] = (from, implied.arena.len() as u32);
-        implied.order.push(p);
+        slot[p.key()] = self.order.len() as u32;
+        let from = self.arena.len() as u32;
+        self.arena.extend_from_slice(parents);
+        self.ranges.push((from, self.arena.len() as u32));
+        self.order.push(p);
         let conjugate = Potential { on: !p.on, ..p };
-        if implied.has(conjugate) && implied.contradiction.is_none() {
-            implied.contradiction = Some(if p.on { p } else { conjugate });
+        if slot[conjugate.key()] != u32::MAX && self.contradiction.is_none() {
+            self.contradiction = Some(if p.on { p } else { conjugate });
         }
         true
-    };
-    let stop = |implied: &Implied| links.stop && implied.contradiction.is_some();
-    add(&mut implied, assumed, &[]);
+    }
+}
+
+/// The run of [`implications`] on its scratch.
+fn implications_in(
+    live: &LiveMatrix,
+    links: Links<'_>,
+    assumed: Potential,
+    extra: &mut dyn FnMut(&[bool]) -> Drawn,
+    scratch: &mut Scratch,
+) -> Run {
+    let Scratch {
+        slot,
+        off,
+        gone,
+        offs,
+    } = scratch;
+    let mut run = Run::default();
+    let mut pending_on = std::collections::VecDeque::new();
+    let mut pending_off = std::collections::VecDeque::new();
+    let stop = |run: &Run| links.stop && run.contradiction.is_some();
+    run.add(slot, assumed, &[]);
     if assumed.on {
         pending_on.push_back(assumed);
     } else {
         pending_off.push_back(assumed);
     }
+    let mut parents: Vec<u32> = Vec::new();
     loop {
-        if stop(&implied) {
-            return implied;
+        if stop(&run) {
+            return run;
         }
         if let Some(p) = pending_on.pop_front() {
             for i in live.items(p.option) {
@@ -627,10 +732,10 @@ pub fn implications(
                         option: q,
                         on: false,
                     };
-                    if q.option != p.option && add(&mut implied, q, &[p.key() as u32]) {
+                    if q.option != p.option && run.add(slot, q, &[p.key() as u32]) {
                         pending_off.push_back(q);
-                        if stop(&implied) {
-                            return implied;
+                        if stop(&run) {
+                            return run;
                         }
                     }
                 }
@@ -641,40 +746,36 @@ pub fn implications(
             let o = p.option.as_usize();
             if !off[o] {
                 off[o] = true;
+                offs.push(o as u32);
                 for i in live.items(p.option) {
-                    left[i.as_usize()] -= 1;
+                    gone[i.as_usize()] += 1;
                 }
             }
             for i in live.items(p.option) {
                 if !(links.item)(i) || i.as_usize() >= live.primary || live.is_covered(i) {
                     continue;
                 }
-                let (last, parents): (Option<OptionId>, Vec<u32>) = if links.dynamic {
-                    if left[i.as_usize()] != 1 {
+                let last = if links.dynamic {
+                    if live.len[i.as_usize()] - gone[i.as_usize()] != 1 {
                         continue;
                     }
-                    let last = live.options(i).find(|q| !off[q.as_usize()]);
                     // Its parents: every option of the item implied off.
-                    let parents = live
-                        .options(i)
-                        .filter(|q| off[q.as_usize()])
-                        .map(|q| {
-                            Potential {
-                                option: q,
-                                on: false,
-                            }
-                            .key() as u32
-                        })
-                        .collect();
-                    (last, parents)
+                    parents.clear();
+                    parents.extend(live.options(i).filter(|q| off[q.as_usize()]).map(|q| {
+                        Potential {
+                            option: q,
+                            on: false,
+                        }
+                        .key() as u32
+                    }));
+                    live.options(i).find(|q| !off[q.as_usize()])
                 } else {
                     if live.len(i) != 2 {
                         continue;
                     }
-                    (
-                        live.options(i).find(|&q| q != p.option),
-                        vec![p.key() as u32],
-                    )
+                    parents.clear();
+                    parents.push(p.key() as u32);
+                    live.options(i).find(|&q| q != p.option)
                 };
                 let Some(last) = last else {
                     continue;
@@ -683,26 +784,27 @@ pub fn implications(
                     option: last,
                     on: true,
                 };
-                if add(&mut implied, q, &parents) {
+                if run.add(slot, q, &parents) {
                     pending_on.push_back(q);
-                    if stop(&implied) {
-                        return implied;
+                    if stop(&run) {
+                        return run;
                     }
                 }
             }
             continue;
         }
-        let more = extra(&off);
+        let more = extra(off);
         let mut any = false;
-        for (q, parents) in more {
-            let parents: Vec<u32> = parents.iter().map(|p| p.key() as u32).collect();
-            if !q.on && add(&mut implied, q, &parents) {
+        for (q, from) in more {
+            parents.clear();
+            parents.extend(from.iter().map(|p| p.key() as u32));
+            if !q.on && run.add(slot, q, &parents) {
                 pending_off.push_back(q);
                 any = true;
             }
         }
         if !any {
-            return implied;
+            return run;
         }
     }
 }
