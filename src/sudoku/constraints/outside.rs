@@ -321,11 +321,46 @@ impl Constraint for XSum {
             n,
         )
     }
-    /// State: 0 once the first X digits are summed; else the cells still
-    /// to add (bits 16 up) and the sum so far. A cell still to add takes
-    /// 1 at least, so a sum that leaves less than that is cut.
+    /// State: 0 once the first X digits are summed. Up to 9×9, else, X
+    /// (bits 16 up) and the set of digits met (bit d): the line's digits
+    /// differ, so a set adds up to the clue only with distinct digits (a
+    /// clue of 12 over three cells from a 3 is 3+… never 3+3+6), and the
+    /// matrix and the chain runs say so; a set whose sum, with the
+    /// smallest digits it lacks for the cells still to add, passes the
+    /// clue is cut. Beyond 9×9, X less the cells added and the sum so far.
     fn encode(&self, e: &mut Encoder<'_>) {
         let sum = u64::from(self.sum);
+        let n = e.side() as u64;
+        let cells = self.look.cells(e.side());
+        if n <= 9 {
+            let after = move |x: u64, set: u64| -> Option<u64> {
+                let total: u64 = (1..=n).filter(|&d| set >> d & 1 != 0).sum();
+                let met = u64::from(set.count_ones());
+                let least: u64 = (1..=n)
+                    .filter(|&d| set >> d & 1 == 0)
+                    .take((x - met) as usize)
+                    .sum();
+                match met == x {
+                    true => (total == sum).then_some(0),
+                    false => (total + least <= sum).then_some(x << 16 | set),
+                }
+            };
+            e.chain(
+                &cells,
+                0,
+                move |i, s, d| {
+                    let d = u64::from(d);
+                    match (i, s) {
+                        (0, _) => after(d, 1 << d),
+                        (_, 0) => Some(0),
+                        _ if s >> d & 1 != 0 => None,
+                        _ => after(s >> 16, (s & 0xffff) | 1 << d),
+                    }
+                },
+                |s| s == 0,
+            );
+            return;
+        }
         let after = move |left: u64, total: u64| -> Option<u64> {
             match left {
                 0 => (total == sum).then_some(0),
@@ -333,7 +368,7 @@ impl Constraint for XSum {
             }
         };
         e.chain(
-            &self.look.cells(e.side()),
+            &cells,
             0,
             move |i, s, d| {
                 let d = u64::from(d);
