@@ -265,7 +265,10 @@ impl Constraint for Skyscraper {
         self.look.validate(self.kind(), n)?;
         out_of(self.kind(), self.look, self.count, 1..=n as u32, n)
     }
-    /// State: the tallest digit so far (bits 8 up) and the count seen.
+    /// State: the tallest digit so far (bits 8 up) and the count seen. (A
+    /// digit equal to the tallest is let through as hidden, though the
+    /// line's digits differ: cut, ISS's "Skyscaper 2-3" counted its 6
+    /// solutions in 27,181 guesses instead of 4,725.)
     fn encode(&self, e: &mut Encoder<'_>) {
         let n = e.side();
         let count = u64::from(self.count);
@@ -415,25 +418,28 @@ impl Constraint for NumberedRoom {
         self.look.validate(self.kind(), n)?;
         out_of(self.kind(), self.look, self.digit, 1..=n as u32, n)
     }
-    /// State: 0 once the X-th digit is the clue; else the cells still to
-    /// pass before it (the first digit X leaves X - 1).
+    /// State: 0 once the X-th digit is the clue; else X (bits 8 up) and
+    /// the cells still to pass up to the X-th. The line's digits differ,
+    /// so neither X nor the clue stands between the first cell and the
+    /// X-th (the clue first only where X is 1).
     fn encode(&self, e: &mut Encoder<'_>) {
         let digit = u64::from(self.digit);
-        let at = move |left: u64, d: u64| -> Option<u64> {
-            match left {
-                0 => (d == digit).then_some(0),
-                _ => Some(left),
-            }
-        };
         e.chain(
             &self.look.cells(e.side()),
             0,
             move |i, s, d| {
                 let d = u64::from(d);
-                match (i, s) {
-                    (0, _) => at(d - 1, d),
-                    (_, 0) => Some(0),
-                    _ => at(s - 1, d),
+                if i == 0 {
+                    return match d {
+                        1 => (d == digit).then_some(0),
+                        _ => (d != digit).then_some(d << 8 | (d - 1)),
+                    };
+                }
+                let (x, left) = (s >> 8, s & 255);
+                match s {
+                    0 => Some(0),
+                    _ if left == 1 => (d == digit).then_some(0),
+                    _ => (d != digit && d != x).then_some(x << 8 | (left - 1)),
                 }
             },
             |s| s == 0,
