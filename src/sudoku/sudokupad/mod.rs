@@ -1082,6 +1082,16 @@ mod tests {
         );
     }
 
+    /// The words of the variant text form a puzzle's constraints read as.
+    fn words(p: &Puzzle) -> Vec<String> {
+        let n = p.rules().side();
+        p.rules()
+            .constraints()
+            .iter()
+            .flat_map(|c| c.words(n))
+            .collect()
+    }
+
     /// The 4×4 of [`compact`] with `drawn` (elements, a leading comma)
     /// and the rules text `rules`, carrying [`SOLUTION`].
     fn drawn(drawn: &str, rules: &str) -> Result<Puzzle, SudokuPadError> {
@@ -1234,14 +1244,6 @@ mod tests {
 
     #[test]
     fn lines_drawn_in_pieces_loops_and_the_later_kinds_read_as_one_rule_each() {
-        let words = |p: &Puzzle| -> Vec<String> {
-            let n = p.rules().side();
-            p.rules()
-                .constraints()
-                .iter()
-                .flat_map(|c| c.words(n))
-                .collect()
-        };
         // A renban in two strokes of one colour that meet is one renban:
         // R4C1, R4C2, R4C3 hold 4, 3, 2.
         let pieces = ",l:[{wp:[[3.5,0.5],[3.5,1.5]],c:f067f0,th:10},{wp:[[3.5,1.5],[3.5,2.5]],c:f067f0,th:10}]";
@@ -1379,14 +1381,6 @@ mod tests {
 
     #[test]
     fn nabner_and_parity_lines_and_clues_outside_the_grid_read_by_the_text() {
-        let words = |p: &Puzzle| -> Vec<String> {
-            let n = p.rules().side();
-            p.rules()
-                .constraints()
-                .iter()
-                .flat_map(|c| c.words(n))
-                .collect()
-        };
         let line = |from: &str, to: &str| format!(",l:[{{wp:[[{from}],[{to}]],c:2ecbff,th:10}}]");
         // A Nabner line: R1C1, R2C2 hold 1, 4 (kept); R1C1, R1C2 hold 1, 2.
         let nabner = "Digits on a blue Nabner line may not repeat and no two are consecutive.";
