@@ -25,6 +25,14 @@ use super::{
 };
 use crate::sudoku::rules::{Broken, Rules, RulesError};
 
+/// A cell name `R<r>C<c>` with 0 and n + 1 allowed (clues outside the
+/// grid), 1-based.
+pub(super) fn outside(name: &str) -> Option<(usize, usize)> {
+    let rest = name.strip_prefix(['R', 'r'])?;
+    let (r, c) = rest.split_once(['C', 'c'])?;
+    Some((r.parse().ok()?, c.parse().ok()?))
+}
+
 /// Where a clue outside the grid stands: a row or a column, and the end it
 /// looks from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,15 +63,10 @@ impl Look {
 
     /// Reads a clue's cell name, `R0C3` …
     fn read(name: &str, n: usize) -> Result<Look, String> {
-        let rest = name.trim().strip_prefix(['R', 'r']);
-        let (r, c) = rest
-            .and_then(|rest| rest.split_once(['C', 'c']))
+        let (r, c) = outside(name.trim())
             .ok_or_else(|| format!("`{name}` is not a clue cell R0C1 … outside the grid"))?;
-        match (r.parse(), c.parse()) {
-            (Ok(r), Ok(c)) => Look::at(r, c, n),
-            _ => None,
-        }
-        .ok_or_else(|| format!("`{name}` is not a cell just outside a row or column"))
+        Look::at(r, c, n)
+            .ok_or_else(|| format!("`{name}` is not a cell just outside a row or column"))
     }
 
     /// The clue's cell name.

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::outside::outside;
 use super::{
     any_eq, broken, cell_name, cells_text, check_cells, entries, json_cells, json_lines,
     json_names, json_number, line_entry, number_and, object, parse_cells, push_entry, Constraint,
@@ -268,14 +269,6 @@ fn diagonal_of(entry: &Value, n: usize) -> Result<Vec<usize>, String> {
     Ok(cells)
 }
 
-/// A cell name `R<r>C<c>` with 0 and n + 1 allowed (clues outside the
-/// grid), 1-based.
-fn outside(name: &str) -> Option<(usize, usize)> {
-    let rest = name.strip_prefix(['R', 'r'])?;
-    let (r, c) = rest.split_once(['C', 'c'])?;
-    Some((r.parse().ok()?, c.parse().ok()?))
-}
-
 /// The number of decimal digits of `d`.
 fn decimal(d: u64) -> u32 {
     d.checked_ilog10().map_or(1, |l| l + 1)
@@ -484,15 +477,12 @@ impl Constraint for LittleKiller {
 
 impl Sandwich {
     fn cells(&self, n: usize) -> Vec<usize> {
-        (0..n)
-            .map(|i| {
-                if self.row {
-                    self.index * n + i
-                } else {
-                    i * n + self.index
-                }
-            })
-            .collect()
+        let look = super::Look {
+            row: self.row,
+            index: self.index,
+            back: false,
+        };
+        look.cells(n)
     }
 
     fn name(&self) -> String {
