@@ -793,7 +793,7 @@ fn implications_in(
             }
             continue;
         }
-        let more = extra(off);
+        let more = extra(&off[..live.option_count()]);
         let mut any = false;
         for (q, from) in more {
             parents.clear();

@@ -882,11 +882,12 @@ pub(super) fn read(
 /// The clue cell `(r, c)` (1-based, 0 and n + 1 outside the grid) of a
 /// point just outside the grid beside a row or a column.
 fn outside_cell(p: Point, n: usize) -> Option<(usize, usize)> {
-    let (r, c) = (p.0.floor() as isize + 1, p.1.floor() as isize + 1);
-    let far = n as isize + 1;
-    let inside = |x: isize| (1..far).contains(&x);
-    let beside = ((r == 0 || r == far) && inside(c)) || ((c == 0 || c == far) && inside(r));
-    beside.then_some((r as usize, c as usize))
+    let (r, c) = (p.0.floor() + 1.0, p.1.floor() + 1.0);
+    let (r, c) = (
+        (r >= 0.0).then_some(r as usize)?,
+        (c >= 0.0).then_some(c as usize)?,
+    );
+    crate::sudoku::constraints::Look::at(r, c, n).map(|_| (r, c))
 }
 
 /// The f-puzzles key and value of a number `mark` outside the grid: the
