@@ -43,7 +43,7 @@ export function rulesText(fp) {
     words.push({ ratio: 'every black dot given', difference: 'every white dot given', xv: 'every X and V given', x: 'every X given', v: 'every V given' }[neg] || `negative ${neg}`);
   }
   const counted = [
-    ['killercage', 'killer cages'], ['thermometer', 'thermometers'], ['slowthermometer', 'slow thermometers'],
+    ['killercage', 'killer cages'], ['productcage', 'product cages'], ['thermometer', 'thermometers'], ['slowthermometer', 'slow thermometers'],
     ['arrow', 'arrows'], ['difference', 'white dots'], ['ratio', 'black dots'], ['xv', 'XV'],
     ['littlekillersum', 'little killers'], ['sandwichsum', 'sandwiches'], ['whispers', 'whispers'],
     ['renban', 'renban'], ['palindrome', 'palindromes'], ['betweenline', 'between lines'],
@@ -55,7 +55,7 @@ export function rulesText(fp) {
     ['sunburn', 'suns'], ['knightcircles', 'knight circles'],
     ['equalproducts', 'equal products'], ['summark', 'sum marks'],
     ['countingcircles', 'counting circles'], ['odd', 'odd'], ['even', 'even'], ['minimum', 'minima'], ['maximum', 'maxima'],
-    ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
+    ['columnindexing', 'column indexing'], ['rowindexing', 'row indexing'], ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
   for (const [key, name] of counted) if (fp[key] && fp[key].length) words.push(`${name} (${fp[key].length})`);
   return words.length ? `Rules: ${words.join(' · ')}` : 'Classic rules.';
@@ -103,6 +103,16 @@ export function draw(svg, fp, overlay) {
     for (const c of e.cells) { const [a, b] = centre(c); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: 'none', stroke: '#2b8a3e', 'stroke-width': 2 }); }
   }
   for (const e of fp.sunburn || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.42, fill: '#fff3b0', stroke: '#f2b400', 'stroke-width': 2 }); }
+  // Indexing cells: shaded, an arrow along the row (column indexing) or
+  // down the column (row indexing) in the corner.
+  for (const [key, fill, mark] of [['columnindexing', '#f6d5d5', '↔'], ['rowindexing', '#d5e3f6', '↕']]) {
+    for (const e of fp[key] || []) {
+      const p = centre(e.cell);
+      if (!p) continue;
+      shade(e.cell, fill);
+      el(svg, 'text', { x: p[0] + S * 0.3, y: p[1] + S * 0.42, 'font-size': S * 0.22, 'text-anchor': 'middle', fill: '#666' }, mark);
+    }
+  }
   for (const e of fp.odd || []) { const [a, b] = centre(e.cell); el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: '#d6d6d6' }); }
   for (const e of fp.even || []) { const [a, b] = centre(e.cell); el(svg, 'rect', { x: a - S * 0.36, y: b - S * 0.36, width: S * 0.72, height: S * 0.72, fill: '#d6d6d6' }); }
   // A hint's cells: green where it places a digit, orange where it removes
@@ -161,10 +171,11 @@ export function draw(svg, fp, overlay) {
     }
   }
 
-  // Killer cages: a dashed outline inside each cage's cells, the sum in
-  // its first cell's corner.
+  // Killer and product cages: a dashed outline inside each cage's cells,
+  // the sum (or × and the product) in its first cell's corner.
   const inset = 4;
-  for (const cage of fp.killercage || []) {
+  const cages = (fp.killercage || []).map((cage) => [cage, '']).concat((fp.productcage || []).map((cage) => [cage, '×']));
+  for (const [cage, sign] of cages) {
     const cells = new Set(cage.cells.map((c) => rc(c)).filter(Boolean).map(([r, c]) => r * n + c));
     for (const k of cells) {
       const [r, c] = [Math.floor(k / n), k % n];
@@ -179,8 +190,8 @@ export function draw(svg, fp, overlay) {
     if (cage.value !== undefined && cage.value !== '' && cells.size) {
       const first = Math.min(...cells);
       const [r, c] = [Math.floor(first / n), first % n];
-      el(svg, 'rect', { x: x(c) + 2, y: y(r) + 2, width: S * 0.42, height: S * 0.3, fill: 'white' });
-      el(svg, 'text', { x: x(c) + 5, y: y(r) + S * 0.28, 'font-size': S * 0.25, fill: '#222' }, String(cage.value));
+      el(svg, 'rect', { x: x(c) + 2, y: y(r) + 2, width: S * (sign ? 0.6 : 0.42), height: S * 0.3, fill: 'white' });
+      el(svg, 'text', { x: x(c) + 5, y: y(r) + S * 0.28, 'font-size': S * 0.25, fill: '#222' }, sign + String(cage.value));
     }
   }
 

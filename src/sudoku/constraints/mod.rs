@@ -17,7 +17,7 @@
 //!   ([`Encoder::all_digits`], primary) or each at most once
 //!   ([`Encoder::at_most_once`], secondary);
 //! * **digit sets**: distinct cells holding one of a list of digit sets
-//!   (killer cages, renban: [`Encoder::digit_sets`]): one primary item per
+//!   (killer cages, product cages, renban: [`Encoder::digit_sets`]): one primary item per
 //!   digit, one option per set covering the digits it lacks;
 //! * **forbidden pairs** (dots, thermometers, whispers, anti-king …):
 //!   [`Encoder::forbid`] covers the pairs of candidates two cells may not
@@ -84,7 +84,7 @@ pub(crate) mod tests;
 
 #[cfg(test)]
 pub(crate) use killer::digit_sets;
-pub use killer::{Cage, Renban};
+pub use killer::{Cage, ProductCage, Renban};
 pub use kropki::{
     Dot, DotKind, NegativeDots, NegativeSum, NegativeXv, NonConsecutive, SumMark, Xv,
 };
@@ -99,7 +99,7 @@ pub use regions::ExtraRegion;
 pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
-pub use single::{CountingCircles, Even, Maximum, Minimum, Odd, Quadruple, Sunburn};
+pub use single::{CountingCircles, Even, Indexing, Maximum, Minimum, Odd, Quadruple, Sunburn};
 pub use sums::{Arrow, EqualProducts, LittleKiller, RegionSum, Sandwich, Zipper};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
@@ -202,6 +202,7 @@ impl fmt::Debug for Kind {
 pub static KINDS: &[&Kind] = &[
     &regions::KIND,
     &killer::CAGE,
+    &killer::PRODUCT_CAGE,
     &neighbours::ANTI_KING,
     &neighbours::ANTI_KNIGHT,
     &neighbours::PARITY_STRINGS,
@@ -228,6 +229,7 @@ pub static KINDS: &[&Kind] = &[
     &single::QUADRUPLE,
     &single::COUNTING,
     &single::SUNBURN,
+    &single::INDEXING,
     &sums::ARROW,
     &sums::LITTLE_KILLER,
     &sums::SANDWICH,

@@ -4,13 +4,19 @@
 //! digits of a circle on a corner all appear in its cells, a digit listed
 //! twice twice: an automaton whose state counts the digits still missing,
 //! [`Encoder::chain`]) and counting circles (a digit d in a circle is in d
-//! of them: an automaton a digit, counting its circles).
+//! of them: an automaton a digit, counting its circles); indexing cells
+//! (a cell's digit names the place of its own column's number in its row,
+//! or of its row's number in its column: forbidden pairs along the row or
+//! column).
 //!
 //! Text: `odd=R1C1`, `even=R1C1`, `min=R1C1`, `max=R1C1` (a list of cells
 //! gives one constraint a cell), `quad=1,2:R1C1,R1C2,R2C1,R2C2`,
-//! `counting=R1C1,R2C5,…`.
+//! `counting=R1C1,R2C5,…`, `columnindexing=R1C1,R1C5,…`,
+//! `rowindexing=…`.
 //! f-puzzles: `odd`, `even`, `minimum`, `maximum` (each entry a `cell`),
-//! `quadruple` (`cells`, `values`: numbers), `countingcircles` (`cells`).
+//! `quadruple` (`cells`, `values`: numbers), `countingcircles` (`cells`);
+//! f-puzzles has no indexing, written as dlx's `columnindexing` and
+//! `rowindexing` (each entry a `cell`).
 
 use std::sync::Arc;
 
@@ -94,6 +100,117 @@ pub(super) static ODD_EVEN: Kind = Kind {
         Ok(out)
     },
 };
+
+/// An indexing cell. Column indexing (the Interactive Sudoku Solver's
+/// name; "159" puzzles make columns 1, 5 and 9 of every row such cells):
+/// the digit V of the cell at row R, column C says where the digit C is in
+/// row R — cell (R, V) holds C. Row indexing is the same down the cell's
+/// column: cell (V, C) holds R.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indexing {
+    /// The cell.
+    pub cell: usize,
+    /// Whether its digit names a column of its row (column indexing), or
+    /// a row of its column (row indexing).
+    pub columns: bool,
+}
+
+pub(super) static INDEXING: Kind = Kind {
+    name: "indexing",
+    words: &["columnindexing", "rowindexing"],
+    read_word: |key, value, g| {
+        let columns = key == "columnindexing";
+        parse_cells(value, g.side).map(|cells| {
+            cells
+                .into_iter()
+                .map(|cell| Arc::new(Indexing { cell, columns }) as Arc<dyn Constraint>)
+                .collect()
+        })
+    },
+    fpuzzles_keys: &["columnindexing", "rowindexing"],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        for (key, columns) in [("columnindexing", true), ("rowindexing", false)] {
+            for entry in entries(json, key) {
+                out.push(Arc::new(Indexing {
+                    cell: entry_cell(entry, g.side)?,
+                    columns,
+                }));
+            }
+        }
+        Ok(out)
+    },
+};
+
+impl Indexing {
+    /// Its word and f-puzzles key.
+    fn key(&self) -> &'static str {
+        if self.columns {
+            "columnindexing"
+        } else {
+            "rowindexing"
+        }
+    }
+
+    /// The cells it indexes, in order (place 1 first: its row or column),
+    /// and its own place among them, from 1.
+    fn line(&self, n: usize) -> (Vec<usize>, usize) {
+        let (r, c) = (self.cell / n, self.cell % n);
+        if self.columns {
+            ((0..n).map(|j| r * n + j).collect(), c + 1)
+        } else {
+            ((0..n).map(|i| i * n + c).collect(), r + 1)
+        }
+    }
+}
+
+impl Constraint for Indexing {
+    fn kind(&self) -> &'static str {
+        INDEXING.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        one_cell(self.kind(), self.cell, rules.side())
+    }
+    /// With the cell at place `p` of its line: the cell holds `j` exactly
+    /// when the line's place `j` holds `p`, a forbidden pair with each
+    /// other cell of the line (its own place needs none: `p` there is the
+    /// cell pointing at itself).
+    fn encode(&self, e: &mut Encoder<'_>) {
+        let (line, p) = self.line(e.side());
+        let p8 = p as u8;
+        for (j, &b) in line.iter().enumerate() {
+            if b != self.cell {
+                let j8 = j as u8 + 1;
+                e.forbid(self.cell, b, move |x, y| (x == j8) == (y == p8));
+            }
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let n = rules.side();
+        let (line, p) = self.line(n);
+        let v = solution[self.cell] as usize;
+        let at = line.get(v.wrapping_sub(1)).map(|&k| solution[k] as usize);
+        if at != Some(p) {
+            let what = if self.columns { "column" } else { "row" };
+            return Err(broken(
+                format!("{} {}", self.key(), cell_name(self.cell, n)),
+                format!(
+                    "its {v} says {p} is in {what} {v}, which holds {}",
+                    at.map_or("nothing".to_string(), |d| d.to_string())
+                ),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        vec![format!("{}={}", self.key(), cell_name(self.cell, n))]
+    }
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        push_entry(json, self.key(), cell_entry(self.cell, n));
+    }
+    any_eq!();
+}
 
 pub(super) static MIN_MAX: Kind = Kind {
     name: "minimum/maximum",

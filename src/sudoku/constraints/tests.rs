@@ -180,7 +180,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 43] = [
+pub(crate) const MADE: [&str; 46] = [
     "region",
     "cage",
     "renban",
@@ -224,6 +224,9 @@ pub(crate) const MADE: [&str; 43] = [
     "skyscraper",
     "xsum",
     "numberedroom",
+    "productcage",
+    "columnindexing",
+    "rowindexing",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -245,6 +248,38 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 cells,
                 sum: keep.then_some(sum),
             })
+        }
+        "productcage" => {
+            let cells = walk(n, rng.gen_range(1..=3), rng);
+            let digits: Vec<u64> = if keep {
+                cells.iter().map(|&k| u64::from(sol[k])).collect()
+            } else {
+                let mut all: Vec<u64> = (1..=n as u64).collect();
+                all.shuffle(rng);
+                all.truncate(cells.len());
+                all
+            };
+            Arc::new(ProductCage {
+                cells,
+                product: digits.iter().product(),
+            })
+        }
+        "columnindexing" | "rowindexing" => {
+            let columns = what == "columnindexing";
+            let holds = |k: usize| {
+                let (r, c, v) = (k / n, k % n, sol[k] as usize - 1);
+                if columns {
+                    sol[r * n + v] as usize == c + 1
+                } else {
+                    sol[v * n + c] as usize == r + 1
+                }
+            };
+            let kept: Vec<usize> = (0..n * n).filter(|&k| holds(k)).collect();
+            let cell = match kept.choose(rng) {
+                Some(&k) if keep => k,
+                _ => rng.gen_range(0..n * n),
+            };
+            Arc::new(Indexing { cell, columns })
         }
         "renban" => Arc::new(Renban {
             cells: walk(n, rng.gen_range(2..=3), rng),

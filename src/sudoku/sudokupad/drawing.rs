@@ -12,7 +12,9 @@
 //! reads (so SudokuPad adds no second reader of constraints):
 //!
 //! * a cage: a killer cage (its value the sum, none when blank), when the
-//!   rules speak of cages and do not let digits repeat in them;
+//!   rules speak of cages and do not let digits repeat in them; a product
+//!   cage where its value is marked `×24` (or `x24`, `*24`), or where the
+//!   text gives cages products and no sums;
 //! * an arrow leaving a circle or a pill (a rounded shape over one or more
 //!   cells), or a line ending in one, when the rules speak of arrows: an
 //!   arrow, its shaft the cells the line passes;
@@ -516,7 +518,9 @@ pub(super) fn read(
     let names = |cells: &[(usize, usize)]| names(cells, n);
     let push = push_entry;
 
-    // Cages.
+    // Cages: their values sums, or products where the text says so.
+    let cage_products = text.says_all(&["cage", "product"]) || text.says_all(&["cage", "multipl"]);
+    let cage_sums = text.says_all(&["cage", "sum"]) || text.says_all(&["cage", "add up"]);
     for (i, cage) in list("cages").iter().enumerate() {
         let place = format!("`cages` {}", i + 1);
         let cells = cage
@@ -546,18 +550,39 @@ pub(super) fn read(
         }
         let mut entry = Map::new();
         entry.insert("cells".into(), names(&cells));
+        let mut key = "killercage";
         match cage.get("value") {
             None | Some(Value::Null) => {}
             Some(Value::String(s)) if s.trim().is_empty() => {}
             Some(v) => {
-                let sum = v
+                // A product: marked `×24` (or `x24`, `*24`), or every cage's
+                // by the text.
+                let text_v = v.as_str().map(str::trim);
+                let marked = text_v.and_then(|s| s.strip_prefix(['×', 'x', 'X', '*']));
+                let product = match marked {
+                    Some(_) => true,
+                    None if cage_products && cage_sums => {
+                        return Err(format!(
+                            "{place}: the rules text gives cages sums and products, and this \
+                             value says not which"
+                        ))
+                    }
+                    None => cage_products,
+                };
+                let value = v
                     .as_u64()
-                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-                    .ok_or_else(|| format!("{place}: the value {v} is no sum"))?;
-                entry.insert("value".into(), Value::from(sum.to_string()));
+                    .or_else(|| marked.or(text_v).and_then(|s| s.trim().parse().ok()))
+                    .ok_or_else(|| {
+                        let what = if product { "product" } else { "sum" };
+                        format!("{place}: the value {v} is no {what}")
+                    })?;
+                if product {
+                    key = "productcage";
+                }
+                entry.insert("value".into(), Value::from(value.to_string()));
             }
         }
-        push(&mut out, "killercage", Value::Object(entry));
+        push(&mut out, key, Value::Object(entry));
     }
 
     // Arrows: from a circle (an arrow) or from outside (a little killer,

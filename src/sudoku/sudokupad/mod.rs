@@ -1380,6 +1380,33 @@ mod tests {
     }
 
     #[test]
+    fn product_cages_read_by_their_mark_or_the_text() {
+        // R1C1, R1C2 hold 1 and 2: a product of 2 is kept, 3 broken.
+        let cage = |v: &str| format!(",ca:[{{ce:[[0,0],[0,1]],v:'{v}'}}]");
+        let products = "Digits in cages multiply to the clue and cannot repeat.";
+        let kept = drawn(&cage("2"), products).unwrap();
+        assert_eq!(words(&kept), ["productcage=2:R1C1,R1C2"]);
+        let err = drawn(&cage("3"), products).unwrap_err().to_string();
+        assert!(err.contains("product cage 3:R1C1,R1C2"), "{err}");
+        // Marked: a product whatever the text; unmarked, a sum.
+        let both = "Digits in cages sum to the clue, or multiply to it where it is marked x. \
+            Digits cannot repeat in cages.";
+        let kept = drawn(&cage("x2"), both).unwrap();
+        assert_eq!(words(&kept), ["productcage=2:R1C1,R1C2"]);
+        let err = drawn(&cage("3"), both).unwrap_err().to_string();
+        assert!(err.contains("sums and products"), "{err}");
+        let sums = "Digits in cages sum to the clue and cannot repeat.";
+        assert_eq!(
+            words(&drawn(&cage("3"), sums).unwrap()),
+            ["cage=3:R1C1,R1C2"]
+        );
+        assert_eq!(
+            words(&drawn(&cage("×2"), sums).unwrap()),
+            ["productcage=2:R1C1,R1C2"]
+        );
+    }
+
+    #[test]
     fn nabner_and_parity_lines_and_clues_outside_the_grid_read_by_the_text() {
         let line = |from: &str, to: &str| format!(",l:[{{wp:[[{from}],[{to}]],c:2ecbff,th:10}}]");
         // A Nabner line: R1C1, R2C2 hold 1, 4 (kept); R1C1, R1C2 hold 1, 2.
