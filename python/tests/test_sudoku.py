@@ -182,6 +182,20 @@ def test_explain_rate_and_hint() -> None:
         {"cell": "R5C5", "digit": 5},
         {"cell": "R5C6", "digit": 5},
     ]
+    # A grid with pencil marks, as HoDoKu prints it (a Sukaku line reads
+    # the same): the hint from where the marks stand; marks that leave out
+    # the solution's digit are named.
+    marks = [c if c != "." else "123456789" for c in WING]
+    first = WING.index(".")
+    kept = "".join(sorted({solution[first], "1" if solution[first] != "1" else "2"}))
+    marks[first] = kept
+    grid = "\n".join("| " + " ".join(marks[r * 9 : r * 9 + 9]) + " |" for r in range(9))
+    step = sudoku.hint(grid)
+    assert step is not None and step["place"] + step["eliminate"]
+    wrong = marks.copy()
+    wrong[first] = "".join(d for d in "123456789" if d != solution[first])
+    with pytest.raises(ValueError, match="pencil marks leave out the solution's digit"):
+        sudoku.hint("".join("".join(d if d in m else "." for d in "123456789") for m in wrong))
     # Nested chains take seconds: a timeout stops them.
     inkala = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
     with pytest.raises(SearchTimeout) as stopped:

@@ -72,6 +72,10 @@ pub enum ExplainError {
     NotUnique,
     /// The count of solutions failed (why).
     Solve(String),
+    /// The given candidates (pencil marks) leave out the solution's digit
+    /// in these cells, the puzzle without them having one solution: marks
+    /// a solver got wrong.
+    Marks(Vec<Mark>),
 }
 
 impl std::fmt::Display for ExplainError {
@@ -87,6 +91,14 @@ impl std::fmt::Display for ExplainError {
                 f.write_str("the puzzle has more than one solution: logic alone cannot finish it")
             }
             ExplainError::Solve(why) => f.write_str(why),
+            ExplainError::Marks(wrong) => {
+                f.write_str("the pencil marks leave out the solution's digit: ")?;
+                let list: Vec<String> = wrong
+                    .iter()
+                    .map(|m| format!("{} of {}", m.digit, m.cell_name()))
+                    .collect();
+                f.write_str(&list.join(", "))
+            }
         }
     }
 }
@@ -2224,12 +2236,15 @@ impl Until {
 /// The board of `puzzle`, once it is known to have exactly one solution
 /// (`None`: `until` passed first).
 fn unique_board(puzzle: &Puzzle, until: &Until) -> Result<Option<Board>, ExplainError> {
-    let mut board = Board::new(puzzle)?;
     let limits = Limits {
         solutions: 2,
         deadline: until.deadline,
         cancel: until.cancel.clone(),
     };
+    if !marks_kept(puzzle, &limits)? {
+        return Ok(None);
+    }
+    let mut board = Board::new(puzzle)?;
     let solved = Sudoku::default()
         .solve(puzzle, &limits)
         .map_err(|e| ExplainError::Solve(e.to_string()))?;
@@ -2241,6 +2256,57 @@ fn unique_board(puzzle: &Puzzle, until: &Until) -> Result<Option<Board>, Explain
         Status::None => Err(ExplainError::NoSolution),
         Status::Multiple => Err(ExplainError::NotUnique),
         _ => Ok(None),
+    }
+}
+
+/// Whether `puzzle`'s given candidates (pencil marks), if it has any,
+/// keep the solution of the puzzle without them, where that puzzle has
+/// exactly one: an error naming each cell whose marks leave out its digit
+/// (a solver's marks gone wrong would otherwise be explained as another
+/// puzzle, or refused as one without a solution). A Sukaku, whose marks are
+/// its clues, has many solutions without them: nothing to compare. False
+/// when `limits` stopped the count first.
+fn marks_kept(puzzle: &Puzzle, limits: &Limits) -> Result<bool, ExplainError> {
+    use super::constraints::GivenCandidates;
+    let rules = puzzle.rules();
+    let marks: Vec<&GivenCandidates> = rules.find::<GivenCandidates>().collect();
+    if marks.is_empty() {
+        return Ok(true);
+    }
+    let mut bare = super::rules::Rules::jigsaw(rules.regions())
+        .map_err(|e| ExplainError::Solve(e.to_string()))?;
+    for c in rules.constraints() {
+        if !c.as_any().is::<GivenCandidates>() {
+            bare = bare
+                .with_shared(c.clone())
+                .map_err(|e| ExplainError::Solve(e.to_string()))?;
+        }
+    }
+    let bare = Puzzle::new(bare, puzzle.givens().to_vec())
+        .map_err(|e| ExplainError::Solve(e.to_string()))?;
+    let solved = Sudoku::default()
+        .solve(&bare, limits)
+        .map_err(|e| ExplainError::Solve(e.to_string()))?;
+    match (solved.answer.status(), &solved.solution) {
+        (Status::Unique, Some(solution)) => {
+            let side = rules.side();
+            let wrong: Vec<Mark> = marks
+                .iter()
+                .filter(|m| !m.digits.contains(&solution[m.cell]))
+                .map(|m| Mark {
+                    cell: m.cell,
+                    digit: solution[m.cell],
+                    side,
+                })
+                .collect();
+            if wrong.is_empty() {
+                Ok(true)
+            } else {
+                Err(ExplainError::Marks(wrong))
+            }
+        }
+        (Status::Unique | Status::None | Status::Multiple, _) => Ok(true),
+        _ => Ok(false),
     }
 }
 
@@ -2317,6 +2383,59 @@ pub fn hint(puzzle: &Puzzle, until: &Until) -> Result<Option<Step>, ExplainError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A solver's pencil marks: a hint from where they stand, every step
+    /// of the explanation agreeing with the solution; marks that leave out
+    /// the solution's digit named, not explained from.
+    #[test]
+    fn pencil_marks_are_hinted_from_and_wrong_ones_named() {
+        use crate::sudoku::constraints::GivenCandidates;
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let p: Puzzle = line.parse().unwrap();
+        let solution = Sudoku::default()
+            .solve(&p, &Limits::count_to(2))
+            .unwrap()
+            .solution
+            .unwrap();
+        // R1C3's marks: 1, 2, 4 (the solution's 4 kept); R1C4: 6, 8 (6).
+        let marked = |c4: &[u8]| {
+            let rules = p
+                .rules()
+                .clone()
+                .with(GivenCandidates::new(2, &[1, 2, 4]))
+                .unwrap()
+                .with(GivenCandidates::new(3, c4))
+                .unwrap();
+            Puzzle::new(rules, p.givens().to_vec()).unwrap()
+        };
+        let good = marked(&[6, 8]);
+        let step = hint(&good, &Until::default()).unwrap().unwrap();
+        assert!(!step.place.is_empty() || !step.eliminate.is_empty());
+        let e = explain(&good).unwrap();
+        assert!(e.solved);
+        for s in &e.steps {
+            assert!(
+                s.place.iter().all(|m| solution[m.cell] == m.digit),
+                "{}",
+                s.text
+            );
+            assert!(
+                s.eliminate.iter().all(|m| solution[m.cell] != m.digit),
+                "{}",
+                s.text
+            );
+        }
+        let err = hint(&marked(&[7, 8]), &Until::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the pencil marks leave out the solution's digit: 6 of R1C4"
+        );
+        assert!(matches!(
+            explain(&marked(&[7, 8])),
+            Err(ExplainError::Marks(_))
+        ));
+    }
 
     /// Every step agrees with the solution: placements are its digits,
     /// eliminations never remove one.

@@ -12,6 +12,13 @@
 //!   a grid;
 //! * the variant text form: a grid line, then rule words
 //!   ([`rule_line`]);
+//! * pencil marks given as clues (a Sukaku, or a solver's grid with its
+//!   marks): a line of 729 symbols, each cell's nine places holding its
+//!   candidates' digits (`.` or `0` elsewhere), or a 9×9 or 4×4 grid of
+//!   candidate lists as HoDoKu and SudokuWiki print it (one list a cell,
+//!   apart by spaces and `|`, border lines of `-`, `.`, `:`, `+`, `=`, `*`,
+//!   `'` passed over); a cell of one candidate is a given, the others
+//!   [`GivenCandidates`](super::constraints::GivenCandidates);
 //! * a classic grid pasted row by row: several lines of digits, dots and
 //!   separators (`|`, `+`, `-`, spaces), joined into one line;
 //! * a classic grid's line.
@@ -41,6 +48,9 @@ pub enum Form {
     /// The variant text form: a grid line, then rule words (or a grid
     /// line alone whose side is no square: [`bare_side`]).
     Variant,
+    /// Pencil marks given as clues: a Sukaku line of 729 symbols, or a
+    /// grid of candidate lists.
+    Marks,
     /// A classic grid pasted row by row.
     Rows,
     /// A classic grid's line.
@@ -69,6 +79,7 @@ impl Form {
             | Found::SudokuPad(Ok(sudokupad::Payload::Fpuzzles(_))) => Form::Fpuzzles,
             Found::Link(_) | Found::SudokuPad(_) => Form::Link,
             Found::Variant(_) => Form::Variant,
+            Found::Marks(_) => Form::Marks,
             Found::Rows(_) => Form::Rows,
             Found::Line(_) => Form::Line,
         })
@@ -80,6 +91,7 @@ impl Form {
             Form::Fpuzzles => "f-puzzles",
             Form::Link => "link",
             Form::Variant => "variant text",
+            Form::Marks => "pencil marks",
             Form::Rows => "grid rows",
             Form::Line => "line",
         }
@@ -117,7 +129,8 @@ pub struct Pasted {
 /// ```
 pub fn read(text: &str) -> Result<Pasted, ReadError> {
     let found = classify(text).ok_or(ReadError::Empty)?;
-    if let Some(n) = several(trimmed(text)) {
+    // (A grid of pencil marks is one puzzle, whatever its lines look like.)
+    if let Some(n) = several(trimmed(text)).filter(|_| !matches!(found, Found::Marks(_))) {
         return Err(ReadError::Several(n));
     }
     read_found(found)
@@ -175,6 +188,12 @@ pub fn read_as(text: &str, form: Form) -> Result<Pasted, ReadError> {
             from_document(doc)
         }
         Form::Variant => read_found(Found::Variant(text)),
+        Form::Marks => match marks(text) {
+            Some(m) => read_found(Found::Marks(m)),
+            None => Err(ReadError::Marks(
+                "not a line of 729 symbols nor a grid of candidate lists".into(),
+            )),
+        },
         Form::Rows => read_found(Found::Rows(text)),
         Form::Line => read_found(Found::Line(text)),
         Form::Link => read(text),
@@ -190,6 +209,8 @@ enum Found<'a> {
     SudokuPad(Result<sudokupad::Payload, SudokuPadError>),
     Link(&'a str),
     Variant(&'a str),
+    /// Each cell's candidates (bit d − 1 for digit d), row-major.
+    Marks(Vec<u64>),
     Rows(&'a str),
     Line(&'a str),
 }
@@ -218,6 +239,9 @@ fn classify(text: &str) -> Option<Found<'_>> {
     }
     if let Some(json) = fpuzzles::decompressed(text) {
         return Some(Found::Json(json.into()));
+    }
+    if let Some(marks) = marks(text) {
+        return Some(Found::Marks(marks));
     }
     if text.lines().count() > 1 && is_rows(text) {
         return Some(Found::Rows(text));
@@ -268,6 +292,77 @@ pub fn bare_side(text: &str) -> Option<usize> {
                 .is_some_and(|d| (1..=n).contains(&usize::from(d)))
     };
     token.chars().all(cell).then_some(n)
+}
+
+/// Each cell's candidates (bit d − 1 for digit d) when `text` is pencil
+/// marks (see the module documentation): a Sukaku line of 729 symbols, or
+/// a grid of n² candidate lists (n = 4 or 9) of which one at least lists
+/// two digits; `None` for any other text.
+fn marks(text: &str) -> Option<Vec<u64>> {
+    let bit = |ch: char, n: usize| {
+        ch.to_digit(10)
+            .filter(|&d| (1..=n as u32).contains(&d))
+            .map(|d| 1u64 << (d - 1))
+    };
+    if !text.contains(char::is_whitespace) && text.chars().count() == 729 {
+        let symbols: Vec<char> = text.chars().collect();
+        return symbols
+            .chunks(9)
+            .map(|cell| {
+                cell.iter().try_fold(0u64, |m, &ch| match ch {
+                    '.' | '0' => Some(m),
+                    _ => bit(ch, 9).map(|b| m | b),
+                })
+            })
+            .collect();
+    }
+    let border = |t: &str| t.chars().all(|c| "-.:+=*'_".contains(c));
+    let lists: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == '|')
+        .filter(|t| !t.is_empty() && !border(t))
+        .collect();
+    let n = [4, 9].into_iter().find(|n| n * n == lists.len())?;
+    if !lists.iter().any(|t| t.chars().count() > 1) {
+        return None;
+    }
+    lists
+        .iter()
+        .map(|t| t.chars().try_fold(0u64, |m, ch| bit(ch, n).map(|b| m | b)))
+        .collect()
+}
+
+/// The puzzle of pencil marks: classic rules of square boxes, a cell of
+/// one candidate a given, one of some digits [`GivenCandidates`], one of
+/// none an error naming it.
+///
+/// [`GivenCandidates`]: super::constraints::GivenCandidates
+fn marked(marks: &[u64]) -> Result<Puzzle, ReadError> {
+    use super::constraints::GivenCandidates;
+    use super::rules::Rules;
+    let n = if marks.len() == 16 { 4 } else { 9 };
+    let b = if n == 4 { 2 } else { 3 };
+    let full = (1u64 << n) - 1;
+    let mut rules = Rules::boxes(b, b).map_err(|e| ReadError::Marks(e.to_string()))?;
+    let mut givens = vec![0u8; n * n];
+    for (k, &m) in marks.iter().enumerate() {
+        let digits: Vec<u8> = (1..=n as u8).filter(|d| m >> (d - 1) & 1 == 1).collect();
+        match digits.len() {
+            0 => {
+                return Err(ReadError::Marks(format!(
+                    "{} has no candidate",
+                    super::constraints::cell_name(k, n)
+                )))
+            }
+            1 => givens[k] = digits[0],
+            _ if m == full => {}
+            _ => {
+                rules = rules
+                    .with(GivenCandidates::new(k, &digits))
+                    .map_err(|e| ReadError::Marks(e.to_string()))?;
+            }
+        }
+    }
+    Puzzle::new(rules, givens).map_err(ReadError::Givens)
 }
 
 /// Whether `text` is a link: a scheme and `://` before any white space.
@@ -345,6 +440,7 @@ fn read_found(found: Found<'_>) -> Result<Pasted, ReadError> {
             let puzzle = Puzzle::new(rules, givens).map_err(ReadError::Givens)?;
             (checked(puzzle)?, Form::Variant)
         }
+        Found::Marks(marks) => (checked(marked(&marks)?)?, Form::Marks),
         Found::Rows(rows) => {
             let grid = format::parse_line(&joined_rows(rows)).map_err(ReadError::Line)?;
             (Puzzle::classic(&grid), Form::Rows)
@@ -507,5 +603,48 @@ mod tests {
         ] {
             assert!(read(text).is_ok(), "{text}");
         }
+    }
+
+    /// Pencil marks, as a Sukaku line and as a grid of candidate lists,
+    /// read to the same puzzle: one candidate a given, some the given
+    /// candidates, all of them nothing; a cell of none refused by name.
+    #[test]
+    fn pencil_marks_are_read_as_given_candidates() {
+        use crate::sudoku::constraints::GivenCandidates;
+        // 4×4: R1C1 holds 1; R1C2 is 2 or 3; the rest open.
+        let mut lists = vec!["1234".to_string(); 16];
+        lists[0] = "1".into();
+        lists[1] = "23".into();
+        let grid =
+            format!(
+            ".---------.---------.\n| {} {} | {} {} |\n| {} {} | {} {} |\n:---------+---------:\n\
+             | {} {} | {} {} |\n| {} {} | {} {} |\n'---------'---------'",
+            lists[0], lists[1], lists[2], lists[3], lists[4], lists[5], lists[6], lists[7],
+            lists[8], lists[9], lists[10], lists[11], lists[12], lists[13], lists[14], lists[15],
+        );
+        let p = read(&grid).unwrap();
+        assert_eq!(p.form, Form::Marks);
+        assert_eq!(&p.puzzle.givens()[..3], [1, 0, 0]);
+        let marks: Vec<&GivenCandidates> = p.puzzle.rules().find::<GivenCandidates>().collect();
+        assert_eq!(marks, [&GivenCandidates::new(1, &[2, 3])]);
+        // The same on one line, and a 9×9 Sukaku line.
+        assert_eq!(read(&grid.replace('\n', " ")).unwrap().puzzle, p.puzzle);
+        let mut sukaku = "123456789".repeat(81);
+        sukaku.replace_range(0..9, "....5....");
+        sukaku.replace_range(9..18, "1.3000000");
+        let p = read(&sukaku).unwrap();
+        assert_eq!((p.form, p.puzzle.givens()[0]), (Form::Marks, 5));
+        let marks: Vec<&GivenCandidates> = p.puzzle.rules().find::<GivenCandidates>().collect();
+        assert_eq!(marks, [&GivenCandidates::new(1, &[1, 3])]);
+        assert_eq!(read_as(&sukaku, Form::Marks).unwrap().puzzle, p.puzzle);
+        // A cell of no candidate.
+        sukaku.replace_range(18..27, ".........");
+        let e = read(&sukaku).unwrap_err().to_string();
+        assert!(e.contains("R1C3 has no candidate"), "{e}");
+        // A classic grid of one digit a cell is no grid of marks.
+        assert_eq!(
+            Form::detect("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1"),
+            Some(Form::Rows)
+        );
     }
 }

@@ -293,6 +293,8 @@ pub enum ReadError {
     /// Several puzzles in one text (their number, at least 2): a text is
     /// one puzzle.
     Several(usize),
+    /// Pencil marks that make no puzzle (a cell without a candidate).
+    Marks(String),
 }
 
 impl fmt::Display for ReadError {
@@ -315,6 +317,7 @@ impl fmt::Display for ReadError {
             }
             ReadError::SudokuPad(e) => e.fmt(f),
             ReadError::Empty => f.write_str("no puzzle given"),
+            ReadError::Marks(why) => write!(f, "pencil marks: {why}"),
             ReadError::Several(n) => write!(
                 f,
                 "{n} puzzles in one text: give one puzzle at a time (one a line to the \

@@ -58,6 +58,8 @@ export function rulesText(fp) {
     ['columnindexing', 'column indexing'], ['rowindexing', 'row indexing'], ['quadruple', 'quadruples'], ['clone', 'clones'], ['extraregion', 'extra regions'],
   ];
   for (const [key, name] of counted) if (fp[key] && fp[key].length) words.push(`${name} (${fp[key].length})`);
+  const marked = (fp.grid || []).flat().filter((cell) => cell && cell.givenPencilMarks && cell.givenPencilMarks.length).length;
+  if (marked) words.push(`given candidates (${marked} cells)`);
   return words.length ? `Rules: ${words.join(' · ')}` : 'Classic rules.';
 }
 
@@ -305,6 +307,15 @@ export function draw(svg, fp, overlay) {
           const i = d - 1;
           el(svg, 'text', { x: x(c) + (i % side + 0.5) * S / side, y: y(r) + (Math.floor(i / side) + 0.8) * S / side, 'font-size': S / side * 0.8, 'text-anchor': 'middle', fill: '#1f5fbf' }, digitText(d));
         }
+      }
+    } else {
+      // Given candidates (pencil marks given as clues), small and grey.
+      const cell = fp.grid && fp.grid[r] && fp.grid[r][c];
+      const side = Math.ceil(Math.sqrt(n));
+      const marks = (cell && cell.givenPencilMarks) || [];
+      for (const d of marks) {
+        const i = d - 1;
+        el(svg, 'text', { x: x(c) + (i % side + 0.5) * S / side, y: y(r) + (Math.floor(i / side) + 0.8) * S / side, 'font-size': S / side * 0.8, 'text-anchor': 'middle', fill: '#777' }, digitText(d));
       }
     }
   }

@@ -24,7 +24,7 @@
 //!   hold together with bicliques, each one secondary item shared by the
 //!   options on its two sides; equal cells (palindromes, clones) by a code
 //!   of ⌈log⌉ items a digit ([`Encoder::equal`]);
-//! * **banned candidates** (odd, even): [`Encoder::ban`] puts a cell's
+//! * **banned candidates** (odd, even, given candidates): [`Encoder::ban`] puts a cell's
 //!   secondary "void" item in the options banned, and a pin option that
 //!   covers it is preselected with the givens;
 //! * **sums and other rules over many cells** (arrows, little killers,
@@ -99,7 +99,9 @@ pub use regions::ExtraRegion;
 pub(crate) use regions::{
     down as regions_down, groups as regions_groups, up as regions_up, windows as regions_windows,
 };
-pub use single::{CountingCircles, Even, Indexing, Maximum, Minimum, Odd, Quadruple, Sunburn};
+pub use single::{
+    CountingCircles, Even, GivenCandidates, Indexing, Maximum, Minimum, Odd, Quadruple, Sunburn,
+};
 pub use sums::{Arrow, EqualProducts, LittleKiller, RegionSum, Sandwich, Zipper};
 
 /// A rule of a Sudoku beyond rows, columns and regions.
@@ -225,6 +227,7 @@ pub static KINDS: &[&Kind] = &[
     &lines::CLONE,
     &lines::BETWEEN,
     &single::ODD_EVEN,
+    &single::CANDIDATES,
     &single::MIN_MAX,
     &single::QUADRUPLE,
     &single::COUNTING,

@@ -7,16 +7,19 @@
 //! of them: an automaton a digit, counting its circles); indexing cells
 //! (a cell's digit names the place of its own column's number in its row,
 //! or of its row's number in its column: forbidden pairs along the row or
-//! column).
+//! column); given candidates (pencil marks given as clues, as Sukaku
+//! puzzles give every cell's: the other digits banned).
 //!
 //! Text: `odd=R1C1`, `even=R1C1`, `min=R1C1`, `max=R1C1` (a list of cells
 //! gives one constraint a cell), `quad=1,2:R1C1,R1C2,R2C1,R2C2`,
 //! `counting=R1C1,R2C5,…`, `columnindexing=R1C1,R1C5,…`,
-//! `rowindexing=…`.
+//! `rowindexing=…`, `candidates=1,2,5:R1C1,R2C2` (a list of cells gives
+//! one constraint a cell).
 //! f-puzzles: `odd`, `even`, `minimum`, `maximum` (each entry a `cell`),
 //! `quadruple` (`cells`, `values`: numbers), `countingcircles` (`cells`);
 //! f-puzzles has no indexing, written as dlx's `columnindexing` and
-//! `rowindexing` (each entry a `cell`).
+//! `rowindexing` (each entry a `cell`); given candidates are f-puzzles'
+//! `givenPencilMarks` of a cell of `grid`.
 
 use std::sync::Arc;
 
@@ -210,6 +213,167 @@ impl Constraint for Indexing {
         push_entry(json, self.key(), cell_entry(self.cell, n));
     }
     any_eq!();
+}
+
+/// Given candidates: the cell holds one of `digits` (pencil marks given as
+/// clues, as a Sukaku puzzle gives every cell's, or a solver's marks taken
+/// as they stand).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenCandidates {
+    /// The cell.
+    pub cell: usize,
+    /// The digits it may hold, sorted, each once.
+    pub digits: Vec<u8>,
+}
+
+impl GivenCandidates {
+    /// The candidates `digits` (any order, repeats dropped) of `cell`.
+    pub fn new(cell: usize, digits: &[u8]) -> GivenCandidates {
+        let mut digits = digits.to_vec();
+        digits.sort_unstable();
+        digits.dedup();
+        GivenCandidates { cell, digits }
+    }
+}
+
+pub(super) static CANDIDATES: Kind = Kind {
+    name: "given candidates",
+    words: &["candidates"],
+    read_word: |_, value, g| {
+        let (digits, list) = value
+            .split_once(':')
+            .ok_or_else(|| format!("`{value}` is not DIGITS:CELLS"))?;
+        let digits: Vec<u8> = if g.side <= 9 && !digits.contains(',') {
+            // `125`: one symbol a digit, on grids of one-symbol digits.
+            digits
+                .trim()
+                .chars()
+                .map(|ch| {
+                    ch.to_digit(10)
+                        .map(|d| d as u8)
+                        .ok_or_else(|| format!("`{ch}` is not a digit"))
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            digits
+                .split(',')
+                .map(|d| {
+                    d.trim()
+                        .parse::<u8>()
+                        .map_err(|_| format!("`{d}` is not a digit"))
+                })
+                .collect::<Result<_, _>>()?
+        };
+        Ok(parse_cells(list, g.side)?
+            .into_iter()
+            .map(|cell| Arc::new(GivenCandidates::new(cell, &digits)) as Arc<dyn Constraint>)
+            .collect())
+    },
+    // In `grid`, a cell's `givenPencilMarks`: no key of its own.
+    fpuzzles_keys: &[],
+    negative: &[],
+    read_fpuzzles: |json, g| {
+        let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        let rows = json.get("grid").and_then(Value::as_array);
+        for (r, row) in rows.into_iter().flatten().enumerate() {
+            for (c, cell) in row.as_array().into_iter().flatten().enumerate() {
+                let Some(marks) = cell.get("givenPencilMarks") else {
+                    continue;
+                };
+                let name = cell_name(r * g.side + c, g.side);
+                let marks = match marks {
+                    Value::Null => continue,
+                    Value::Array(a) if a.is_empty() => continue,
+                    Value::Array(a) => a,
+                    other => return Err(format!("{name}: givenPencilMarks {other} is no list")),
+                };
+                let digits = marks
+                    .iter()
+                    .map(|v| {
+                        v.as_u64()
+                            .and_then(|d| u8::try_from(d).ok())
+                            .ok_or_else(|| format!("{name}: {v} is not a digit"))
+                    })
+                    .collect::<Result<Vec<u8>, _>>()?;
+                out.push(Arc::new(GivenCandidates::new(r * g.side + c, &digits)));
+            }
+        }
+        Ok(out)
+    },
+};
+
+impl Constraint for GivenCandidates {
+    fn kind(&self) -> &'static str {
+        CANDIDATES.name
+    }
+    fn validate(&self, rules: &Rules) -> Result<(), RulesError> {
+        let n = rules.side();
+        one_cell(self.kind(), self.cell, n)?;
+        if self.digits.is_empty() || self.digits.iter().any(|&d| d == 0 || d as usize > n) {
+            return Err(RulesError::Shape {
+                rule: self.kind(),
+                why: format!(
+                    "{}: candidates {:?}, not digits 1 to {n}",
+                    cell_name(self.cell, n),
+                    self.digits
+                ),
+            });
+        }
+        Ok(())
+    }
+    /// The other digits banned.
+    fn encode(&self, e: &mut Encoder<'_>) {
+        for d in 1..=e.side() as u8 {
+            if self.digits.binary_search(&d).is_err() {
+                e.ban(self.cell, d);
+            }
+        }
+    }
+    fn check(&self, rules: &Rules, _: usize, solution: &[u8]) -> Result<(), Broken> {
+        let d = solution[self.cell];
+        if self.digits.binary_search(&d).is_err() {
+            return Err(broken(
+                format!(
+                    "candidates {} of {}",
+                    digits_text(&self.digits),
+                    cell_name(self.cell, rules.side())
+                ),
+                format!("holds {d}"),
+            ));
+        }
+        Ok(())
+    }
+    fn words(&self, n: usize) -> Vec<String> {
+        let digits = if n <= 9 {
+            self.digits.iter().map(|d| d.to_string()).collect()
+        } else {
+            digits_text(&self.digits)
+        };
+        vec![format!("candidates={digits}:{}", cell_name(self.cell, n))]
+    }
+    /// As f-puzzles gives them: the `givenPencilMarks` of the cell in
+    /// `grid` (which the writer makes before any constraint's entries).
+    fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
+        let cell = json
+            .get_mut("grid")
+            .and_then(|g| g.get_mut(self.cell / n))
+            .and_then(|row| row.get_mut(self.cell % n))
+            .and_then(Value::as_object_mut);
+        if let Some(cell) = cell {
+            let marks = self.digits.iter().map(|&d| Value::from(d)).collect();
+            cell.insert("givenPencilMarks".into(), Value::Array(marks));
+        }
+    }
+    any_eq!();
+}
+
+/// Digits written `1,2,5`.
+fn digits_text(digits: &[u8]) -> String {
+    digits
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 pub(super) static MIN_MAX: Kind = Kind {

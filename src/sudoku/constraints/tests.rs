@@ -180,7 +180,7 @@ fn some_cells(n: usize, len: usize, rng: &mut StdRng) -> Vec<usize> {
 }
 
 /// The kinds the generator makes, by name.
-pub(crate) const MADE: [&str; 46] = [
+pub(crate) const MADE: [&str; 47] = [
     "region",
     "cage",
     "renban",
@@ -227,6 +227,7 @@ pub(crate) const MADE: [&str; 46] = [
     "productcage",
     "columnindexing",
     "rowindexing",
+    "candidates",
 ];
 
 /// A random constraint of kind `what`, most of the time kept by `sol`.
@@ -263,6 +264,14 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 cells,
                 product: digits.iter().product(),
             })
+        }
+        "candidates" => {
+            let cell = rng.gen_range(0..n * n);
+            let mut digits: Vec<u8> = (1..=n as u8).filter(|_| rng.gen_bool(0.5)).collect();
+            if keep || digits.is_empty() {
+                digits.push(sol[cell]);
+            }
+            Arc::new(GivenCandidates::new(cell, &digits))
         }
         "columnindexing" | "rowindexing" => {
             let columns = what == "columnindexing";

@@ -13,8 +13,12 @@
 //! * `rate`: `ER/EP/ED technique`, one line a puzzle (`?` for a figure
 //!   not known where stuck). `--json`: the same object without the steps.
 //! * `hint`: the next step from the grid given (cells filled are taken as
-//!   they are): `[rating] text`, `solved` for a full grid, `stuck` where no
-//!   technique here applies. `--json`: the step's object (`null`).
+//!   they are, and pencil marks too: a Sukaku line of 729 symbols or a grid
+//!   of candidate lists, each cell's list its candidates): `[rating] text`,
+//!   `solved` for a full grid, `stuck` where no technique here applies.
+//!   `--json`: the step's object (`null`). Marks that leave out the
+//!   solution's digit are named: `invalid: the pencil marks leave out the
+//!   solution's digit: 5 of R3C4`.
 //!
 //! A puzzle must have exactly one solution (the techniques assume it, as
 //! SE's do): one with none is `invalid: the givens have no solution`, one
@@ -22,7 +26,8 @@
 //! Ctrl-C) stops a puzzle's solve where it is: its steps so far, `stopped`.
 //!
 //! Exit code: 0 when every puzzle was solved (hint: a step found), 3 when
-//! one was stuck or stopped, 1 when one has no solution, 2 for input not
+//! one was stuck or stopped, 1 when one has no solution (or pencil marks
+//! that leave out the solution's digit), 2 for input not
 //! read, a puzzle of several solutions or rules not explained yet.
 
 use clap::Args;
@@ -64,7 +69,7 @@ pub(crate) fn run(args: LogicArgs, mode: Mode) -> u8 {
         let answer = read.map_err(|why| (why, exit::BAD_INPUT)).and_then(|p| {
             let refused = |e: ExplainError| {
                 let code = match e {
-                    ExplainError::NoSolution => exit::NONE,
+                    ExplainError::NoSolution | ExplainError::Marks(_) => exit::NONE,
                     _ => exit::BAD_INPUT,
                 };
                 (e.to_string(), code)

@@ -82,7 +82,10 @@ pub(super) fn detected(format: Option<FormatArg>, input: &mut dyn BufRead) -> bo
         let mut rows = rows.map(|r| std::str::from_utf8(r).ok().map(str::trim));
         return rows.all(|r| r.is_some_and(|r| r.is_empty() || input::bare_side(r) == Some(n)));
     }
-    matches!(form, Some(Form::Fpuzzles | Form::Link | Form::Variant))
+    matches!(
+        form,
+        Some(Form::Fpuzzles | Form::Link | Form::Variant | Form::Marks)
+    )
 }
 
 /// Why these flags cannot run on variant puzzles, if they cannot.
