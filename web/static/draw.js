@@ -47,7 +47,7 @@ export function rulesText(fp) {
     ['arrow', 'arrows'], ['difference', 'white dots'], ['ratio', 'black dots'], ['xv', 'XV'],
     ['littlekillersum', 'little killers'], ['sandwichsum', 'sandwiches'], ['whispers', 'whispers'],
     ['renban', 'renban'], ['palindrome', 'palindromes'], ['betweenline', 'between lines'],
-    ['regionsumline', 'region sum lines'], ['zipperline', 'zipper lines'],
+    ['regionsumline', 'region sum lines'], ['equalsums', 'groups of equal sum'], ['zipperline', 'zipper lines'],
     ['entropicline', 'entropic lines'], ['modularline', 'modular lines'],
     ['differencescountline', 'differences count lines'], ['fibonacciline', 'Fibonacci lines'],
     ['indexline', 'index lines'], ['nabnerline', 'Nabner lines'], ['parityline', 'parity lines'],
@@ -136,6 +136,12 @@ export function draw(svg, fp, overlay) {
       const [a, b] = centre(l[0]);
       el(svg, 'circle', { cx: a, cy: b, r: S * 0.38, fill: colour });
     }
+  }
+  // Groups of one sum that no region bounds (dlx's `equalsums`): each
+  // group a region sum line's stroke, dashed.
+  for (const e of fp.equalsums || []) for (const g of e.groups) {
+    if (g.length > 1) path(g, '#4fb3e0', S * 0.14, 0.85);
+    for (const c of g) { const p = centre(c); if (p) el(svg, 'circle', { cx: p[0], cy: p[1], r: S * 0.12, fill: '#4fb3e0' }); }
   }
   const lineKinds = [['whispers', '#5ec26a'], ['renban', '#c77dd9'], ['palindrome', '#9a9a9a'], ['betweenline', '#9ec3e6'], ['regionsumline', '#4fb3e0'],
     ['zipperline', '#b59be0'], ['entropicline', '#f2b27a'], ['modularline', '#5cb8b2'],

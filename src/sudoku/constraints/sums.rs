@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::outside::outside;
 use super::{
-    any_eq, broken, cell_name, cells_text, check_cells, entries, json_cells, json_lines,
+    any_eq, broken, cell_name, cells_text, check_cells, entries, json_cell, json_cells, json_lines,
     json_names, json_number, line_entry, number_and, object, parse_cells, push_entry, Constraint,
     Encoder, Kind,
 };
@@ -173,10 +173,28 @@ pub(super) static REGION_SUM: Kind = Kind {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(vec![Arc::new(RegionSum { groups })])
     },
-    fpuzzles_keys: &["regionsumline"],
+    fpuzzles_keys: &["regionsumline", "equalsums"],
     negative: &[],
     read_fpuzzles: |json, g| {
         let mut out: Vec<Arc<dyn Constraint>> = Vec::new();
+        // dlx's own: groups of cells of one sum, as they are.
+        for entry in entries(json, "equalsums") {
+            let groups = entry
+                .get("groups")
+                .and_then(Value::as_array)
+                .ok_or("an entry without \"groups\"")?
+                .iter()
+                .map(|group| {
+                    group
+                        .as_array()
+                        .ok_or_else(|| format!("{group} is not a group of cells"))?
+                        .iter()
+                        .map(|c| json_cell(c, g.side))
+                        .collect::<Result<Vec<usize>, String>>()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(Arc::new(RegionSum { groups }));
+        }
         for entry in entries(json, "regionsumline") {
             // `segments`: each run of the line in a region sums alone.
             let segments = entry.get("segments").and_then(Value::as_bool) == Some(true);
@@ -748,8 +766,39 @@ impl Constraint for RegionSum {
         let groups: Vec<String> = self.groups.iter().map(|g| cells_text(g, n)).collect();
         vec![format!("regionsum={}", groups.join(":"))]
     }
+    /// As f-puzzles' `regionsumline` where its reading gives these groups
+    /// back (the line grouped by regions, or with `segments` by its runs
+    /// in them); other groups (equal sums of cells a region does not
+    /// bound: "the first two digits add up to the last two") as dlx's own
+    /// `equalsums` (`groups`), which f-puzzles does not read rather than
+    /// reading as another rule.
     fn to_fpuzzles(&self, n: usize, json: &mut Map<String, Value>) {
-        push_entry(json, "regionsumline", line_entry(&self.cells(), n));
+        let h = crate::sudoku::fpuzzles::default_box_rows(n);
+        let g = super::Geometry {
+            side: n,
+            box_rows: h,
+            box_cols: n / h.max(1),
+        };
+        let cells = self.cells();
+        let region = |k: usize| fpuzzles_region(json, &g, k);
+        let entry = if RegionSum::along(&cells, region) == *self {
+            line_entry(&cells, n)
+        } else if RegionSum::in_runs(&cells, region) == *self {
+            let mut entry = line_entry(&cells, n);
+            if let Value::Object(o) = &mut entry {
+                o.insert("segments".into(), Value::Bool(true));
+            }
+            entry
+        } else {
+            let groups = self.groups.iter().map(|g| json_names(g, n)).collect();
+            push_entry(
+                json,
+                "equalsums",
+                object([("groups", Value::Array(groups))]),
+            );
+            return;
+        };
+        push_entry(json, "regionsumline", entry);
     }
 
     any_eq!();

@@ -536,6 +536,15 @@ pub(crate) fn make(what: &str, n: usize, sol: &[u8], rng: &mut StdRng) -> Arc<dy
                 .unwrap_or(RegionSum {
                     groups: vec![vec![w - 1], vec![w]],
                 });
+            // A third of them groups that no region bounds (the first
+            // cells against the rest: written as dlx's `equalsums`).
+            let cells = walk(n, 4, rng);
+            if cells.len() >= 2 && rng.gen_bool(1.0 / 3.0) {
+                let cut = rng.gen_range(1..cells.len());
+                return Arc::new(RegionSum {
+                    groups: vec![cells[..cut].to_vec(), cells[cut..].to_vec()],
+                });
+            }
             Arc::new(line)
         }
         "littlekiller" => {
