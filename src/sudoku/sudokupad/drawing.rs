@@ -284,6 +284,16 @@ fn centre_cell(p: Point, n: usize) -> Option<(usize, usize)> {
         .filter(|&(r, c)| r < n && c < n)
 }
 
+/// The cell a line's end `p` stands for: the cell whose centre it is, or
+/// the one it lies well inside (a fifth of a cell or more from each edge:
+/// never a point on or near an edge, which could be either cell's).
+fn end_cell(p: Point, n: usize) -> Option<(usize, usize)> {
+    centre_cell(p, n).or_else(|| {
+        let inner = |x: f64| x - x.floor() >= 0.2 && x.ceil() - x >= 0.2;
+        cell_at(p, n).filter(|_| inner(p.0) && inner(p.1))
+    })
+}
+
 /// The cell `p` lies in, when inside the grid.
 fn cell_at(p: Point, n: usize) -> Option<(usize, usize)> {
     let inside = |x: f64| x >= 0.0 && x < n as f64;
@@ -390,6 +400,10 @@ enum LineKind {
     Index,
     Nabner,
     Parity,
+    /// The first `k` digits add up to the last `k` (`None`: half the
+    /// line each): "the sum of the first two digits equals the sum of the
+    /// last two".
+    Ends(Option<usize>),
 }
 
 impl LineKind {
@@ -441,6 +455,16 @@ impl LineKind {
         {
             kinds.push(LineKind::Parity);
         }
+        // The first digits against the last: "first two … last two",
+        // "first half … second half".
+        let ends = [("two", 2), ("three", 3), ("four", 4)]
+            .into_iter()
+            .find(|(w, _)| s.contains(&format!("first {w}")) && s.contains(&format!("last {w}")))
+            .map(|(_, k)| Some(k))
+            .or_else(|| (s.contains("first half") && s.contains("second half")).then_some(None));
+        if let Some(k) = ends.filter(|_| s.contains("line") && s.contains("sum")) {
+            kinds.push(LineKind::Ends(k));
+        }
         if s.contains("region sum")
             || (s.contains("line")
                 && s.contains("sum")
@@ -466,6 +490,7 @@ impl LineKind {
             LineKind::Index => "indexline",
             LineKind::Nabner => "nabnerline",
             LineKind::Parity => "parityline",
+            LineKind::Ends(_) => "equalsums",
         }
     }
 }
@@ -1234,7 +1259,8 @@ fn closed(cells: Vec<(usize, usize)>, kind: LineKind) -> Option<Vec<Vec<(usize, 
         | LineKind::Zipper
         | LineKind::DifferencesCount
         | LineKind::Fibonacci
-        | LineKind::Index => return None,
+        | LineKind::Index
+        | LineKind::Ends(_) => return None,
     };
     let mut lines = vec![once];
     lines.extend(closing);
@@ -1318,9 +1344,18 @@ fn read_lines(
                 ))
             }
         };
-        let first = centre_cell(stroke.points[0], n)
+        // Its ends on cells' centres, or well inside a cell (a setter
+        // shortens strokes that meet at a corner: sb027's triangles).
+        let mut points = stroke.points.clone();
+        let last = points.len() - 1;
+        for i in [0, last] {
+            if let Some((r, c)) = end_cell(points[i], n) {
+                points[i] = (r as f64 + 0.5, c as f64 + 0.5);
+            }
+        }
+        let first = centre_cell(points[0], n)
             .ok_or_else(|| format!("{place}: a line that does not start on a cell"))?;
-        let mut cells = walk(first, &stroke.points[1..], n)
+        let mut cells = walk(first, &points[1..], n)
             .ok_or_else(|| format!("{place}: not a line through cells"))?;
         if kind == LineKind::Index {
             // Places are counted from the end with the mark (a diamond).
@@ -1372,6 +1407,25 @@ fn read_lines(
                 .ok_or_else(|| format!("{place}: a closed {} line is not read", kind.key()))?
         };
         for cells in lines {
+            if let LineKind::Ends(k) = kind {
+                // Its first k cells against its last k (k: half of it).
+                let m = cells.len();
+                let k = match k {
+                    Some(k) if 2 * k <= m => k,
+                    None if m % 2 == 0 => m / 2,
+                    _ => {
+                        return Err(format!(
+                            "{place}: a line of {m} cells, and the text sums its ends \
+                             over more or an odd half"
+                        ))
+                    }
+                };
+                let groups = vec![names(&cells[..k], n), names(&cells[m - k..], n)];
+                let mut entry = Map::new();
+                entry.insert("groups".into(), Value::Array(groups));
+                push_entry(out, kind.key(), Value::Object(entry));
+                continue;
+            }
             if kind == LineKind::Renban {
                 // Strokes of one colour that share a cell are one renban.
                 renbans.push((stroke.colour, cells));

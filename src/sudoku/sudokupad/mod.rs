@@ -1380,6 +1380,26 @@ mod tests {
     }
 
     #[test]
+    fn lines_whose_first_digits_add_up_to_their_last_read_by_the_text() {
+        let line = |from: &str, to: &str| format!(",l:[{{wp:[[{from}],[{to}]],c:6bab4c,th:10}}]");
+        let rules = "In each line of four cells the sum of the first two digits equals \
+            the sum of the last two digits.";
+        // The diagonal holds 1, 4, 4, 1 (kept), its ends drawn short of the
+        // corner cells' centres, well inside them; row 1 holds 1, 2, 3, 4.
+        let kept = drawn(&line("0.75,0.75", "3.25,3.25"), rules).unwrap();
+        assert_eq!(words(&kept), ["regionsum=R1C1,R2C2:R3C3,R4C4"]);
+        let err = drawn(&line("0.5,0.5", "0.5,3.5"), rules)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("region sum line R1C1,R1C2,R1C3,R1C4"), "{err}");
+        // An end on an edge between cells is not snapped to either.
+        let err = drawn(&line("0.5,0.5", "0.5,3.0"), rules)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a line through cells"), "{err}");
+    }
+
+    #[test]
     fn product_cages_read_by_their_mark_or_the_text() {
         // R1C1, R1C2 hold 1 and 2: a product of 2 is kept, 3 broken.
         let cage = |v: &str| format!(",ca:[{{ce:[[0,0],[0,1]],v:'{v}'}}]");
