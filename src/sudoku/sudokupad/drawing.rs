@@ -191,8 +191,12 @@ impl Shape {
         })
     }
 
+    /// Whether it shows on the grid: a fill, a border or a text, but not a
+    /// white fill alone (white on white: Sudoku Maker tints every cell so).
     fn visible(&self) -> bool {
-        self.fill.is_some() || self.border.is_some() || !self.text.is_empty()
+        let white_alone =
+            self.fill.is_some_and(Rgba::is_white) && self.border.is_none() && self.text.is_empty();
+        (self.fill.is_some() || self.border.is_some() || !self.text.is_empty()) && !white_alone
     }
 
     /// Whether `p` lies on or within the shape.

@@ -436,6 +436,77 @@ fn metadata_cages(mut json: Map<String, Value>) -> Map<String, Value> {
     json
 }
 
+/// The regions a grid without `regions` gives as cages: `n` hidden cages
+/// of `n` cells each whose digits are unique, every cell in one (as the
+/// cells' `[row, column]` lists `regions` takes), with the other cages;
+/// `None` when the cages are not such a partition.
+fn regions_in_cages(json: &Map<String, Value>, n: usize) -> Option<(Vec<Value>, Vec<Value>)> {
+    let cages = json.get("cages")?.as_array()?;
+    let is_region = |cage: &Value| {
+        let flag = |key: &str| cage.get(key).and_then(Value::as_bool) == Some(true);
+        flag("hidden") && flag("unique")
+    };
+    let (regions, left): (Vec<Value>, Vec<Value>) = cages.iter().cloned().partition(is_region);
+    let mut seen = vec![false; n * n];
+    if regions.len() != n {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n);
+    for cage in &regions {
+        let cells = cage.get("cells")?.as_array()?;
+        if cells.len() != n {
+            return None;
+        }
+        for cell in cells {
+            let at = |i: usize| cell.get(i).and_then(Value::as_u64).map(|x| x as usize);
+            let (r, c) = (at(0)?, at(1)?);
+            if r >= n || c >= n || std::mem::replace(&mut seen[r * n + c], true) {
+                return None;
+            }
+        }
+        out.push(Value::Array(cells.clone()));
+    }
+    Some((out, left))
+}
+
+/// Whether line `l` only traces borders between regions (or the grid's
+/// edge): every way point a corner of cells, every segment along a row or
+/// column edge with different regions (or the outside) on its two sides.
+fn on_region_borders(l: &Value, region_of: &[usize], n: usize) -> bool {
+    let Some(points) = l.get("wayPoints").and_then(Value::as_array) else {
+        return false;
+    };
+    let corner = |p: &Value| -> Option<(i64, i64)> {
+        let at = |i: usize| {
+            let x = p.get(i)?.as_f64()?;
+            (x.fract() == 0.0 && (0.0..=n as f64).contains(&x)).then_some(x as i64)
+        };
+        Some((at(0)?, at(1)?))
+    };
+    let Some(corners) = points.iter().map(corner).collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let region = |r: i64, c: i64| {
+        (0..n as i64)
+            .contains(&r)
+            .then_some(())
+            .filter(|_| (0..n as i64).contains(&c))
+            .map(|_| region_of[r as usize * n + c as usize])
+    };
+    corners.len() >= 2
+        && corners.windows(2).all(|w| {
+            let ((r0, c0), (r1, c1)) = (w[0], w[1]);
+            if r0 == r1 {
+                // Along the edge above row r0, cell by cell.
+                (c0.min(c1)..c0.max(c1)).all(|c| region(r0 - 1, c) != region(r0, c))
+            } else if c0 == c1 {
+                (r0.min(r1)..r0.max(r1)).all(|r| region(r, c0 - 1) != region(r, c0))
+            } else {
+                false
+            }
+        })
+}
+
 fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
     let unread = |what: String| Err(SudokuPadError::Unread(what));
     for (key, v) in json {
@@ -492,15 +563,24 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
             givens.push(digit);
         }
     }
-    let regions = json
-        .get("regions")
-        .and_then(Value::as_array)
-        .filter(|r| !r.is_empty())
-        .ok_or_else(|| {
-            SudokuPadError::Unread(
-                "a grid without regions (or with regions drawn otherwise)".into(),
-            )
-        })?;
+    // The regions: `regions`, or, where it is empty, n hidden cages of n
+    // cells whose digits are unique (as some tools export a jigsaw), which
+    // are then no cages, and the lines along their borders no rule.
+    let from_cages = regions_in_cages(json, n);
+    let mut json = std::borrow::Cow::Borrowed(json);
+    let regions = match json.get("regions").and_then(Value::as_array) {
+        Some(r) if !r.is_empty() => r.clone(),
+        _ => {
+            let (regions, left) = from_cages.ok_or_else(|| {
+                SudokuPadError::Unread(
+                    "a grid without regions (or with regions drawn otherwise)".into(),
+                )
+            })?;
+            json.to_mut().insert("cages".into(), Value::Array(left));
+            regions
+        }
+    };
+    let regions = &regions;
     let mut region_of = vec![usize::MAX; n * n];
     for (g, region) in regions.iter().enumerate() {
         for cell in region.as_array().into_iter().flatten() {
@@ -521,6 +601,17 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
     let mut rules = Rules::jigsaw(&region_of)
         .map_err(|e| SudokuPadError::Unread(format!("the regions: {e}")))?;
     let text = metadata.get("rules").and_then(Value::as_str).unwrap_or("");
+    if let Some(Value::Array(lines)) = json.get("lines") {
+        let kept: Vec<Value> = lines
+            .iter()
+            .filter(|l| !on_region_borders(l, &region_of, n))
+            .cloned()
+            .collect();
+        if kept.len() < lines.len() {
+            json.to_mut().insert("lines".into(), Value::Array(kept));
+        }
+    }
+    let json: &Map<String, Value> = &json;
     let mut drawn = drawing::read(json, n, text).map_err(SudokuPadError::Unread)?;
     for key in ["antiknight", "antiking"] {
         if metadata
@@ -1377,6 +1468,40 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("negative sum 5: R1C2 and R1C3"), "{err}");
+    }
+
+    #[test]
+    fn regions_given_as_hidden_cages_with_their_borders_drawn() {
+        // No `regions`: four hidden cages of unique digits (the boxes), the
+        // lines along their borders, every cell tinted white.
+        let cage = |r: usize, c: usize| {
+            format!(
+                r#"{{"cells":[[{r},{c}],[{r},{}],[{},{c}],[{},{}]],"unique":true,"hidden":true}}"#,
+                c + 1,
+                r + 1,
+                r + 1,
+                c + 1
+            )
+        };
+        let cages = [cage(0, 0), cage(0, 2), cage(2, 0), cage(2, 2)].join(",");
+        let doc = |lines: &str| {
+            format!(
+                r##"{{"cells":[[{{"value":1}},{{}},{{}},{{}}],[{{}},{{}},{{}},{{}}],[{{}},{{}},{{}},{{}}],[{{}},{{}},{{}},{{"value":1}}]],"regions":[],"cages":[{cages}],"lines":[{lines}],"underlays":[{{"center":[0.5,0.5],"width":0.8,"height":0.8,"backgroundColor":"#fff3"}}],"metadata":{{"rules":"Normal sudoku rules apply.","solution":"{SOLUTION}"}}}}"##
+            )
+        };
+        let borders = r##"{"wayPoints":[[0,2],[4,2]],"color":"#000000","thickness":3},{"wayPoints":[[2,0],[2,4]],"color":"#000000","thickness":3}"##;
+        let p = read_link(&doc(borders)).unwrap();
+        assert_eq!(p.rules().regions(), Rules::boxes(2, 2).unwrap().regions());
+        assert!(p.rules().constraints().is_empty());
+        // A line inside a region is no border: refused, not passed over.
+        let inside = r##"{"wayPoints":[[0,1],[2,1]],"color":"#000000","thickness":3}"##;
+        assert!(read_link(&doc(inside)).is_err());
+        // Three hidden cages are no regions.
+        let three = doc(borders).replacen(r#","hidden":true"#, "", 1);
+        assert!(read_link(&three)
+            .unwrap_err()
+            .to_string()
+            .contains("without regions"));
     }
 
     #[test]
