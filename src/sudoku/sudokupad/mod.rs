@@ -546,6 +546,21 @@ fn puzzle_of(json: &Map<String, Value>) -> Result<Puzzle, SudokuPadError> {
             ))
         })?;
         for (c, cell) in row.iter().enumerate() {
+            // Anything else a cell carries (pencil marks given, a colour)
+            // may be a rule: refused by name, never passed over.
+            let other = cell.as_object().into_iter().flatten().find(|(k, v)| {
+                k.as_str() != "value"
+                    && !matches!(v, Value::Null | Value::Bool(false))
+                    && !v.as_array().is_some_and(Vec::is_empty)
+                    && !v.as_str().is_some_and(str::is_empty)
+            });
+            if let Some((key, v)) = other {
+                return unread(format!(
+                    "R{}C{}: the cell's `{key}` ({v}) is not read yet",
+                    r + 1,
+                    c + 1
+                ));
+            }
             let digit = match cell.get("value") {
                 None | Some(Value::Null) => 0,
                 Some(v) => v
@@ -1047,6 +1062,12 @@ mod tests {
             let err = read_link(&text).unwrap_err().to_string();
             assert!(err.contains(want), "{extra}: {err}");
         }
+        // A cell carrying more than its value.
+        let text = "{ce:[[{v:1,pm:[2,3]},,,],[,,,],[,,,],[,,,]],re:[]}";
+        assert!(read_link(text)
+            .unwrap_err()
+            .to_string()
+            .contains("R1C1: the cell's `pm` ([2,3]) is not read yet"));
         // Regions absent, a cell twice, a row too short.
         let text = "{ce:[[{v:1},,,],[,,,],[,,,],[,,,]]}";
         assert!(read_link(text)
