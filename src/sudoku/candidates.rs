@@ -2,7 +2,12 @@
 //! solution of the puzzle (what setters call the puzzle's *true
 //! candidates*; a unique puzzle has one per cell).
 //!
-//! No search of its own: each question is a puzzle for [`Sudoku::solve`]
+//! First, where the puzzle has few solutions, they are all enumerated by
+//! one search (at most `ENUMERATED` solutions and `ENUMERATION_NODES`
+//! nodes): the union of their digits is the answer, and each candidate's
+//! count is exact — a puzzle of five solutions costs about its count.
+//!
+//! Otherwise each question is a puzzle for [`Sudoku::solve`]
 //! with one more given, counted to one solution. A solution found answers
 //! for every cell at once (each of its digits is a candidate), so only the
 //! digits no solution has shown yet are asked about; each question either
@@ -20,7 +25,17 @@
 //! deadline or cancel that stops a question leaves what is not yet decided
 //! unknown (`complete` false), never absent or counted.
 
-use super::{Limits, Puzzle, SolveError, Status, Sudoku};
+use std::sync::Arc;
+
+use super::{DlxSudoku, Limits, Puzzle, SolveError, Status, Sudoku};
+
+/// The most solutions the first search enumerates before it leaves the
+/// puzzle to questions.
+const ENUMERATED: u64 = 1_000;
+
+/// The most nodes that search spends before it leaves the puzzle to
+/// questions (tens of milliseconds on a 9×9).
+const ENUMERATION_NODES: u64 = 200_000;
 
 /// The true candidates of a puzzle ([`candidates`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,8 +102,9 @@ impl Candidates {
         self.solutions > 0
     }
 
-    /// The solutions the questions found (one per question that had one):
-    /// how much searching the answer took, not a count of the puzzle's.
+    /// The solutions the questions found (one per question that had one),
+    /// or every solution where they were enumerated: how much searching
+    /// the answer took, not a count of the puzzle's.
     pub fn searches_with_solution(&self) -> u64 {
         self.solutions
     }
@@ -148,6 +164,16 @@ pub fn candidates(
     puzzle: &Puzzle,
     limits: &Limits,
 ) -> Result<Candidates, SolveError> {
+    candidates_within(sudoku, puzzle, limits, (ENUMERATED, ENUMERATION_NODES))
+}
+
+/// [`candidates`], enumerating at most `bounds` (solutions, nodes) first.
+fn candidates_within(
+    sudoku: &mut Sudoku,
+    puzzle: &Puzzle,
+    limits: &Limits,
+    bounds: (u64, u64),
+) -> Result<Candidates, SolveError> {
     let side = puzzle.side();
     let cells = side * side;
     let cap = limits.solutions.max(1);
@@ -175,6 +201,21 @@ pub fn candidates(
         out.counts.fill(Some(0));
         return Ok(out);
     };
+    if let Some(all) = enumerated(sudoku, puzzle, limits, bounds) {
+        // Every solution seen: each candidate's count is exact.
+        let mut counts = vec![0u64; cells * side];
+        for solution in &all {
+            out.vouch(solution);
+            for (cell, &d) in solution.iter().enumerate() {
+                counts[cell * side + usize::from(d) - 1] += 1;
+            }
+        }
+        out.decided.fill(full(side));
+        for (k, c) in counts.into_iter().enumerate() {
+            out.counts[k] = Some(c.min(cap));
+        }
+        return Ok(out);
+    }
     out.vouch(&first);
     for cell in 0..cells {
         if givens[cell] != 0 {
@@ -248,6 +289,27 @@ pub fn candidates(
         }
     }
     Ok(out)
+}
+
+/// Every solution of `puzzle` when one search of at most
+/// `ENUMERATION_NODES` nodes finds them all and they are at most
+/// `ENUMERATED` (each row-major, every cell); `None` otherwise, or when
+/// its rules' matrix or solver cannot be made. The search is one of
+/// `sudoku`'s settings on the puzzle's rules.
+fn enumerated(
+    sudoku: &Sudoku,
+    puzzle: &Puzzle,
+    limits: &Limits,
+    bounds: (u64, u64),
+) -> Option<Vec<Vec<u8>>> {
+    let matrix = Arc::new(puzzle.rules().matrix().ok()?);
+    let mut s = DlxSudoku::for_rules(matrix, sudoku.settings().config()).ok()?;
+    s.set_intersections(s.default_intersections());
+    let mut all = Vec::new();
+    let complete = s.each_solution(puzzle.givens(), limits, bounds, |cells| {
+        all.push(cells.to_vec());
+    });
+    complete.then_some(all)
 }
 
 /// `puzzle` with `d` given in `cell` (`givens` is its givens, left as
@@ -332,7 +394,13 @@ mod tests {
             };
             let all = all_solutions(&p);
             let cap = 3;
-            let c = candidates(&mut sudoku, &p, &Limits::count_to(cap)).unwrap();
+            // The solutions enumerated first, and the questions alone.
+            let bounds = if rng.gen_bool(0.5) {
+                (ENUMERATED, ENUMERATION_NODES)
+            } else {
+                (0, 0)
+            };
+            let c = candidates_within(&mut sudoku, &p, &Limits::count_to(cap), bounds).unwrap();
             assert!(c.complete());
             assert_eq!(c.solvable(), !all.is_empty());
             for cell in 0..16 {
@@ -346,7 +414,7 @@ mod tests {
                 }
             }
             // Without counts, the same candidates.
-            let plain = candidates(&mut sudoku, &p, &Limits::count_to(1)).unwrap();
+            let plain = candidates_within(&mut sudoku, &p, &Limits::count_to(1), bounds).unwrap();
             assert_eq!(plain.found, c.found);
             none += usize::from(all.is_empty());
             several += usize::from(all.len() > 1);

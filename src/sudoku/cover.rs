@@ -566,6 +566,52 @@ impl DlxSudoku<'_> {
         self.solve_valid(givens, limits, solution)
     }
 
+    /// Hands each solution of the puzzle `givens` (row-major digits, every
+    /// cell) to `each`, in search order, within the deadline and cancel
+    /// handle of `limits` and at most `nodes` search nodes: true when the
+    /// search ended with every solution handed over, false when it stopped
+    /// first, or past `most` solutions (those handed over are solutions;
+    /// whether there are others is unknown). The first-forced search
+    /// alone, never started over with lookahead: for a caller that asks a
+    /// few solutions' worth of work and falls back to other questions
+    /// (true candidates: [`candidates`](super::candidates)).
+    pub(crate) fn each_solution(
+        &mut self,
+        givens: &[u8],
+        limits: &Limits,
+        (most, nodes): (u64, u64),
+        mut each: impl FnMut(&[u8]),
+    ) -> bool {
+        let n = self.cover.rules().side();
+        if givens.len() != n * n || givens.iter().any(|&d| d as usize > n) {
+            return false;
+        }
+        self.set_givens(givens);
+        if self.solver.preselect_all(&self.givens).is_err() {
+            // Contradicting givens: no solution at all.
+            return true;
+        }
+        let mut stops = search_limits(limits);
+        stops.budget.nodes = Some(nodes);
+        self.solver.set_limits(stops);
+        let mut cells = vec![0u8; n * n];
+        let mut found = 0u64;
+        loop {
+            match self.solver.next_solution() {
+                Step::Solution => {
+                    found += 1;
+                    if found > most {
+                        return false;
+                    }
+                    Search::write_solution(&self.solver, n, &mut cells);
+                    each(&cells);
+                }
+                Step::Exhausted => return true,
+                Step::Budget => return false,
+            }
+        }
+    }
+
     /// [`solve_cells`](Self::solve_cells) on `jobs` threads, for one puzzle
     /// too hard for one (`threads.rs`): the same count, the same first
     /// solution where every solution is found (else one of those found), and

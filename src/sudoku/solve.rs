@@ -165,7 +165,7 @@ impl Settings {
     }
 
     /// The core's configuration of the DLX searches.
-    fn config(&self) -> Config {
+    pub(crate) fn config(&self) -> Config {
         let config = Config::new().branching(self.rule());
         match self.engine {
             Some(e) => config.engine(e),
