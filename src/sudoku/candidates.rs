@@ -25,9 +25,7 @@
 //! deadline or cancel that stops a question leaves what is not yet decided
 //! unknown (`complete` false), never absent or counted.
 
-use std::sync::Arc;
-
-use super::{DlxSudoku, Limits, Puzzle, SolveError, Status, Sudoku};
+use super::{Limits, Puzzle, SolveError, Status, Sudoku};
 
 /// The most solutions the first search enumerates before it leaves the
 /// puzzle to questions.
@@ -291,22 +289,17 @@ fn candidates_within(
     Ok(out)
 }
 
-/// Every solution of `puzzle` when one search of at most
-/// `ENUMERATION_NODES` nodes finds them all and they are at most
-/// `ENUMERATED` (each row-major, every cell); `None` otherwise, or when
-/// its rules' matrix or solver cannot be made. The search is one of
-/// `sudoku`'s settings on the puzzle's rules.
+/// Every solution of `puzzle` when one search of at most `bounds.1`
+/// nodes finds them all and they are at most `bounds.0` (each row-major,
+/// every cell), searched by `sudoku`'s own solver; `None` otherwise.
 fn enumerated(
-    sudoku: &Sudoku,
+    sudoku: &mut Sudoku,
     puzzle: &Puzzle,
     limits: &Limits,
     bounds: (u64, u64),
 ) -> Option<Vec<Vec<u8>>> {
-    let matrix = Arc::new(puzzle.rules().matrix().ok()?);
-    let mut s = DlxSudoku::for_rules(matrix, sudoku.settings().config()).ok()?;
-    s.set_intersections(s.default_intersections());
     let mut all = Vec::new();
-    let complete = s.each_solution(puzzle.givens(), limits, bounds, |cells| {
+    let complete = sudoku.each_solution(puzzle, limits, bounds, |cells| {
         all.push(cells.to_vec());
     });
     complete.then_some(all)

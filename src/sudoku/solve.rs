@@ -165,7 +165,7 @@ impl Settings {
     }
 
     /// The core's configuration of the DLX searches.
-    pub(crate) fn config(&self) -> Config {
+    fn config(&self) -> Config {
         let config = Config::new().branching(self.rule());
         match self.engine {
             Some(e) => config.engine(e),
@@ -371,6 +371,24 @@ impl Sudoku {
                 engine: self.classic.engine(grid.box_side()),
             });
         }
+        let jobs = self.jobs;
+        let solver = self.variant_solver(puzzle)?;
+        let mut cells = Vec::new();
+        let answer = if jobs > 1 {
+            solver.solve_cells_on_threads(puzzle.givens(), limits, jobs, &mut cells)
+        } else {
+            solver.solve_cells(puzzle.givens(), limits, &mut cells)
+        };
+        Ok(Solved {
+            answer,
+            solution: (answer.solutions > 0).then_some(cells),
+            engine: Some(solver.engine()),
+        })
+    }
+
+    /// The DLX solver of `puzzle`'s rules (not a classic grid's), made on
+    /// first use and kept while puzzles of those rules come.
+    fn variant_solver(&mut self, puzzle: &Puzzle) -> Result<&mut DlxSudoku<'static>, SolveError> {
         if self.settings.solver != SolverKind::Dlx {
             return Err(SolveError::Baseline(self.settings.solver));
         }
@@ -386,26 +404,36 @@ impl Sudoku {
                 solver: variant_solver(puzzle.rules(), &settings),
             });
         }
-        let Some(Variant {
-            solver: Ok(solver), ..
-        }) = &mut self.variant
-        else {
-            let why = self.variant.as_ref().and_then(|v| v.solver.as_ref().err());
-            return Err(why
-                .cloned()
-                .unwrap_or(SolveError::Baseline(settings.solver)));
+        match &mut self.variant {
+            Some(Variant {
+                solver: Ok(solver), ..
+            }) => Ok(solver),
+            Some(Variant { solver: Err(e), .. }) => Err(e.clone()),
+            None => Err(SolveError::Baseline(settings.solver)),
+        }
+    }
+
+    /// Hands each solution of `puzzle` to `each`, as
+    /// [`DlxSudoku::each_solution`] does, with the solver
+    /// [`solve`](Self::solve) would search it with (the DLX solver of its
+    /// size or rules, kept between calls): true when every solution was
+    /// handed over; false when the search stopped first, or when no DLX
+    /// solver searches the puzzle (the backtracking baselines).
+    pub(crate) fn each_solution(
+        &mut self,
+        puzzle: &Puzzle,
+        limits: &Limits,
+        bounds: (u64, u64),
+        each: impl FnMut(&[u8]),
+    ) -> bool {
+        let solver = match puzzle.grid() {
+            Some(grid) if self.settings.solver == SolverKind::Dlx => {
+                self.classic.dlx_for(grid.box_side())
+            }
+            Some(_) => None,
+            None => self.variant_solver(puzzle).ok(),
         };
-        let mut cells = Vec::new();
-        let answer = if self.jobs > 1 {
-            solver.solve_cells_on_threads(puzzle.givens(), limits, self.jobs, &mut cells)
-        } else {
-            solver.solve_cells(puzzle.givens(), limits, &mut cells)
-        };
-        Ok(Solved {
-            answer,
-            solution: (answer.solutions > 0).then_some(cells),
-            engine: Some(solver.engine()),
-        })
+        solver.is_some_and(|s| s.each_solution(puzzle.givens(), limits, bounds, each))
     }
 
     /// [`solve`](Self::solve) for a classic [`Grid`], the first solution
