@@ -45,9 +45,9 @@ use std::sync::Arc;
 use super::search::strategy::Scores;
 use super::search::Steps;
 use super::{
-    propagate::Propagator, BitsMatrix, BitsSolver, Branching, DenseMatrix, DenseSolver,
-    Intersections, LinksSolver, MasksMatrix, MasksSolver, Matrix, OptionId, PreselectError, Step,
-    Strategy, Subtree,
+    propagate::Propagator, BandsMatrix, BandsSolver, BitsMatrix, BitsSolver, Branching,
+    DenseMatrix, DenseSolver, Intersections, LinksSolver, MasksMatrix, MasksSolver, Matrix,
+    OptionId, PreselectError, Step, Strategy, Subtree,
 };
 
 /// What the one list of engines ([`engines!`]) needs of an engine:
@@ -68,6 +68,9 @@ pub(crate) trait Registered<'m>: Steps + Clone + fmt::Debug + Sized {
     /// Read by a test that pins the tables.
     #[cfg_attr(not(test), allow(dead_code))]
     const KERNELS: usize;
+    /// The rule searched with when none is asked for: Knuth's, where the
+    /// engine takes it.
+    const DEFAULT_RULE: Branching = Branching::Knuth;
     /// Whether it searches with `branching`.
     fn supports(branching: Branching) -> bool;
     /// Whether, searching with `branching`, it looks for intersections at
@@ -211,6 +214,14 @@ macro_rules! engines {
             fn rules(self) -> &'static str {
                 match self {
                     $(EngineKind::$name => <$solver<'static> as Registered<'static>>::RULES,)*
+                }
+            }
+
+            /// The rule the engine searches with when none is asked for:
+            /// Knuth's, except for bands, which takes first-forced only.
+            pub fn default_rule(self) -> Branching {
+                match self {
+                    $(EngineKind::$name => <$solver<'static> as Registered<'static>>::DEFAULT_RULE,)*
                 }
             }
 
@@ -504,15 +515,12 @@ engines! {
     /// no colors, no item in more than 64 options; every rule (with
     /// first-forced, forced moves first without a scan).
     Masks(MasksMatrix) => MasksSolver, "masks";
+    /// Classic 9×9 Sudoku's matrix alone, by digit and band, a node's
+    /// forced options committed together: first-forced only.
+    Bands(BandsMatrix) => BandsSolver, "bands";
 }
 
 impl EngineKind {
-    /// The rule the engine searches with when none is asked for: Knuth's
-    /// (every engine takes it).
-    pub fn default_rule(self) -> Branching {
-        Branching::Knuth
-    }
-
     /// `preferred` when the engine takes it, else the engine's own
     /// [`default_rule`](Self::default_rule).
     pub fn rule_preferring(self, preferred: Branching) -> Branching {
@@ -644,6 +652,16 @@ impl EngineTables {
     /// The fastest engine that honours `branching` on `matrix` (see the
     /// module documentation), with its tables.
     pub fn auto(matrix: &Matrix, branching: Branching) -> EngineTables {
+        EngineTables::auto_for(matrix, branching, false)
+    }
+
+    /// [`auto`](Self::auto), among the engines that run a propagator with
+    /// `branching` where `propagating` (all but bands).
+    pub(crate) fn auto_for(
+        matrix: &Matrix,
+        branching: Branching,
+        propagating: bool,
+    ) -> EngineTables {
         // Lookahead: masks wherever it applies (its probes in about half the
         // links engine's time on minimal 25×25 Sudoku, queens 10 in a
         // fifth: BENCHMARKS.md), else links.
@@ -656,6 +674,14 @@ impl EngineTables {
         if EngineKind::Bits.supports(branching) {
             if let Ok(b) = BitsMatrix::new(matrix) {
                 return EngineTables::Bits(b);
+            }
+        }
+        // First-forced on classic 9×9 Sudoku's matrix: bands, a node's
+        // forced options committed a word at a time (BENCHMARKS.md, "The
+        // bands engine").
+        if EngineKind::Bands.supports(branching) && !propagating {
+            if let Ok(b) = BandsMatrix::new(matrix) {
+                return EngineTables::Bands(b);
             }
         }
         // Knuth's rule and first-forced: masks wherever it applies, dense's
@@ -767,7 +793,8 @@ mod tests {
                 ("links", 16),
                 ("dense", 16),
                 ("bits", 24 + popcnt),
-                ("masks", 15)
+                ("masks", 15),
+                ("bands", 1)
             ]
         );
     }

@@ -53,6 +53,7 @@
 //! *len*, *cover*, *uncover*, *hide*, *unhide*, *purify*. The counters
 //! ([`Stats`]) are DLX1's: *nodes* and *updates*.
 
+mod bands;
 mod bits;
 mod dense;
 mod engine;
@@ -72,6 +73,7 @@ mod stats;
 mod unchecked;
 mod verify;
 
+pub use bands::{BandsError, BandsMatrix, BandsSolutions, BandsSolver};
 pub use bits::{
     BitsError, BitsMatrix, BitsSolutions, BitsSolver, MAX_BITS_OPTIONS, MAX_BITS_PRIMARY,
 };

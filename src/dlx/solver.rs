@@ -122,7 +122,9 @@ impl Config {
         self
     }
 
-    /// The rule asked for: the one named, else Knuth's.
+    /// The rule asked for: the one named, else the named engine's own
+    /// ([`EngineKind::default_rule`]: Knuth's, first-forced for bands),
+    /// else Knuth's.
     pub fn rule(&self) -> Branching {
         self.branching.unwrap_or_else(|| {
             self.engine
@@ -185,6 +187,10 @@ pub struct Solver<'m> {
     /// The propagator set, and the strategy of the search that runs it.
     propagator: Option<Arc<dyn Propagator>>,
     strategy: Strategy,
+    /// Whether the engine is the library's choice (no engine was named):
+    /// then a rule or a propagator it does not take makes the library
+    /// choose again, among the engines that take it.
+    chosen: bool,
 }
 
 impl<'m> Solver<'m> {
@@ -210,7 +216,9 @@ impl<'m> Solver<'m> {
             branching
         };
         let tables = EngineTables::auto(&matrix, branching);
-        Solver::over(matrix, tables, branching)
+        let mut s = Solver::over(matrix, tables, branching);
+        s.chosen = true;
+        s
     }
 
     /// A solver for `matrix` (borrowed or shared, as for
@@ -223,6 +231,7 @@ impl<'m> Solver<'m> {
         let matrix = matrix.into();
         let (tables, branching) = config.tables(&matrix)?;
         let mut s = Solver::over(matrix, tables, branching);
+        s.chosen = config.engine.is_none();
         s.set_budget(config.budget);
         s.jobs = config.jobs.max(1);
         s.strategy = config.strategy;
@@ -240,6 +249,7 @@ impl<'m> Solver<'m> {
             cut: None,
             propagator: None,
             strategy: Strategy::default(),
+            chosen: false,
         }
     }
 
@@ -259,6 +269,7 @@ impl<'m> Solver<'m> {
             cut: None,
             propagator: None,
             strategy: Strategy::default(),
+            chosen: false,
         }
     }
 
@@ -351,9 +362,32 @@ impl<'m> Solver<'m> {
                 "lookahead does not take multiplicities (DLX3's u:v|); knuth and first-forced do",
             ));
         }
-        self.inner.switch_rule(branching)?;
+        if self.chosen && !self.engine().supports(branching) {
+            let tables = EngineTables::auto_for(&self.matrix, branching, self.propagator.is_some());
+            self.choose_again(tables, branching);
+        } else {
+            self.inner.switch_rule(branching)?;
+        }
         self.branching = branching;
         Ok(())
+    }
+
+    /// Makes the search again by the engine of `tables`, the library's
+    /// choice for `branching`, keeping the limits, the counters and the
+    /// preselected options: where the engine it chose before (bands, for
+    /// first-forced on classic Sudoku's matrix) does not take a rule or a
+    /// propagator asked for later.
+    fn choose_again(&mut self, tables: EngineTables, branching: Branching) {
+        let old = self.inner.steps().driver();
+        let (limits, stats) = (old.limits().clone(), old.stats);
+        let preselected = old.preselected.clone();
+        self.inner = Inner::owning(self.matrix.clone(), tables, branching);
+        // Options the engine before took, so this one takes them too.
+        let _ = self.inner.preselect_each(&preselected);
+        let driver = self.inner.steps_mut().driver_mut();
+        driver.set_limits(limits);
+        driver.stats = stats;
+        driver.base = stats;
     }
 
     /// Intersections where `looks` says, where the engine looks for them
@@ -380,7 +414,11 @@ impl<'m> Solver<'m> {
     ) -> Result<(), EngineError> {
         let (engine, rule) = (self.engine(), self.branching());
         if propagator.is_some() && !engine.propagates(rule) {
-            return Err(EngineError::propagation(engine, rule));
+            let tables = EngineTables::auto_for(&self.matrix, rule, true);
+            if !self.chosen || !tables.kind().propagates(rule) {
+                return Err(EngineError::propagation(engine, rule));
+            }
+            self.choose_again(tables, rule);
         }
         if !self.inner.propagate(propagator.clone(), self.strategy) {
             return Err(EngineError::matrix(

@@ -136,6 +136,15 @@ impl Settings {
         }
     }
 
+    /// The engine of the classic searches: the one named; else, where a
+    /// depth of intersections is asked for, masks, the engine that looks
+    /// where told (the library's choice for 9×9, bands, reduces locked
+    /// candidates at every node); else the library's.
+    fn classic_engine(&self) -> Option<EngineKind> {
+        self.engine
+            .or(self.intersections.map(|_| EngineKind::Masks))
+    }
+
     /// Whether the DLX search of these settings looks for intersections
     /// at nodes where nothing is forced (so that asking for them means
     /// something): the engine named, else the library's choice for a
@@ -313,7 +322,7 @@ impl Sudoku {
     pub fn new(settings: Settings) -> Sudoku {
         let mut classic = Solvers::new(settings.solver, Matrices::global());
         if settings.solver == SolverKind::Dlx {
-            classic.set_engine(settings.engine);
+            classic.set_engine(settings.classic_engine());
             classic.set_branching(settings.rule());
             classic.set_lookahead_after(settings.lookahead_after);
             classic.set_intersections(settings.intersections.unwrap_or(INTERSECTIONS));

@@ -761,7 +761,7 @@ fn bench_runs_each_engine_named_and_refuses_what_it_cannot_run() {
     let rows: Vec<&str> = s.lines().collect();
     assert_eq!(rows.len(), 4, "{s}");
     for (row, solver, engine) in [
-        (0, "dlx", "masks"),
+        (0, "dlx", "bands"),
         (1, "dlx", "links"),
         (2, "dlx", "dense"),
         (3, "backtrack-mrv", "-"),

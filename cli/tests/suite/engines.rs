@@ -19,6 +19,8 @@ const RULES: [Branching; 3] = [
 
 /// The cases, with their solution counts.
 fn cases() -> Vec<(&'static str, Matrix, u64)> {
+    // (Classic Sudoku's matrix, the one bands takes, is a case with its
+    // givens preselected: `every_engine_answers_a_sudoku_puzzle`.)
     let read = |t: &str| knuth::read(t.as_bytes()).unwrap();
     let mut v = vec![
         (
@@ -56,6 +58,14 @@ fn cases() -> Vec<(&'static str, Matrix, u64)> {
     v
 }
 
+/// The engines that take any matrix of their kind (all but bands, which
+/// takes classic Sudoku's matrix alone).
+fn general_engines() -> impl Iterator<Item = EngineKind> {
+    EngineKind::ALL
+        .into_iter()
+        .filter(|&e| e != EngineKind::Bands)
+}
+
 /// Every solution of `s`, each checked; returns them.
 fn all_checked(m: &Matrix, s: &mut Solver) -> Vec<Vec<OptionId>> {
     let all: Vec<_> = s.solutions().collect();
@@ -72,6 +82,50 @@ fn sorted(mut v: Vec<Vec<OptionId>>) -> Vec<Vec<OptionId>> {
     }
     v.sort();
     v
+}
+
+/// Classic Sudoku's matrix and the givens of a puzzle of 82 solutions:
+/// puzzle 12 of the public 17-clue collection, its givens in rows 1-5 but
+/// the first, and its solution's rows 6-9 (options `9·cell + d - 1`).
+fn sudoku_82() -> (Matrix, Vec<OptionId>) {
+    let sudoku = dlx::sudoku::SudokuMatrix::new(3).unwrap();
+    let m = sudoku.matrix().clone();
+    let puzzle =
+        ".................1.....2.3...2...4....3.5......41....6.5.6......7.....2..8.91....";
+    let solution =
+        "938541762625379841147862935512796483863254197794138256459627318371485629286913574";
+    let first = puzzle.bytes().position(|b| b.is_ascii_digit()).unwrap();
+    let givens = (0..81)
+        .filter(|&k| k >= 45 || k != first && puzzle.as_bytes()[k] != b'.')
+        .map(|k| sudoku.option(k / 9, k % 9, solution.as_bytes()[k] - b'0'))
+        .collect();
+    (m, givens)
+}
+
+#[test]
+fn every_engine_answers_a_sudoku_puzzle() {
+    let (m, givens) = sudoku_82();
+    let mut links = LinksSolver::new(&m);
+    links.preselect_all(&givens).unwrap();
+    let expected = sorted(links.solutions().collect());
+    assert_eq!(expected.len(), 82);
+    let mut accepted = Vec::new();
+    for engine in EngineKind::ALL {
+        for rule in RULES {
+            let config = Config::new().engine(engine).branching(rule);
+            let Ok(mut s) = Solver::with_config(&m, config) else {
+                continue;
+            };
+            s.preselect_all(&givens).unwrap();
+            let got = all_checked(&m, &mut s);
+            assert_eq!(sorted(got), expected, "{engine}, {rule:?}");
+            assert_eq!(s.count().solutions, 82, "{engine}, {rule:?}");
+            accepted.push(engine);
+        }
+    }
+    // Links, dense and masks every rule they take; bands first-forced.
+    assert!(accepted.contains(&EngineKind::Bands), "{accepted:?}");
+    assert!(accepted.len() >= 6, "{accepted:?}");
 }
 
 #[test]
@@ -259,7 +313,8 @@ fn refusals_name_the_engine_and_the_reason() {
 #[test]
 fn budgets_preselection_and_split_through_the_front_door() {
     let m = queens(6).unwrap();
-    for engine in EngineKind::ALL {
+    // (Bands takes classic Sudoku's matrix alone: `bands_through_the_front_door`.)
+    for engine in general_engines() {
         let config = Config::new()
             .engine(engine)
             .branching(engine.default_rule())
@@ -311,7 +366,7 @@ fn solvers_and_tables_cross_threads() {
     send_sync::<EngineError>();
     let m = queens(7).unwrap();
     let counts: Vec<u64> = std::thread::scope(|scope| {
-        let handles: Vec<_> = EngineKind::ALL
+        let handles: Vec<_> = general_engines()
             .map(|engine| {
                 let m = &m;
                 scope.spawn(move || {
@@ -321,7 +376,6 @@ fn solvers_and_tables_cross_threads() {
                     Solver::with_config(m, config).unwrap().count().solutions
                 })
             })
-            .into_iter()
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -410,7 +464,7 @@ fn a_solver_that_owns_its_matrix_is_kept_and_moved() {
         solver: Solver<'static>,
     }
     let matrix = Arc::new(queens(8).unwrap());
-    for engine in EngineKind::ALL {
+    for engine in general_engines() {
         let config = Config::new()
             .engine(engine)
             .branching(engine.default_rule());
@@ -523,4 +577,106 @@ fn a_forecast_measures_the_search_and_leaves_the_solver_as_it_was() {
         assert_eq!(s.count().solutions, 0, "{engine}");
         assert_eq!(s.stats().nodes, f.measured.nodes, "{engine}");
     }
+}
+
+/// A propagator that hides nothing (for the library's choice to take one).
+#[derive(Debug)]
+struct Nothing;
+
+impl dlx::Propagator for Nothing {
+    fn propagate(&self, _live: &mut dyn dlx::Live) -> bool {
+        true
+    }
+}
+
+/// Bands through the front door, on classic Sudoku's matrix, the one it
+/// takes: the library's choice for first-forced there (never for Knuth's
+/// rule, lookahead or a propagator, which move the choice to masks; named,
+/// they are refused by name, as is every other matrix); preselected
+/// givens (a clash named), counts as the links engine's, a budget stop
+/// that answers "unknown", the pieces of a split, threads, and a solver
+/// that owns its matrix.
+#[test]
+fn bands_through_the_front_door() {
+    let sudoku = dlx::sudoku::SudokuMatrix::new(3).unwrap();
+    let m = sudoku.matrix();
+    let ff = Config::new().branching(Branching::FirstForced);
+    assert_eq!(
+        Solver::with_config(m, ff).unwrap().engine(),
+        EngineKind::Bands
+    );
+    assert_eq!(Solver::new(m).engine(), EngineKind::Masks);
+    let bands = Config::new().engine(EngineKind::Bands);
+    assert_eq!(bands.rule(), Branching::FirstForced);
+    for rule in [Branching::Knuth, Branching::Lookahead] {
+        let e = Solver::with_config(m, bands.branching(rule)).unwrap_err();
+        assert_eq!(e.engine(), EngineKind::Bands, "{e}");
+    }
+    let e = Solver::with_config(queens(8).unwrap(), bands).unwrap_err();
+    assert!(e.to_string().contains("classic 9×9"), "{e}");
+    // A propagator: the library chooses masks; bands named refuses it.
+    let mut chosen = Solver::with_config(m, ff).unwrap();
+    chosen
+        .set_propagator(Some(std::sync::Arc::new(Nothing)))
+        .unwrap();
+    assert_eq!(chosen.engine(), EngineKind::Masks);
+    let mut named = Solver::with_config(m, bands).unwrap();
+    assert!(named
+        .set_propagator(Some(std::sync::Arc::new(Nothing)))
+        .is_err());
+    assert_eq!(named.engine(), EngineKind::Bands);
+    let (_, few) = sudoku_82();
+    let few = &few[..];
+    let mut s = Solver::with_config(m, ff).unwrap();
+    let givens = few.to_vec();
+    let mut links = LinksSolver::new(m);
+    links.preselect_all(few).unwrap();
+    let want = links.count();
+    s.preselect_all(few).unwrap();
+    assert_eq!(s.count(), want);
+    assert_eq!(want.solutions, 82);
+    // A clash is named; nothing stays preselected after a refusal.
+    // (The first given is a 2 at row 3, column 6: a 3 there clashes.)
+    let clash = sudoku.option(2, 5, 3);
+    assert_eq!(
+        s.preselect_all(&[givens[0], clash]),
+        Err(dlx::PreselectError::Conflict {
+            option: clash,
+            with: givens[0]
+        })
+    );
+    assert_eq!(s.preselected().count(), 0);
+    // A budget stop is "unknown", never "none".
+    s.preselect_all(few).unwrap();
+    s.set_budget(Budget {
+        nodes: Some(30),
+        updates: None,
+    });
+    let c = s.count();
+    assert!(!c.complete && c.solutions < want.solutions, "{c:?}");
+    s.set_budget(Budget::default());
+    // The pieces of a split add up to the whole count.
+    let (mut subtrees, mut above) = (Vec::new(), 0);
+    s.split(3, |piece| match piece {
+        dlx::Split::Subtree(p) => subtrees.push(p.clone()),
+        dlx::Split::Solution(_) => above += 1,
+    })
+    .unwrap();
+    assert!(subtrees.len() > 1);
+    let mut total = above;
+    for p in &subtrees {
+        let options: Vec<OptionId> = few.iter().chain(&p.options).copied().collect();
+        s.preselect_all(&options).unwrap();
+        total += s.count().solutions;
+    }
+    assert_eq!(total, want.solutions);
+    // On threads, and owning its matrix on another thread.
+    let mut two = Solver::with_config(m, ff.jobs(2)).unwrap();
+    two.preselect_all(few).unwrap();
+    assert_eq!(two.count().solutions, want.solutions);
+    let owned = std::sync::Arc::new(m.clone());
+    let mut s = Solver::with_config(owned, ff).unwrap();
+    s.preselect_all(few).unwrap();
+    let counted = std::thread::spawn(move || s.count().solutions);
+    assert_eq!(counted.join().unwrap(), want.solutions);
 }

@@ -240,9 +240,15 @@ mod tests {
         // Two items with two options each: after the solutions, DLX1's
         // estimate is 1/8, 3/8, 5/8, 7/8 (half of the current leaf), then 1.
         let m = knuth::read("A B\nA\nA\nB\nB\n".as_bytes()).unwrap();
+        let mut ran = 0;
         for kind in EngineKind::ALL {
             let config = Config::new().engine(kind).branching(kind.default_rule());
-            let mut s = Solver::with_config(&m, config).unwrap();
+            // (Bands takes classic Sudoku's matrix alone.)
+            let Ok(mut s) = Solver::with_config(&m, config) else {
+                assert_eq!(kind, EngineKind::Bands);
+                continue;
+            };
+            ran += 1;
             let p = Arc::new(Progress::new());
             s.report_progress(Some(p.clone()), 1);
             let mut seen = Vec::new();
@@ -254,6 +260,7 @@ mod tests {
             assert_eq!(p.solutions(), 4, "{kind}");
             assert_eq!(p.nodes(), s.stats().nodes, "{kind}");
         }
+        assert_eq!(ran, EngineKind::ALL.len() - 1);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use super::{remove_clues, solutions_within, Symmetry};
-use crate::dlx::{Branching, BuildError, Solver};
+use crate::dlx::{Branching, BuildError, Config, EngineKind, Solver};
 use crate::sudoku::rules::{Rules, RulesError, RulesMatrix};
 
 /// How many times one puzzle is started over (new regions, new digits)
@@ -376,12 +376,23 @@ struct Checker<'m> {
 impl<'m> Checker<'m> {
     /// A checker over the whole matrix of `matrix` (built here if it was
     /// not).
+    /// The first-forced search is the masks engine's wherever it takes
+    /// the matrix: a solved grid is the first solution found from a
+    /// shuffled first row, so a seed's puzzles stay the same whichever
+    /// engine the library prefers for the matrix (bands, on the classic
+    /// one).
     fn new(matrix: &'m RulesMatrix, budget: u64) -> Result<Self, BuildError> {
+        let whole = matrix.matrix()?;
+        let masks = Config::new()
+            .engine(EngineKind::Masks)
+            .branching(Branching::FirstForced);
+        let forced = Solver::with_config(whole, masks)
+            .unwrap_or_else(|_| Solver::with_rule(whole, Branching::FirstForced));
         Ok(Checker {
             matrix,
             budget,
             first_forced: true,
-            forced: Solver::with_rule(matrix.matrix()?, Branching::FirstForced),
+            forced,
             look: None,
         })
     }
