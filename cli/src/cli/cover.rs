@@ -64,11 +64,13 @@ pub(crate) struct CoverArgs {
     /// (dense with lens counted by popcounts or bit-sliced; no colors, at most
     /// 64 primary items and 512 options), `masks` (a bitmask of options per
     /// item, state saved at branch points only: no colors, at most 64 options
-    /// an item), or `auto`: the library's choice, the fastest engine that
-    /// honours the rule (Knuth's: bits where it applies, else masks where it
-    /// applies, else dense where it is expected to be faster, else links;
-    /// first-forced: the same without bits; lookahead: masks where it applies,
-    /// else links). An engine that cannot take the matrix or the rule is an
+    /// an item), `bands` (classic 9×9 Sudoku's matrix alone, by digit and
+    /// band; first-forced only), or `auto`: the library's choice, the
+    /// fastest engine that honours the rule (Knuth's: bits where it applies,
+    /// else masks where it applies, else dense where it is expected to be
+    /// faster, else links; first-forced: bands on classic 9×9 Sudoku's
+    /// matrix, else the same without bits; lookahead: masks where it
+    /// applies, else links). An engine that cannot take the matrix or the rule is an
     /// error. All give the same counts (with knuth branching, the same nodes
     /// and updates too).
     #[arg(long, value_enum, default_value = "auto")]

@@ -81,7 +81,7 @@ pub(crate) fn run(args: &CoverArgs, matrix: &Matrix, memo_arg: MemoArg, name: &s
             "a budget (one search's) with --jobs above 1",
         ),
         (args.profile, "--profile"),
-        (args.engine != EngineArg::Auto, "--engine"),
+        (args.engine != EngineArg::AUTO, "--engine"),
         (
             matches!(
                 args.branching,

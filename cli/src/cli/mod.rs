@@ -56,26 +56,44 @@ pub(crate) enum BranchingArg {
     Lookahead,
 }
 
-/// `--engine` (described by each command's `--engine`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EngineArg {
-    Auto,
-    Links,
-    Dense,
-    Bits,
-    Masks,
+/// `--engine` (described by each command's `--engine`): `auto` (the
+/// library chooses) or an engine's name, as the library lists its engines
+/// (`EngineKind::ALL`), so that an engine registered there is a value here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EngineArg(Option<dlx::EngineKind>);
+
+/// Every `--engine` value: `auto`, then the library's engines.
+const ENGINE_ARGS: [EngineArg; dlx::EngineKind::ALL.len() + 1] = engine_args();
+
+const fn engine_args() -> [EngineArg; dlx::EngineKind::ALL.len() + 1] {
+    let mut all = [EngineArg(None); dlx::EngineKind::ALL.len() + 1];
+    let mut k = 0;
+    while k < dlx::EngineKind::ALL.len() {
+        all[k + 1] = EngineArg(Some(dlx::EngineKind::ALL[k]));
+        k += 1;
+    }
+    all
 }
 
 impl EngineArg {
+    /// `auto`: the library chooses.
+    pub(crate) const AUTO: EngineArg = EngineArg(None);
+
     /// The engine asked for by name (`None`: the library chooses).
     pub(crate) fn kind(self) -> Option<dlx::EngineKind> {
-        match self {
-            EngineArg::Auto => None,
-            EngineArg::Links => Some(dlx::EngineKind::Links),
-            EngineArg::Dense => Some(dlx::EngineKind::Dense),
-            EngineArg::Bits => Some(dlx::EngineKind::Bits),
-            EngineArg::Masks => Some(dlx::EngineKind::Masks),
-        }
+        self.0
+    }
+}
+
+impl clap::ValueEnum for EngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ENGINE_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(
+            self.0.map_or("auto", dlx::EngineKind::name),
+        ))
     }
 }
 

@@ -25,8 +25,7 @@
 //! Invariants: a committed cell's bit is set in its digit's word alone, and
 //! its row, box and column hold no other bit of that digit; a word changed
 //! since its band was last reduced is marked in `Board::changed`, a digit
-//! whose words changed since its stack was reduced or its columns counted
-//! in `stacks` and `columns`; the queue holds, in order, the options the
+//! whose words changed since its stack was reduced in `Board::stacks`; the queue holds, in order, the options the
 //! node's reduction committed that the driver has not been handed yet.
 //!
 //! The search is the one driver's (`search/driver.rs`): entering a node
@@ -279,16 +278,17 @@ const BOX: u32 = 7 | 7 << 9 | 7 << 18;
 #[derive(Clone, Copy, Debug)]
 struct Board {
     /// `live[9·b + d]`: the cells of band `b` where digit `d` is active or
-    /// committed (bit `9·r + c`: row `3b + r`, column `c`).
-    live: [u32; 27],
-    /// The cells of each band not yet committed.
-    open: [u32; 3],
+    /// committed (bit `9·r + c`: row `3b + r`, column `c`); 32 words, the
+    /// last five unused, so that an index below 32 needs no bounds check.
+    live: [u32; 32],
+    /// The cells of each band not yet committed (a fourth word, always 0,
+    /// for indexes below 4 without bounds checks).
+    open: [u32; 4],
     /// The words (`9·b + d`) changed since their band was last reduced.
     changed: u32,
-    /// The digits whose words changed since their stacks were reduced, and
-    /// since their columns were counted.
+    /// The digits whose words changed since their stacks were reduced
+    /// (and their columns' hidden singles looked for).
     stacks: u16,
-    columns: u16,
 }
 
 /// What committing an option did.
@@ -306,17 +306,16 @@ impl Board {
     /// The empty grid's board.
     fn empty() -> Board {
         Board {
-            live: [BAND; 27],
-            open: [BAND; 3],
+            live: [BAND; 32],
+            open: [BAND, BAND, BAND, 0],
             changed: BAND,
             stacks: 0x1ff,
-            columns: 0x1ff,
         }
     }
 
     /// Whether every cell is committed.
     fn solved(&self) -> bool {
-        self.open == [0; 3]
+        self.open == [0; 4]
     }
 
     /// Commits digit `d` at cell `i` of band `b` (`i` = `9·r + c`).
@@ -324,27 +323,30 @@ impl Board {
     fn put(&mut self, b: usize, d: usize, i: usize) -> Put {
         let bit = 1u32 << i;
         let w = 9 * b + d;
-        if self.live[w] & bit == 0 {
+        if self.live[w & 31] & bit == 0 {
             return Put::Dead;
         }
-        if self.open[b] & bit == 0 {
+        if self.open[b & 3] & bit == 0 {
             return Put::Already;
         }
-        self.open[b] &= !bit;
+        self.open[b & 3] &= !bit;
         let (r, c) = (i / 9, i % 9);
         let column = COLUMN << c;
         let peers = ROW << (9 * r) | BOX << (c / 3 * 3) | column;
-        self.live[w] &= !peers | bit;
+        // The column leaves the digit's three words (the changed ones
+        // marked without a branch), then its own band keeps the cell alone
+        // in its row, box and column.
         let mut changed = 1u32 << w;
-        for other in 0..3 {
-            let v = 9 * other + d;
-            if other != b && self.live[v] & column != 0 {
-                self.live[v] &= !column;
-                changed |= 1 << v;
-            }
+        for v in [d, 9 + d, 18 + d] {
+            let before = self.live[v & 31];
+            self.live[v & 31] = before & !column;
+            changed |= u32::from(before & column != 0) << v;
         }
+        self.live[w & 31] = self.live[w & 31] & !peers | bit;
         // The cell leaves the band's other digits: one word each, the
-        // changed ones marked without a branch.
+        // changed ones marked without a branch (marking only those whose
+        // piece or row the cell leaves nearly empty skips reductions and
+        // costs more than it saves).
         let band = &mut self.live[9 * b..9 * b + 9];
         let mut moved = 0u32;
         for (e, word) in band.iter_mut().enumerate() {
@@ -417,7 +419,7 @@ impl Board {
     /// its option committed (and queued), and no band's or stack's pattern
     /// of pieces has a piece no permutation uses. `false` at a dead end: an
     /// item with no option left. Cheapest first: the bands' changed words
-    /// (rows and boxes), then cells, then stacks, then columns, each pass
+    /// (rows and boxes), then cells, then stacks (and columns), each pass
     /// only where the one before found nothing.
     fn reduce(&mut self, queue: &mut Queue) -> bool {
         loop {
@@ -427,16 +429,16 @@ impl Board {
                 self.changed &= self.changed - 1;
                 let (b, d) = (w / 9, w % 9);
                 digits |= 1 << d;
-                let live = self.live[w];
+                let live = self.live[w & 31];
                 let pattern = usize::from(BOXES[(live & ROW) as usize])
                     | usize::from(BOXES[(live >> 9 & ROW) as usize]) << 3
-                    | usize::from(BOXES[(live >> 18) as usize]) << 6;
-                let kept = PERMUTED[pattern];
+                    | usize::from(BOXES[(live >> 18 & ROW) as usize]) << 6;
+                let kept = PERMUTED[pattern & 511];
                 if kept == 0 {
                     return false;
                 }
-                let live = live & PIECES[usize::from(kept)];
-                self.live[w] = live;
+                let live = live & PIECES[usize::from(kept) & 511];
+                self.live[w & 31] = live;
                 // A row of one cell left (each row has some: a permutation
                 // fits) is a hidden single, of its row and, a permutation
                 // fitting, of its box.
@@ -445,7 +447,7 @@ impl Board {
                     0u32.wrapping_sub(u32::from(low >> (9 * r) & ROW == 0)) & ROW << (9 * r)
                 };
                 let single = row(0) | row(1) | row(2);
-                let mut new = live & single & self.open[b];
+                let mut new = live & single & self.open[b & 3];
                 while new != 0 {
                     let i = new.trailing_zeros() as usize;
                     new &= new - 1;
@@ -456,18 +458,12 @@ impl Board {
             }
             // (Below 1 << 9: `d` is below 9.)
             self.stacks |= digits as u16;
-            self.columns |= digits as u16;
             match self.cells(queue) {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => {}
             }
-            match self.stacks() {
-                None => return false,
-                Some(true) => continue,
-                Some(false) => {}
-            }
-            match self.columns(queue) {
+            match self.stacks(queue) {
                 None => return false,
                 Some(true) => continue,
                 Some(false) => return true,
@@ -477,16 +473,17 @@ impl Board {
 
     /// Naked singles: the open cells with one digit left, committed.
     /// `None`: an open cell with none.
+    #[inline(never)]
     fn cells(&mut self, queue: &mut Queue) -> Option<bool> {
         let mut any = false;
         for b in 0..3 {
-            let open = self.open[b];
+            let open = self.open[b & 3];
             if open == 0 {
                 continue;
             }
             let (mut once, mut twice) = (0u32, 0u32);
             for d in 0..9 {
-                let x = self.live[9 * b + d] & open;
+                let x = self.live[(9 * b + d) & 31] & open;
                 twice |= once & x;
                 once |= x;
             }
@@ -499,7 +496,7 @@ impl Board {
             }
             any = true;
             for d in 0..9 {
-                let mut x = self.live[9 * b + d] & single;
+                let mut x = self.live[(9 * b + d) & 31] & single;
                 while x != 0 {
                     let i = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -512,29 +509,32 @@ impl Board {
         Some(any)
     }
 
-    /// Locked candidates by stack: in each stack, each of its three columns
-    /// holds a digit in one band and each band in one column, a
-    /// permutation; the pieces (a column's three cells in a band) no
-    /// permutation inside the live ones uses are cleared. `None`: a stack
-    /// no permutation fits (a column or a box with no option left).
-    fn stacks(&mut self) -> Option<bool> {
+    /// Locked candidates by stack, and hidden singles of columns: in each
+    /// stack, each of its three columns holds a digit in one band and each
+    /// band in one column, a permutation; the pieces (a column's three
+    /// cells in a band) no permutation inside the live ones uses are
+    /// cleared. Then a column left with its digit in one band, and there
+    /// in one row, is a hidden single, committed. `None`: a stack no
+    /// permutation fits (a column or a box with no option left).
+    #[inline(never)]
+    fn stacks(&mut self, queue: &mut Queue) -> Option<bool> {
         let mut any = false;
         let mut digits = std::mem::take(&mut self.stacks);
         while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
+            let d = usize::from(digits.trailing_zeros() as u8);
             digits &= digits - 1;
             let columns = |w: u32| (w | w >> 9 | w >> 18) & ROW;
             let live = [
-                columns(self.live[d]),
-                columns(self.live[9 + d]),
-                columns(self.live[18 + d]),
+                columns(self.live[d & 31]),
+                columns(self.live[(9 + d) & 31]),
+                columns(self.live[(18 + d) & 31]),
             ];
             let mut kept = [0u32; 3];
             for stack in 0..3 {
                 let at = 3 * stack;
                 let pattern =
                     (live[0] >> at & 7) | (live[1] >> at & 7) << 3 | (live[2] >> at & 7) << 6;
-                let k = u32::from(PERMUTED[pattern as usize]);
+                let k = u32::from(PERMUTED[pattern as usize & 511]);
                 if k == 0 {
                     return None;
                 }
@@ -543,44 +543,23 @@ impl Board {
                 kept[2] |= (k >> 6 & 7) << at;
             }
             for b in 0..3 {
-                if live[b] & !kept[b] != 0 {
-                    let k = kept[b];
-                    self.live[9 * b + d] &= k | k << 9 | k << 18;
-                    self.changed |= 1 << (9 * b + d);
+                let w = (9 * b + d) & 31;
+                let k = kept[b];
+                if live[b] & !k != 0 {
+                    self.live[w] &= k | k << 9 | k << 18;
+                    self.changed |= 1 << w;
                     any = true;
                 }
-            }
-        }
-        Some(any)
-    }
-
-    /// Hidden singles of columns: a column with one cell left for a digit,
-    /// committed. `None`: a column with none.
-    fn columns(&mut self, queue: &mut Queue) -> Option<bool> {
-        let mut any = false;
-        let mut digits = std::mem::take(&mut self.columns);
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            let (mut once, mut twice) = (0u32, 0u32);
-            for b in 0..3 {
-                let w = self.live[9 * b + d];
-                for r in 0..3 {
-                    let x = w >> (9 * r) & ROW;
-                    twice |= once & x;
-                    once |= x;
-                }
-            }
-            if once != ROW {
-                return None;
-            }
-            let mut single = once & !twice;
-            while single != 0 {
-                let c = single.trailing_zeros() as usize;
-                single &= single - 1;
-                for b in 0..3 {
-                    let cell = self.live[9 * b + d] & COLUMN << c;
-                    if cell != 0 && self.open[b] & cell != 0 {
+                // The columns of this band alone, held by one row.
+                let word = self.live[w];
+                let (r0, r1, r2) = (word & ROW, word >> 9 & ROW, word >> 18 & ROW);
+                let twice = r0 & r1 | r0 & r2 | r1 & r2;
+                let mut single = k & !(kept[(b + 1) % 3] | kept[(b + 2) % 3]) & !twice;
+                while single != 0 {
+                    let c = single.trailing_zeros();
+                    single &= single - 1;
+                    let cell = word & COLUMN << c;
+                    if cell & self.open[b & 3] != 0 {
                         any = true;
                         if !self.force(b, d, cell.trailing_zeros() as usize, queue) {
                             return None;
@@ -599,7 +578,7 @@ impl Board {
         let mut best: Option<(usize, u32)> = None;
         let mut least = u32::MAX;
         for b in 0..3 {
-            let open = self.open[b];
+            let open = self.open[b & 3];
             if open == 0 {
                 continue;
             }
@@ -607,7 +586,7 @@ impl Board {
             // digits live.
             let mut at = [0u32; 4];
             for d in 0..9 {
-                let x = self.live[9 * b + d] & open;
+                let x = self.live[(9 * b + d) & 31] & open;
                 at[3] |= at[2] & x;
                 at[2] |= at[1] & x;
                 at[1] |= at[0] & x;
@@ -637,7 +616,7 @@ impl Board {
     fn digits(&self, b: usize, i: usize) -> u32 {
         let mut digits = 0;
         for d in 0..9 {
-            digits |= (self.live[9 * b + d] >> i & 1) << d;
+            digits |= (self.live[(9 * b + d) & 31] >> i & 1) << d;
         }
         digits
     }

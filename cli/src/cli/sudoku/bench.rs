@@ -33,7 +33,7 @@ pub(crate) struct BenchArgs {
     )]
     solver: Vec<String>,
     /// DLX engines to run, comma-separated: auto (the library's choice),
-    /// links, dense, bits, masks; one row each. For the dlx solver only.
+    /// links, dense, bits, masks, bands; one row each. For the dlx solver only.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "auto")]
     engine: Vec<super::super::EngineArg>,
     /// DLX branching rule (default first-forced, or a named engine's own
@@ -110,7 +110,8 @@ struct Row {
     /// The DLX rule (`-` for the baselines).
     branching: &'static str,
     /// Where the search looked for intersections (`None` for the
-    /// baselines).
+    /// baselines, and for bands, which reduces locked candidates at every
+    /// node rather than looking where told).
     intersections: Option<Intersections>,
     file: String,
     puzzles: usize,
@@ -363,6 +364,7 @@ fn row_of(
     file: &str,
     seconds: f64,
 ) -> Row {
+    let intersections = intersections.filter(|_| engine != EngineKind::Bands.name());
     let puzzles = results.len();
     let mut row = Row {
         solver: setup.kind.name(),
