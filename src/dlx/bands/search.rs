@@ -337,17 +337,7 @@ impl<'m> BandsSolver<'m> {
         // SAFETY: the state was made for these tables and kept since by the
         // kernel and this solver's preselection.
         let (path, options) = unsafe { d.give_away::<BandsKernel>(m, &mut self.state)? };
-        let path: Vec<OptionId> = path.iter().map(|&c| OptionId::must(c as usize)).collect();
-        Some(
-            options
-                .iter()
-                .map(|&c| {
-                    let mut options = path.clone();
-                    options.push(OptionId::must(c as usize));
-                    Subtree::of_options(&options)
-                })
-                .collect(),
-        )
+        Some(Subtree::given_away(&path, &options))
     }
 
     /// Continues the search to its next solution.

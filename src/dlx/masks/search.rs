@@ -785,17 +785,7 @@ impl<'m> MasksSolver<'m> {
         // `A` (which shape only how options are committed).
         let (path, options) =
             unsafe { by_width!(&mut self.states, s => d.give_away::<Masks<_, 0, false>>(m, s))? };
-        let path: Vec<OptionId> = path.iter().map(|&c| OptionId::must(c as usize)).collect();
-        Some(
-            options
-                .iter()
-                .map(|&c| {
-                    let mut options = path.clone();
-                    options.push(OptionId::must(c as usize));
-                    Subtree::of_options(&options)
-                })
-                .collect(),
-        )
+        Some(Subtree::given_away(&path, &options))
     }
 
     /// Abandons the search in progress (keeping preselected options).

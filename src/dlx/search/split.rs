@@ -72,6 +72,23 @@ impl Subtree {
         }
     }
 
+    /// The subtrees of options given away at a branch point
+    /// ([`Driver::give_away`](super::driver::Driver::give_away)): `path`,
+    /// the cursors committed above it, then each of `options` (cursors
+    /// that name options by their numbers: masks, bands).
+    pub(crate) fn given_away(path: &[u32], options: &[u32]) -> Vec<Subtree> {
+        let option = |c: u32| OptionId::must(c as usize);
+        let path: Vec<OptionId> = path.iter().map(|&c| option(c)).collect();
+        options
+            .iter()
+            .map(|&c| {
+                let mut options = path.clone();
+                options.push(option(c));
+                Subtree::of_options(&options)
+            })
+            .collect()
+    }
+
     /// Appends `below`, a subtree of the search of this one.
     pub fn extend(&mut self, below: &Subtree) {
         self.options.extend_from_slice(&below.options);
