@@ -373,14 +373,14 @@ impl<'m> Solver<'m> {
     }
 
     /// Makes the search again by the engine of `tables`, the library's
-    /// choice for `branching`, keeping the limits, the counters and the
-    /// preselected options: where the engine it chose before (bands, for
-    /// first-forced on classic Sudoku's matrix) does not take a rule or a
-    /// propagator asked for later.
+    /// choice for `branching`, keeping the limits, the counters, the
+    /// progress report and the preselected options: where the engine it
+    /// chose before (bands, for first-forced on classic Sudoku's matrix)
+    /// does not take a rule or a propagator asked for later.
     fn choose_again(&mut self, tables: EngineTables, branching: Branching) {
-        let old = self.inner.steps().driver();
+        let old = self.inner.steps_mut().driver_mut();
         let (limits, stats) = (old.limits().clone(), old.stats);
-        let preselected = old.preselected.clone();
+        let (preselected, track) = (old.preselected.clone(), old.track.take());
         self.inner = Inner::owning(self.matrix.clone(), tables, branching);
         // Options the engine before took, so this one takes them too.
         let _ = self.inner.preselect_each(&preselected);
@@ -388,6 +388,7 @@ impl<'m> Solver<'m> {
         driver.set_limits(limits);
         driver.stats = stats;
         driver.base = stats;
+        driver.track = track;
     }
 
     /// Intersections where `looks` says, where the engine looks for them

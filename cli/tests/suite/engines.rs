@@ -614,12 +614,21 @@ fn bands_through_the_front_door() {
     }
     let e = Solver::with_config(queens(8).unwrap(), bands).unwrap_err();
     assert!(e.to_string().contains("classic 9×9"), "{e}");
-    // A propagator: the library chooses masks; bands named refuses it.
+    // A propagator: the library chooses masks (the progress report, the
+    // limits and the preselected options kept); bands named refuses it.
     let mut chosen = Solver::with_config(m, ff).unwrap();
+    let progress = std::sync::Arc::new(dlx::Progress::new());
+    chosen.report_progress(Some(progress.clone()), 1);
+    let (_, some) = sudoku_82();
+    chosen.preselect_all(&some).unwrap();
     chosen
         .set_propagator(Some(std::sync::Arc::new(Nothing)))
         .unwrap();
     assert_eq!(chosen.engine(), EngineKind::Masks);
+    assert_eq!(chosen.preselected().count(), some.len());
+    assert_eq!(chosen.count().solutions, 82);
+    assert_eq!(progress.nodes(), chosen.stats().nodes);
+    assert_eq!(progress.solutions(), 82);
     let mut named = Solver::with_config(m, bands).unwrap();
     assert!(named
         .set_propagator(Some(std::sync::Arc::new(Nothing)))
