@@ -14,11 +14,13 @@
 //! node (each engine's `next_solution` runs the driver monomorphised for
 //! its kernel).
 //!
-//! The engines are four representations of the live matrix under the one driver
+//! The engines are five representations of the live matrix under the one driver
 //! (`search/driver.rs`): [`EngineKind::Links`] (dancing links, every matrix and
 //! rule), [`EngineKind::Dense`] (a bitset of active options),
-//! [`EngineKind::Bits`] (bit sets of options, lens counted or bit-sliced) and
-//! [`EngineKind::Masks`] (a bitmask per item, forced moves first). Each says
+//! [`EngineKind::Bits`] (bit sets of options, lens counted or bit-sliced),
+//! [`EngineKind::Masks`] (a bitmask per item, forced moves first) and
+//! [`EngineKind::Bands`] (classic 9×9 Sudoku's matrix by digit and band,
+//! first-forced only). Each says
 //! what it *can* take ([`EngineKind::supports`], and its tables' constructor
 //! for the matrix);
 //! [`EngineTables::auto`] says which one *should* (as regex-automata's
@@ -30,13 +32,15 @@
 //! where it applies (no item in more than 64 options: the Sudoku matrix in
 //! 0.3 of the links engine's time, queens 24 and Langford 20 in half
 //! dense's); else dense where [`DenseMatrix::recommended`] says it is
-//! faster; else links. For first-forced the same without bits. With
+//! faster; else links. For first-forced: bands on classic 9×9 Sudoku's
+//! matrix (a solver the library chose chooses again if a propagator or
+//! another rule is asked for later), else the same without bits. With
 //! multiplicities the same rules pick bits (where its tie key holds the
 //! bounds: `bits/mult.rs`), dense or links (masks takes none). Lookahead:
 //! masks where it applies (its probes clear bits in one mask per item, all
 //! in L1 cache: minimal 25×25 Sudoku in about half the links engine's time,
-//! BENCHMARKS.md), else links. Every engine walks DLX1's tree with
-//! [`Branching::Knuth`], so the counters are always DLX1's (DLX3's with
+//! BENCHMARKS.md), else links. Every engine that takes
+//! [`Branching::Knuth`] walks DLX1's tree with it, so the counters are always DLX1's (DLX3's with
 //! multiplicities).
 
 use std::fmt;
